@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Build `dist/edgar.pyz`: one reproducible file that runs with `python3 edgar.pyz ...`.
+
+Reproducible: entries sorted, timestamps fixed from `SOURCE_DATE_EPOCH`
+(default: 2026-01-01), permissions fixed, so two builds are byte-identical.
+Each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout
+(`pkg/mod.pyc`, not `__pycache__`): zipimport ignores `__pycache__` and
+silently rejects timestamp-based pycs from a zip, and an unchecked-hash pyc
+is used without looking at the source's mtime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import py_compile
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = "edgar_min"
+SHEBANG = b"#!/usr/bin/env python3\n"
+MAIN = (
+    "import sys\n"
+    "if sys.version_info < (3, 11):\n"
+    "    sys.exit('edgar needs Python 3.11 or newer')\n"
+    "from edgar_min.cli import main\n"
+    "sys.exit(main())\n"
+)
+DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
+
+
+def _date_time() -> tuple[int, int, int, int, int, int]:
+    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", DEFAULT_EPOCH))
+    # Zip cannot store dates before 1980.
+    epoch = max(epoch, 315532800)
+    return time.gmtime(epoch)[:6]
+
+
+def _pyc(source: Path, arcname: str) -> bytes:
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "out.pyc"
+        py_compile.compile(
+            str(source),
+            cfile=str(target),
+            dfile=arcname,  # a relative filename in tracebacks, not this machine's path
+            doraise=True,
+            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+        )
+        return target.read_bytes()
+
+
+def entries(package_dir: Path) -> list[tuple[str, bytes]]:
+    """(archive name, bytes) for every file of the package plus `__main__.py`, sorted."""
+    found: list[tuple[str, bytes]] = [("__main__.py", MAIN.encode())]
+    for path in sorted(package_dir.rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file() or path.suffix in {".pyc", ".pyo"}:
+            continue
+        arcname = path.relative_to(package_dir.parent).as_posix()
+        found.append((arcname, path.read_bytes()))
+        if path.suffix == ".py":
+            found.append((arcname[:-3] + ".pyc", _pyc(path, arcname)))
+    return sorted(found)
+
+
+def build(output: Path, package_dir: Path = HERE / PACKAGE) -> Path:
+    """Write the zipapp to `output` atomically and return it."""
+    stamp = _date_time()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = output.with_name(output.name + ".tmp")
+    with tmp.open("wb") as raw:
+        raw.write(SHEBANG)
+        with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+            for arcname, data in entries(package_dir):
+                info = zipfile.ZipInfo(arcname, date_time=stamp)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = (0o100644 & 0xFFFF) << 16
+                info.create_system = 3  # unix, whatever machine builds it
+                zf.writestr(info, data, compresslevel=9)
+    tmp.chmod(0o755)
+    tmp.replace(output)
+    return output
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-o", "--output", default=str(HERE / "dist" / "edgar.pyz"))
+    args = parser.parse_args(argv)
+    if importlib.util.MAGIC_NUMBER is None or sys.version_info < (3, 11):
+        print("build_zipapp.py needs Python 3.11 or newer", file=sys.stderr)
+        return 2
+    out = build(Path(args.output))
+    print(f"wrote {out} ({out.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""Parsing, the shared context of a command, and the one place exceptions become exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from edgar_min import __version__
+from edgar_min.errors import BadInput, EdgarError
+
+if TYPE_CHECKING:
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+
+__all__ = ["Context", "run"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is an exception we map, not a `sys.exit` from inside."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(self, message)
+
+
+class _UsageError(Exception):
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+class Context:
+    """What every command handler gets: where, how to print, and the config (read once)."""
+
+    def __init__(self, ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> None:
+        self.ns = ns
+        self.json = bool(ns.json)
+        self.stdout = stdout
+        self.stderr = stderr
+        self.root = _check_root(ns.root)
+        self._layout: Layout | None = None
+        self._config: Config | None = None
+
+    @property
+    def layout(self) -> Layout:
+        if self._layout is None:
+            from edgar_min.layout import Layout, user_home
+
+            self._layout = Layout(self.root, user_home())
+        return self._layout
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            from edgar_min.config import load_config
+
+            self._config = load_config(self.layout, overrides=self.ns.set or ())
+        return self._config
+
+    def out(self, text: str = "") -> None:
+        """One line (or block) for a person; suppressed in --json mode."""
+        if not self.json:
+            print(text, file=self.stdout)
+
+    def emit(self, document: Any) -> None:
+        """The one JSON document of --json mode."""
+        if self.json:
+            json.dump(document, self.stdout, ensure_ascii=False, indent=2)
+            self.stdout.write("\n")
+
+    def warn(self, text: str) -> None:
+        print(text, file=self.stderr)
+
+
+def _check_root(value: str) -> Path:
+    root = Path(value)
+    if not root.exists():
+        msg = f"--root {value}: no such folder"
+        raise BadInput(msg)
+    if not root.is_dir():
+        msg = f"--root {value}: not a folder"
+        raise BadInput(msg)
+    if not os.access(root, os.R_OK | os.X_OK):
+        msg = f"--root {value}: cannot be read (permission denied)"
+        raise BadInput(msg)
+    return root.absolute()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from edgar_min.cli import COMMAND_MODULES
+
+    parser = _Parser(prog="edgar", description="A safe skill memory for agent harnesses.")
+    parser.add_argument("--version", action="version", version=f"edgar {__version__}")
+    parser.add_argument("--root", default=".", help="the project root (default: the current folder)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="override one config key for this run (repeatable), e.g. skills.synthesis=off",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands)
+    return parser
+
+
+def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(argv)
+    except _UsageError as exc:
+        exc.parser.print_usage(stderr)
+        print(f"edgar: {exc.message}", file=stderr)
+        return 2
+    except SystemExit as exc:  # --help and --version print and exit 0
+        return exc.code if isinstance(exc.code, int) else 0
+    json_mode = bool(getattr(ns, "json", False))
+    try:
+        ctx = Context(ns, stdout, stderr)
+        if getattr(ns, "needs_config", True) and ctx.config.skills.synthesis == "auto":
+            from edgar_min.controller.gate import AUTO_SYNTHESIS
+
+            ctx.warn(AUTO_SYNTHESIS)
+        code = ns.handler(ctx)
+    except EdgarError as exc:
+        return _fail(exc.message, exc.exit_code, json_mode, stdout, stderr)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 - no traceback ever reaches the user
+        sentence = f"internal error ({type(exc).__name__}: {exc}); this is a bug in edgar"
+        return _fail(sentence, 1, json_mode, stdout, stderr)
+    return int(code or 0)
+
+
+def _fail(message: str, code: int, json_mode: bool, stdout: TextIO, stderr: TextIO) -> int:
+    print(f"edgar: {message}", file=stderr)
+    if json_mode:
+        json.dump({"error": message, "exit_code": code}, stdout, ensure_ascii=False)
+        stdout.write("\n")
+    return code

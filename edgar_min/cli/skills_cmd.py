@@ -1,0 +1,229 @@
+"""`edgar skills ...`: list, show, validate, forget, proposals, accept, reject."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from edgar_min.errors import NotFound
+
+if TYPE_CHECKING:
+    import argparse
+
+    from edgar_min.cli.app import Context
+    from edgar_min.skills.discovery import Skill
+
+__all__ = ["register"]
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    skills = commands.add_parser("skills", help="list, show, check and manage skills")
+    sub = skills.add_subparsers(dest="skills_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    p = sub.add_parser("list", help="every skill, by scope, with shadowed names")
+    p.add_argument("--learned", action="store_true", help="only machine-written skills")
+    p.set_defaults(handler=cmd_list)
+
+    p = sub.add_parser("show", help="print one skill")
+    p.add_argument("name")
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser("validate", help="check SKILL.md files (all skills and proposals by default)")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.set_defaults(handler=cmd_validate)
+
+    p = sub.add_parser("forget", help="move a learned skill into the archive")
+    p.add_argument("name")
+    p.set_defaults(handler=cmd_forget)
+
+    p = sub.add_parser("proposals", help="proposals waiting for a person")
+    p.set_defaults(handler=cmd_proposals)
+
+    p = sub.add_parser("accept", help="make a proposal a learned skill (through the writer)")
+    p.add_argument("name")
+    p.set_defaults(handler=cmd_accept)
+
+    p = sub.add_parser("reject", help="archive a proposal")
+    p.add_argument("name")
+    p.set_defaults(handler=cmd_reject)
+
+
+def _rel(ctx: Context, path: Path) -> str:
+    try:
+        return str(path.relative_to(ctx.root))
+    except ValueError:
+        return str(path)
+
+
+def _entry(ctx: Context, skill: Skill, shadowed_by: Skill | None = None) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": skill.name,
+        "origin": skill.origin,
+        "scope": skill.scope,
+        "path": _rel(ctx, skill.path),
+        "description": skill.description,
+    }
+    if skill.origin == "learned":
+        entry["provenance"] = skill.provenance
+    entry["shadowed_by"] = _rel(ctx, shadowed_by.path) if shadowed_by else None
+    return entry
+
+
+def cmd_list(ctx: Context) -> int:
+    from edgar_min.skills.discovery import discover
+
+    index = discover(ctx.layout)
+    winners = [s for s in index.skills.values() if not ctx.ns.learned or s.origin == "learned"]
+    losers = [(lo, w) for lo, w in index.shadowed if not ctx.ns.learned or lo.origin == "learned"]
+    entries = [_entry(ctx, s) for s in sorted(winners, key=lambda s: s.name)]
+    entries += [_entry(ctx, lo, w) for lo, w in losers]
+    if ctx.json:
+        ctx.emit(entries)
+        return 0
+    for problem in index.problems:
+        ctx.warn(f"edgar: {problem}")
+    if not winners and not losers:
+        which = "learned skills" if ctx.ns.learned else "skills"
+        ctx.out(
+            f"no {which} found (looked in .edgar/skills, .agents/skills, .claude/skills, "
+            f"{ctx.layout.user_skills} and .edgar/skills/learned)"
+        )
+        return 0
+    width = max(len(e["name"]) for e in entries)
+    for e in entries:
+        if e["shadowed_by"]:
+            continue
+        tag = "learned" if e["origin"] == "learned" else e["scope"]
+        ctx.out(f"{e['name']:<{width}}  {tag:<8}  {e['description']}")
+    for e in entries:
+        if e["shadowed_by"]:
+            ctx.out(f"shadowed: {e['name']} at {e['path']} (hidden by {e['shadowed_by']})")
+    return 0
+
+
+def _find(ctx: Context, name: str) -> Skill:
+    from edgar_min.skills.discovery import discover
+
+    skill = discover(ctx.layout).get(name)
+    if skill is None:
+        hint = ""
+        if (ctx.layout.proposals / name / "SKILL.md").is_file():
+            hint = f"; a proposal of that name is waiting: .edgar/proposals/{name}/SKILL.md"
+        msg = f"no skill named {name[:80]!r}{hint}"
+        raise NotFound(msg)
+    return skill
+
+
+def cmd_show(ctx: Context) -> int:
+    skill = _find(ctx, ctx.ns.name)
+    parsed = skill.frontmatter()
+    if ctx.json:
+        entry = _entry(ctx, skill)
+        entry["metadata"] = parsed.data.get("metadata") or {}
+        entry["body"] = parsed.body
+        ctx.emit(entry)
+    else:
+        ctx.stdout.write(skill.path.read_text(encoding="utf-8"))
+    return 0
+
+
+def _targets(ctx: Context, paths: list[str]) -> list[Path]:
+    from edgar_min.errors import BadInput
+    from edgar_min.skills.discovery import discover
+
+    if not paths:
+        index = discover(ctx.layout)
+        found = [s.path for s in index.skills.values()] + [lo.path for lo, _ in index.shadowed]
+        if ctx.layout.proposals.is_dir():
+            found += sorted(ctx.layout.proposals.glob("*/SKILL.md"))
+        return found
+    found = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        if path.is_file():
+            found.append(path)
+        elif (path / "SKILL.md").is_file():
+            found.append(path / "SKILL.md")
+        elif path.is_dir():
+            inner = sorted(path.glob("*/SKILL.md"))
+            if not inner:
+                msg = f"{raw}: no SKILL.md in this folder or its sub-folders"
+                raise BadInput(msg)
+            found += inner
+        else:
+            msg = f"{raw}: no such file or folder"
+            raise BadInput(msg)
+    return found
+
+
+def cmd_validate(ctx: Context) -> int:
+    from edgar_min.skills.validation import validate_file
+
+    targets = _targets(ctx, ctx.ns.paths)
+    problems: list[str] = []
+    for path in targets:
+        found = validate_file(path)
+        problems += found
+        if not found and not ctx.json:
+            ctx.out(f"ok {_rel(ctx, path)}")
+    for problem in problems:
+        ctx.out(problem)
+    if ctx.json:
+        ctx.emit({"ok": not problems, "checked": len(targets), "problems": problems})
+    elif not targets:
+        ctx.out("nothing to validate: no skills or proposals found")
+    else:
+        ctx.out(f"{len(targets)} checked, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def cmd_forget(ctx: Context) -> int:
+    from edgar_min.learning.writer import archive
+
+    target = archive(ctx.layout, ctx.ns.name)
+    ctx.out(f"forgot {ctx.ns.name}: moved to {_rel(ctx, target)}")
+    ctx.emit({"name": ctx.ns.name, "archived_to": _rel(ctx, target)})
+    return 0
+
+
+def cmd_proposals(ctx: Context) -> int:
+    from edgar_min.learning.proposals import list_proposals
+
+    proposals = list_proposals(ctx.layout)
+    if ctx.json:
+        ctx.emit([{**p.as_json(), "path": _rel(ctx, p.path)} for p in proposals])
+        return 0
+    if not proposals:
+        ctx.out("no proposals waiting")
+        return 0
+    for p in proposals:
+        patch = f" (patch to {p.patch_of})" if p.patch_of else ""
+        ctx.out(f"{p.name}{patch}  trigger={p.trigger or '?'}  created={p.created or '?'}  {_rel(ctx, p.path)}")
+        if p.description:
+            ctx.out(f"    {p.description}")
+        if p.problem:
+            ctx.out(f"    problem: {p.problem}")
+    return 0
+
+
+def cmd_accept(ctx: Context) -> int:
+    from edgar_min.learning.proposals import accept
+
+    path = accept(ctx.layout, ctx.ns.name)
+    ctx.out(f"accepted {ctx.ns.name}: {_rel(ctx, path)}")
+    ctx.emit({"name": ctx.ns.name, "path": _rel(ctx, path)})
+    return 0
+
+
+def cmd_reject(ctx: Context) -> int:
+    from edgar_min.learning.proposals import reject
+
+    target = reject(ctx.layout, ctx.ns.name)
+    ctx.out(f"rejected {ctx.ns.name}: moved to {_rel(ctx, target)}")
+    ctx.emit({"name": ctx.ns.name, "archived_to": _rel(ctx, target)})
+    return 0
+
+

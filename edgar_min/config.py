@@ -1,0 +1,283 @@
+"""Layered configuration: defaults, user file, project file, environment, flags.
+
+Each section is a frozen dataclass; a key is a field. Adding a key means adding
+a field (with `choices` metadata for a closed vocabulary). Every layer is
+checked the same way: an unknown key or a wrong type is a `ConfigError` naming
+the source, the key and what was expected. The `[agent]` table is free-form:
+it is handed to code skills as `ctx.config`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from edgar_min.errors import ConfigError
+from edgar_min.layout import Layout
+
+__all__ = [
+    "AGENT_DEFAULTS",
+    "CheckConfig",
+    "Config",
+    "ControllerConfig",
+    "ModelConfig",
+    "SemifConfig",
+    "SkillsConfig",
+    "load_config",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SkillsConfig:
+    synthesis: str = field(default="propose", metadata={"choices": ("off", "propose", "auto")})
+    min_tool_calls: int = 5
+    min_repeats: int = 3
+    distill_after: int = 3
+    # When not empty, the only tool names a turn record may carry.
+    tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerConfig:
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    provider: str = field(
+        default="offline", metadata={"choices": ("offline", "openai", "anthropic", "command")}
+    )
+    command: tuple[str, ...] = ()
+    name: str = ""
+    base_url: str = ""
+    api_key_env: str = ""
+    temperature: float = 0.2
+    max_tokens: int = 1024
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class SemifConfig:
+    engine: str = field(
+        default="lexical", metadata={"choices": ("lexical", "openai", "systemone", "anthropic")}
+    )
+    model: str = ""
+    base_url: str = ""
+    api_key_env: str = ""
+    timeout_s: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class CheckConfig:
+    """The project's declared check: a command whose exit code alone is the verdict."""
+
+    command: tuple[str, ...] = ()
+    timeout_s: float = 600.0
+
+
+SECTIONS: dict[str, type] = {
+    "skills": SkillsConfig,
+    "controller": ControllerConfig,
+    "model": ModelConfig,
+    "semif": SemifConfig,
+    "check": CheckConfig,
+}
+
+AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The merged configuration and where each layer came from."""
+
+    skills: SkillsConfig = SkillsConfig()
+    controller: ControllerConfig = ControllerConfig()
+    model: ModelConfig = ModelConfig()
+    semif: SemifConfig = SemifConfig()
+    check: CheckConfig = CheckConfig()
+    agent: dict[str, Any] = field(default_factory=lambda: dict(AGENT_DEFAULTS))
+    # Human-readable names of the layers that were read, lowest first.
+    sources: tuple[str, ...] = ("defaults",)
+
+
+_TYPE_NAMES = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "tuple[str, ...]": "a list of strings",
+}
+
+
+def _coerce(source: str, dotted: str, ftype: str, choices: tuple[str, ...] | None, value: Any) -> Any:
+    expected = _TYPE_NAMES[ftype]
+    ok = False
+    if ftype == "str":
+        ok = isinstance(value, str)
+    elif ftype == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif ftype == "float":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif ftype == "bool":
+        ok = isinstance(value, bool)
+    elif ftype == "tuple[str, ...]":
+        ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+        value = tuple(value) if ok else value
+    if not ok:
+        msg = f"{source}: {dotted} must be {expected}, not {value!r}"
+        raise ConfigError(msg)
+    if choices is not None and value not in choices:
+        msg = f"{source}: {dotted} must be one of {', '.join(choices)}, not {value!r}"
+        raise ConfigError(msg)
+    return value
+
+
+def _apply(config: Config, source: str, table: dict[str, Any]) -> Config:
+    """Return `config` with the keys of one layer (a parsed TOML document) applied."""
+    changes: dict[str, Any] = {}
+    for section, values in table.items():
+        if section == "agent":
+            if not isinstance(values, dict):
+                msg = f"{source}: [agent] must be a table"
+                raise ConfigError(msg)
+            agent = dict(changes.get("agent", config.agent))
+            agent.update(values)
+            changes["agent"] = agent
+            continue
+        cls = SECTIONS.get(section)
+        if cls is None:
+            known = ", ".join([*SECTIONS, "agent"])
+            msg = f"{source}: unknown section [{section}] (known sections: {known})"
+            raise ConfigError(msg)
+        if not isinstance(values, dict):
+            msg = f"{source}: [{section}] must be a table"
+            raise ConfigError(msg)
+        current = changes.get(section, getattr(config, section))
+        specs = {f.name: f for f in fields(cls)}
+        updates = {}
+        for key, value in values.items():
+            spec = specs.get(key)
+            if spec is None:
+                known = ", ".join(specs)
+                msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
+                raise ConfigError(msg)
+            choices = spec.metadata.get("choices")
+            updates[key] = _coerce(source, f"{section}.{key}", str(spec.type), choices, value)
+        changes[section] = replace(current, **updates)
+    return replace(config, **changes)
+
+
+def _read_toml(path: Path) -> dict[str, Any] | None:
+    import tomllib
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        msg = f"{path}: cannot be read ({exc.strerror})"
+        raise ConfigError(msg) from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        msg = f"{path}: not valid TOML: {exc}"
+        raise ConfigError(msg) from None
+
+
+def _parse_text_value(source: str, dotted: str, ftype: str, raw: str) -> Any:
+    """Read a value given as text (an environment variable or a `--set` flag)."""
+    if ftype == "str":
+        return raw
+    if ftype == "bool":
+        lowered = raw.strip().lower()
+        if lowered in {"true", "1", "yes", "on"}:
+            return True
+        if lowered in {"false", "0", "no", "off"}:
+            return False
+    elif ftype in {"int", "float"}:
+        try:
+            return int(raw) if ftype == "int" else float(raw)
+        except ValueError:
+            pass
+    elif ftype == "tuple[str, ...]":
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = None
+        if isinstance(value, list):
+            return value
+    msg = f"{source}: {dotted} must be {_TYPE_NAMES[ftype]}"
+    if ftype == "tuple[str, ...]":
+        msg += ' written as a JSON array, e.g. ["a", "b"]'
+    msg += f", not {raw!r}"
+    raise ConfigError(msg)
+
+
+def _text_layer(source: str, pairs: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """Turn (section, key, text) triples into a typed TOML-like table."""
+    table: dict[str, dict[str, Any]] = {}
+    for section, key, raw in pairs:
+        cls = SECTIONS.get(section)
+        if section == "agent":
+            table.setdefault("agent", {})[key] = raw
+            continue
+        if cls is None:
+            known = ", ".join([*SECTIONS, "agent"])
+            msg = f"{source}: unknown section {section!r} (known sections: {known})"
+            raise ConfigError(msg)
+        specs = {f.name: f for f in fields(cls)}
+        spec = specs.get(key)
+        if spec is None:
+            known = ", ".join(specs)
+            msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
+            raise ConfigError(msg)
+        value = _parse_text_value(source, f"{section}.{key}", str(spec.type), raw)
+        table.setdefault(section, {})[key] = value
+    return table
+
+
+def load_config(
+    layout: Layout,
+    environ: dict[str, str] | None = None,
+    overrides: list[str] | tuple[str, ...] = (),
+) -> Config:
+    """Merge defaults, `~/.edgar/config.toml`, `.edgar/config.toml`, `EDGAR_*` and `--set` flags."""
+    env = os.environ if environ is None else environ
+    config = Config()
+    sources = ["defaults"]
+    for path in (layout.user_config, layout.project_config):
+        table = _read_toml(path)
+        if table is not None:
+            config = _apply(config, str(path), table)
+            sources.append(str(path))
+    env_pairs = []
+    for name in sorted(env):
+        if not name.startswith("EDGAR_") or name == "EDGAR_HOME":
+            continue
+        section, _, key = name[len("EDGAR_") :].lower().partition("_")
+        # Only names that address a known section are ours; others are left alone.
+        if section in SECTIONS or section == "agent":
+            if not key:
+                msg = f"environment variable {name}: names no key (use EDGAR_<SECTION>_<KEY>)"
+                raise ConfigError(msg)
+            env_pairs.append((section, key, env[name]))
+    if env_pairs:
+        names = ", ".join(f"EDGAR_{s.upper()}_{k.upper()}" for s, k, _ in env_pairs)
+        config = _apply(config, "environment", _text_layer("environment variable", env_pairs))
+        sources.append(f"environment ({names})")
+    flag_pairs = []
+    for item in overrides:
+        dotted, sep, raw = item.partition("=")
+        section, dot, key = dotted.strip().partition(".")
+        if not sep or not dot or not key:
+            msg = f"--set {item!r}: expected SECTION.KEY=VALUE, e.g. skills.synthesis=off"
+            raise ConfigError(msg)
+        flag_pairs.append((section, key, raw))
+    if flag_pairs:
+        config = _apply(config, "--set", _text_layer("--set", flag_pairs))
+        sources.append("--set flags")
+    return replace(config, sources=tuple(sources))

@@ -1,0 +1,1 @@
+"""The gate: whether a skill the model wrote is proposed, learned, or refused."""

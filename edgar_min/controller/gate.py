@@ -1,0 +1,255 @@
+"""`skills.synthesis` = off | propose | auto, decided in one place.
+
+`off` returns before any model call. `propose` (the default) writes to
+`.edgar/proposals/`. `auto` writes into `.edgar/skills/learned/` only when the
+declared check passed, `correction` did not fire, and `write_learned` accepts
+the name and the body; otherwise it proposes. A model that fails or a reply
+the writer refuses becomes a logged rejection, never a broken turn.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import append_line
+from edgar_min.errors import EdgarError, Refused
+
+if TYPE_CHECKING:
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+    from edgar_min.learning.store import ExperienceStore
+    from edgar_min.learning.turn import Turn
+    from edgar_min.models import Provider
+
+__all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection"]
+
+AUTO_SYNTHESIS = (
+    "edgar: warning: skills.synthesis is 'auto': skills from passing turns are written into "
+    ".edgar/skills/learned/ with no review, so a mistake or an instruction injected into a task "
+    "can become a standing instruction until someone removes it (set it to 'propose' to review first)"
+)
+INERT = "the controller is switched off (controller.enabled = false): learning is inert"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one turn: the triggers that fired and what was written, if anything."""
+
+    triggers: tuple[str, ...]
+    outcome: str  # none | proposed | learned | refused | off
+    path: str | None = None
+    message: str = ""
+    name: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "triggers": list(self.triggers),
+            "outcome": self.outcome,
+            "path": self.path,
+            "message": self.message,
+        }
+
+
+def log_rejection(layout: Layout, *, trigger: str, skill: str | None, error: str, session: str = "") -> None:
+    """Append one JSON line to `.edgar/rejections.jsonl`: when, which trigger, which skill, why."""
+    row = {
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "trigger": trigger,
+        "skill": skill,
+        "session": session,
+        "error": error,
+    }
+    append_line(layout.rejections, json.dumps(row, ensure_ascii=False))
+
+
+class Pending:
+    """A synthesis running in the background; `wait()` returns its `Outcome`."""
+
+    def __init__(self, triggers: tuple[str, ...], immediate: Outcome | None = None) -> None:
+        self.triggers = triggers
+        self._outcome = immediate
+        self._done = threading.Event()
+        if immediate is not None:
+            self._done.set()
+
+    def _finish(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+        self._done.set()
+
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> Outcome:
+        """The outcome; if it is not ready within `timeout`, a `refused` outcome saying so."""
+        if not self._done.wait(timeout):
+            return Outcome(self.triggers, "refused", message="the model did not answer in time")
+        assert self._outcome is not None
+        return self._outcome
+
+
+class Gate:
+    """Runs triggers, records the turn, and routes a model's skill through the writer."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        config: Config,
+        provider: Provider | None = None,
+        store: ExperienceStore | None = None,
+    ) -> None:
+        from edgar_min.learning.store import ExperienceStore
+
+        self.layout = layout
+        self.config = config
+        self._provider = provider
+        self.store = store if store is not None else ExperienceStore(layout.experience)
+
+    @property
+    def mode(self) -> str:
+        return self.config.skills.synthesis
+
+    @property
+    def provider(self) -> Provider:
+        if self._provider is None:
+            from edgar_min.models import get_provider
+
+            self._provider = get_provider(self.config.model)
+        return self._provider
+
+    def after_turn(self, turn: Turn, session: str) -> Pending:
+        """Record the turn and start synthesis in the background; returns at once."""
+        if not self.config.controller.enabled:
+            return Pending((), Outcome((), "off", message=INERT))
+        from edgar_min.learning.triggers import triggers
+
+        fired = tuple(triggers(turn, self.config.skills, self.store, session))
+        self.store.record(turn, session, fired)
+        self._observe(turn)
+        if not fired:
+            return Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
+        if self.mode == "off":
+            message = f"{', '.join(fired)} fired, but skills.synthesis is 'off': no model call, nothing written"
+            return Pending(fired, Outcome(fired, "off", message=message))
+        pending = Pending(fired)
+        thread = threading.Thread(
+            target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
+        )
+        thread.start()
+        return pending
+
+    def learn(self, turn: Turn, session: str, timeout: float | None = None) -> Outcome:
+        """`after_turn`, then wait for the synthesis (bounded by the model timeout)."""
+        pending = self.after_turn(turn, session)
+        limit = self.config.model.timeout_s + 5 if timeout is None else timeout
+        return pending.wait(limit)
+
+    def _observe(self, turn: Turn) -> None:
+        """Watching loaded skills; a bad turn appends a line to each skill's history."""
+        if not turn.skills:
+            return
+        try:
+            from edgar_min.learning.observations import observe
+        except ImportError:
+            return
+        for name in turn.skills:
+            observe(self.layout, name, turn.errors, turn.corrections, turn.verification)
+
+    def _run(self, pending: Pending, turn: Turn, fired: tuple[str, ...], session: str) -> None:
+        try:
+            outcome = self.synthesize(turn, fired, session)
+        except Exception as exc:  # noqa: BLE001 - a synthesiser that explodes must not break a turn
+            sentence = exc.message if isinstance(exc, EdgarError) else f"internal error: {type(exc).__name__}"
+            trigger = ",".join(fired)
+            try:
+                log_rejection(self.layout, trigger=trigger, skill=None, error=sentence, session=session)
+            except OSError:
+                pass
+            outcome = Outcome(fired, "refused", message=sentence)
+        pending._finish(outcome)
+
+    def synthesize(self, turn: Turn, fired: tuple[str, ...], session: str) -> Outcome:
+        """Ask the model for a skill from the turn's outline and route it through `apply`."""
+        if self.mode == "off":
+            return Outcome(fired, "off", message="skills.synthesis is 'off'")
+        from edgar_min.learning.outline import BRIEF, Outline
+        from edgar_min.learning.writer import parse_reply
+
+        trigger = ",".join(fired)
+        try:
+            reply = self.provider.complete(BRIEF, Outline.of(turn, fired).render())
+            draft = parse_reply(reply)
+        except EdgarError as exc:
+            log_rejection(self.layout, trigger=trigger, skill=None, error=exc.message, session=session)
+            return Outcome(fired, "refused", message=exc.message)
+        return self.apply(
+            draft.name,
+            draft.description,
+            draft.body,
+            session=session,
+            trigger=trigger,
+            verified=turn.verification == "passed",
+        )
+
+    def apply(
+        self,
+        name: str,
+        description: str,
+        body: str,
+        *,
+        session: str,
+        trigger: str,
+        verified: bool,
+        patch: bool = False,
+    ) -> Outcome:
+        """Propose or learn: the one place that decides, for synthesis and for patches alike."""
+        from edgar_min.learning.writer import write_learned
+        from edgar_min.skills.discovery import discover
+
+        fired = tuple(t for t in trigger.split(",") if t)
+        index = discover(self.layout)
+        hand = index.owner(name) is not None
+        reason = ""
+        if self.mode == "auto":
+            if not verified:
+                reason = "the declared check did not pass"
+            elif "correction" in fired:
+                reason = "a correction can only ever propose"
+            elif patch and hand:
+                reason = "a patch to a hand-authored skill is always a proposal"
+            else:
+                try:
+                    path = write_learned(
+                        self.layout, name, description, body,
+                        session=session, trigger=trigger, to="learned", patch=patch, index=index,
+                    )  # fmt: skip
+                except Refused as exc:
+                    reason = exc.message
+                else:
+                    shown = self._shown(path)
+                    return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
+        try:
+            path = write_learned(
+                self.layout, name, description, body,
+                session=session, trigger=trigger, to="proposal", patch=patch, index=index,
+            )  # fmt: skip
+        except Refused as exc:
+            log_rejection(self.layout, trigger=trigger, skill=name, error=exc.message, session=session)
+            return Outcome(fired, "refused", None, exc.message, name)
+        shown = self._shown(path)
+        message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
+        if reason:
+            message += f"; not learned: {reason}"
+        return Outcome(fired, "proposed", shown, message, name)
+
+    def _shown(self, path: object) -> str:
+        from pathlib import Path
+
+        p = Path(str(path))
+        try:
+            return str(p.relative_to(self.layout.root))
+        except ValueError:
+            return str(p)

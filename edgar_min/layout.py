@@ -1,0 +1,90 @@
+"""Where everything lives on disk, in one place.
+
+Every path edgar_min reads or writes is built from a `Layout`, so the data
+layout in the README and the code cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Layout", "user_home"]
+
+
+def user_home(environ: dict[str, str] | None = None) -> Path:
+    """The user scope: `$EDGAR_HOME`, else `~/.edgar`."""
+    env = os.environ if environ is None else environ
+    value = env.get("EDGAR_HOME")
+    if value:
+        return Path(value)
+    return Path.home() / ".edgar"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The project root and the user scope, and every folder under them."""
+
+    root: Path
+    home: Path
+
+    @property
+    def edgar(self) -> Path:
+        return self.root / ".edgar"
+
+    @property
+    def project_config(self) -> Path:
+        return self.edgar / "config.toml"
+
+    @property
+    def user_config(self) -> Path:
+        return self.home / "config.toml"
+
+    @property
+    def skills(self) -> Path:
+        """Hand-authored project skills: a person owns these."""
+        return self.edgar / "skills"
+
+    @property
+    def learned(self) -> Path:
+        """Machine-written skills, with provenance."""
+        return self.skills / "learned"
+
+    @property
+    def history(self) -> Path:
+        return self.learned / ".history"
+
+    @property
+    def archive(self) -> Path:
+        return self.learned / ".archive"
+
+    @property
+    def proposals(self) -> Path:
+        return self.edgar / "proposals"
+
+    @property
+    def code_proposals(self) -> Path:
+        return self.edgar / "code-proposals"
+
+    @property
+    def experience(self) -> Path:
+        return self.edgar / "experience"
+
+    @property
+    def decisions(self) -> Path:
+        return self.edgar / "decisions"
+
+    @property
+    def rejections(self) -> Path:
+        """Logged rejections: synthesis or distill calls that failed."""
+        return self.edgar / "rejections.jsonl"
+
+    @property
+    def user_skills(self) -> Path:
+        return self.home / "skills"
+
+    @property
+    def shared_project_skills(self) -> tuple[Path, ...]:
+        """Other agents' project skill folders, read as hand-authored skills."""
+        return (self.root / ".agents" / "skills", self.root / ".claude" / "skills")

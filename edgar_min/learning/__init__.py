@@ -1,0 +1,1 @@
+"""What writes skills: turn records, triggers, the outline, the experience store, the writer."""

@@ -1,0 +1,188 @@
+"""The experience store: what each turn was, never what it said.
+
+Plain text under `.edgar/experience/`, append-only, laid out so copies from
+several machines merge by copying files:
+
+    turns/<host>/<YYYY-MM>.tsv        one line per turn (see `RECORD_FIELDS`)
+    shapes/<shape-slug>/<session>     an empty marker: this session did this shape
+
+A turn line is one `O_APPEND` write, so processes may record at once without
+losing or interleaving lines; a torn last line (a crash mid-write) is skipped
+and counted. The repeats query lists one shape's markers and stops as soon as
+it has seen enough sessions, so it never reads the history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import append_line
+from edgar_min.errors import BadInput
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from edgar_min.learning.turn import Turn
+
+__all__ = [
+    "RECORD_FIELDS",
+    "ExperienceStore",
+    "Record",
+    "check_session",
+    "new_session_id",
+]
+
+RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
+_VERSION = "1"
+SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def check_session(session: str) -> str:
+    """A session id is 1-128 of letters, digits and `. _ : @ -`; anything else is refused."""
+    if not SESSION.fullmatch(session):
+        msg = (
+            f"session id {session[:80]!r} is not usable: use 1-128 letters, digits and '._:@-', "
+            "starting with a letter or digit"
+        )
+        raise BadInput(msg)
+    return session
+
+
+def new_session_id(now: float | None = None) -> str:
+    """A fresh id for a caller that names no session (each CLI call is then its own session)."""
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now))
+    return f"s-{stamp}-{os.getpid()}-{os.urandom(2).hex()}"
+
+
+def _slug(text: str, limit: int = 60) -> str:
+    """A file name for `text`: readable part plus a short hash when it had to be changed."""
+    safe = _SAFE.sub("-", text).strip("-.")[:limit] or "x"
+    if safe == text:
+        return safe
+    return f"{safe}.{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+
+
+def _host() -> str:
+    return _slug(os.uname().nodename if hasattr(os, "uname") else "host", 40)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One turn as the store keeps it."""
+
+    time: str
+    session: str
+    shape: str
+    verification: str
+    skills: tuple[str, ...]
+    triggers: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class StoreHealth:
+    records: int = 0
+    torn: int = 0
+    files: int = 0
+
+
+class ExperienceStore:
+    """Append-only turn records and per-shape session markers under one folder."""
+
+    def __init__(self, folder: Path, host: str | None = None) -> None:
+        self.folder = folder
+        self.host = _slug(host, 40) if host else _host()
+
+    def _shape_dir(self, shape: str) -> Path:
+        return self.folder / "shapes" / _slug(shape)
+
+    def record(
+        self, turn: Turn, session: str, fired: list[str] | tuple[str, ...] = (), now: float | None = None
+    ) -> None:
+        """Append the turn's shape, session, verdict, loaded skills and fired triggers."""
+        when = time.gmtime(now)
+        shape = turn.shape
+        line = "\t".join(
+            (
+                _VERSION,
+                time.strftime("%Y-%m-%dT%H:%M:%SZ", when),
+                session,
+                shape,
+                turn.verification,
+                ",".join(turn.skills) or "-",
+                ",".join(fired) or "-",
+            )
+        )
+        append_line(self.folder / "turns" / self.host / time.strftime("%Y-%m.tsv", when), line)
+        marker = self._shape_dir(shape) / _slug(session, 100)
+        try:
+            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return
+        except FileNotFoundError:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                return
+        os.close(fd)
+
+    def repeats(self, shape: str, exclude_session: str = "", enough: int = 0) -> int:
+        """Distinct sessions other than `exclude_session` that did `shape`; stops at `enough`."""
+        mine = _slug(exclude_session, 100) if exclude_session else None
+        count = 0
+        try:
+            with os.scandir(self._shape_dir(shape)) as entries:
+                for entry in entries:
+                    if entry.name != mine and not entry.name.startswith("."):
+                        count += 1
+                        if enough and count >= enough:
+                            break
+        except FileNotFoundError:
+            return 0
+        return count
+
+    def files(self) -> list[Path]:
+        """Every turn file, in a stable order."""
+        turns = self.folder / "turns"
+        if not turns.is_dir():
+            return []
+        return sorted(p for p in turns.glob("*/*.tsv") if p.is_file())
+
+    def records(self, health: StoreHealth | None = None) -> Iterator[Record]:
+        """Every well-formed record; torn or garbage lines are counted in `health` and skipped."""
+        for path in self.files():
+            if health is not None:
+                health.files += 1
+            with path.open("rb") as handle:
+                for raw in handle:
+                    fields = raw.decode("utf-8", "replace").split("\t")
+                    if len(fields) != len(RECORD_FIELDS) or fields[0] != _VERSION or not raw.endswith(b"\n"):
+                        if health is not None:
+                            health.torn += 1
+                        continue
+                    if health is not None:
+                        health.records += 1
+                    skills = fields[5]
+                    fired = fields[6].rstrip("\n")
+                    yield Record(
+                        time=fields[1],
+                        session=fields[2],
+                        shape=fields[3],
+                        verification=fields[4],
+                        skills=() if skills == "-" else tuple(skills.split(",")),
+                        triggers=() if fired == "-" else tuple(fired.split(",")),
+                    )
+
+    def health(self) -> StoreHealth:
+        """Counts of good records and of torn or garbage lines."""
+        result = StoreHealth()
+        for _ in self.records(result):
+            pass
+        return result

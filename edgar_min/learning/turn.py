@@ -1,0 +1,229 @@
+"""The turn record: the only seven things synthesis may know about a turn.
+
+There is no field for tool output, error messages, fetched pages or tool
+arguments, so nothing downstream can leak them: the type is the filter. A
+record with any other key is refused whole, not trimmed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from edgar_min.errors import BadInput
+
+__all__ = [
+    "ERROR_KINDS",
+    "TURN_KEYS",
+    "VERDICTS",
+    "ErrorRecord",
+    "Turn",
+    "parse_turn",
+    "redact",
+    "strip_program",
+    "turn_from_json",
+]
+
+TURN_KEYS = ("prompt", "corrections", "tools", "errors", "verification", "agent", "skills")
+ERROR_KEYS = ("tool", "kind", "exit_code", "program")
+VERDICTS = ("passed", "failed", "unverified")
+ERROR_KINDS = ("nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed")
+
+TOOL_NAME = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
+SKILL_NAME = re.compile(r"[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}[a-z0-9]|[a-z0-9]")
+_PROGRAM_DROP = re.compile(r"[^A-Za-z0-9._-]")
+PROGRAM_MAX = 64
+# Human lines are capped: they are shown to a model and must stay a line, not a file.
+TEXT_MAX = 2000
+MAX_LIST = 500
+
+_SECRETS = [
+    # key=value / key: value where the key names a secret: keep the key, drop the value.
+    (
+        re.compile(
+            r"(?i)\b((?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|passw(?:or)?d|pwd)"
+            r"\s*[:=]\s*)(\"[^\"]*\"|'[^']*'|\S+)"
+        ),
+        r"\1[REDACTED]",
+    ),
+    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 [REDACTED]"),
+    (
+        re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.S),
+        "[REDACTED]",
+    ),
+    (re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}"), "[REDACTED]"),
+    (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), "[REDACTED]"),
+    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "[REDACTED]"),
+    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), "[REDACTED]"),
+    (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), "[REDACTED]"),
+    (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), "[REDACTED]"),
+    # Long hex runs (tokens, keys; a pasted 40-hex commit id goes too, on purpose).
+    (re.compile(r"\b[0-9a-fA-F]{32,}\b"), "[REDACTED]"),
+    # Long base64-looking runs that mix cases and digits (paths and words do not).
+    (
+        re.compile(r"(?<![A-Za-z0-9+/_=-])(?=[A-Za-z0-9+/_-]*[0-9])(?=[A-Za-z0-9+/_-]*[a-z])"
+                   r"(?=[A-Za-z0-9+/_-]*[A-Z])[A-Za-z0-9+/_-]{32,}={0,2}"),
+        "[REDACTED]",
+    ),
+]
+
+
+def redact(text: str) -> str:
+    """Replace secret-looking tokens a person typed with `[REDACTED]`."""
+    for pattern, replacement in _SECRETS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def strip_program(program: str) -> str:
+    """Keep only letters, digits, '.', '-' and '_' (at most 64): the program name is model-chosen."""
+    return _PROGRAM_DROP.sub("", program)[:PROGRAM_MAX]
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRecord:
+    """A failure the harness computed itself: which tool, what kind, the exit code, the program."""
+
+    tool: str
+    kind: str
+    exit_code: int | None = None
+    program: str = ""
+
+    def render(self) -> str:
+        """`shell nonzero_exit exit 1 (pytest)`; the program is stripped again here."""
+        text = f"{self.tool} {self.kind}"
+        if self.exit_code is not None:
+            text += f" exit {self.exit_code}"
+        program = strip_program(self.program)
+        if program:
+            text += f" ({program})"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The only seven things synthesis may know about a turn."""
+
+    prompt: str
+    corrections: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()
+    errors: tuple[ErrorRecord, ...] = ()
+    verification: str = "unverified"
+    agent: str = "main"
+    skills: tuple[str, ...] = ()
+
+    @property
+    def shape(self) -> str:
+        """`agent:` + the distinct tool names in first-seen order joined by `>`."""
+        return f"{self.agent}:" + ">".join(dict.fromkeys(self.tools))
+
+
+def _refuse(sentence: str) -> BadInput:
+    return BadInput(f"turn record refused: {sentence}; nothing was stored")
+
+
+def _str_list(value: Any, key: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _refuse(f"'{key}' must be a list of strings")
+    if len(value) > MAX_LIST:
+        raise _refuse(f"'{key}' holds more than {MAX_LIST} entries")
+    return value
+
+
+def _human_text(value: str) -> str:
+    return redact(value)[:TEXT_MAX]
+
+
+def _tool_name(value: Any, where: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or not TOOL_NAME.fullmatch(value):
+        raise _refuse(
+            f"{where} {value!r} is not a tool name (lower-case letters, digits, '_', '.', '-'; "
+            "at most 64, starting with a letter)"
+        )
+    if allowed and value not in allowed:
+        raise _refuse(f"{where} {value!r} is not one of the configured tools ({', '.join(allowed)})")
+    return value
+
+
+def _error_record(value: Any, index: int, allowed: tuple[str, ...]) -> ErrorRecord:
+    where = f"errors[{index}]"
+    if not isinstance(value, dict):
+        raise _refuse(f"{where} must be an object with tool, kind, exit_code, program")
+    for key in value:
+        if key not in ERROR_KEYS:
+            raise _refuse(
+                f"{where} has the key {key!r}; an error record holds only tool, kind, "
+                "exit_code and program (no messages or output)"
+            )
+    if "tool" not in value or "kind" not in value:
+        raise _refuse(f"{where} needs both 'tool' and 'kind'")
+    tool = _tool_name(value["tool"], f"{where}.tool", allowed)
+    kind = value["kind"]
+    if kind not in ERROR_KINDS:
+        raise _refuse(f"{where}.kind {kind!r} is not one of {', '.join(ERROR_KINDS)}")
+    exit_code = value.get("exit_code")
+    if exit_code is not None and (
+        not isinstance(exit_code, int) or isinstance(exit_code, bool) or not -(2**31) <= exit_code < 2**32
+    ):
+        raise _refuse(f"{where}.exit_code must be a whole number or null")
+    program = value.get("program", "")
+    if program is None:
+        program = ""
+    if not isinstance(program, str):
+        raise _refuse(f"{where}.program must be a string")
+    return ErrorRecord(tool=tool, kind=kind, exit_code=exit_code, program=strip_program(program))
+
+
+def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
+    """Check a decoded JSON turn record and build a `Turn`, or raise `BadInput`."""
+    if not isinstance(data, dict):
+        raise _refuse("it must be a JSON object")
+    for key in data:
+        if key not in TURN_KEYS:
+            raise _refuse(
+                f"unknown key {key!r}; a turn holds only {', '.join(TURN_KEYS)} "
+                "(tool output, messages and arguments have no place in it)"
+            )
+    if "prompt" not in data:
+        raise _refuse("'prompt' is required")
+    prompt = data["prompt"]
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise _refuse("'prompt' must be a non-empty string")
+    corrections = _str_list(data.get("corrections", []), "corrections")
+    tools = _str_list(data.get("tools", []), "tools")
+    errors = data.get("errors", [])
+    if not isinstance(errors, list):
+        raise _refuse("'errors' must be a list of error records")
+    if len(errors) > MAX_LIST:
+        raise _refuse(f"'errors' holds more than {MAX_LIST} entries")
+    verification = data.get("verification", "unverified")
+    if verification not in VERDICTS:
+        raise _refuse(f"'verification' must be one of {', '.join(VERDICTS)}, not {verification!r}")
+    agent = data.get("agent", "main")
+    if not isinstance(agent, str) or not TOOL_NAME.fullmatch(agent):
+        raise _refuse(f"'agent' {agent!r} is not an agent name (like a tool name: 'main', 'review')")
+    skills = _str_list(data.get("skills", []), "skills")
+    for name in skills:
+        if not SKILL_NAME.fullmatch(name):
+            raise _refuse(f"'skills' holds {name!r}, which is not a skill name")
+    return Turn(
+        prompt=_human_text(prompt),
+        corrections=tuple(_human_text(c) for c in corrections if c.strip()),
+        tools=tuple(_tool_name(t, "tool", allowed_tools) for t in tools),
+        errors=tuple(_error_record(e, i, allowed_tools) for i, e in enumerate(errors)),
+        verification=verification,
+        agent=agent,
+        skills=tuple(dict.fromkeys(skills)),
+    )
+
+
+def turn_from_json(text: str, source: str = "turn", allowed_tools: tuple[str, ...] = ()) -> Turn:
+    """Parse a turn record from JSON text."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        msg = f"{source}: not valid JSON ({exc}); nothing was stored"
+        raise BadInput(msg) from None
+    return parse_turn(data, allowed_tools)

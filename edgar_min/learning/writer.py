@@ -1,0 +1,233 @@
+"""The one function that creates a skill file, and every rule inside it.
+
+`write_learned` is the only code path that writes a learned skill or a
+proposal. It refuses far more often than it writes, always with a sentence:
+a body out of shape, a bad name, a name a person owns, a body over the size
+limit, a file that would not read back as a valid skill. The path is built
+here, from a name already checked, so it has nothing to climb out with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import write_text
+from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.skills.discovery import Index, discover, shape_problems
+from edgar_min.skills.names import name_problem
+from edgar_min.skills.validation import validate_frontmatter
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+
+__all__ = [
+    "MAX_BODY_CHARS",
+    "MAX_REPLY_CHARS",
+    "Draft",
+    "Provenance",
+    "archive",
+    "parse_reply",
+    "render_skill",
+    "write_learned",
+]
+
+# A skill is read into every prompt that loads it; 16,000 characters is about
+# 4,000 tokens, the size the Agent Skills guidance recommends staying under.
+MAX_BODY_CHARS = 16_000
+# A model reply larger than this is refused before it is parsed.
+MAX_REPLY_CHARS = 64_000
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_PLAIN_SAFE = re.compile(r"[A-Za-z0-9(][^:#\"'{}\[\],&*!|>%@`]*[^\s:#]")
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Who wrote a learned skill: stamped inside `metadata` as string values."""
+
+    session: str
+    trigger: str
+    created: str
+    patch_of: str = ""
+
+    def as_metadata(self) -> dict[str, str]:
+        meta = {"learned": "true", "session": self.session, "trigger": self.trigger, "created": self.created}
+        if self.patch_of:
+            meta["patch_of"] = self.patch_of
+        return meta
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A model's reply, split into its name, description and body."""
+
+    name: str
+    description: str
+    body: str
+
+
+def _scalar(text: str) -> str:
+    """A YAML scalar for `text`: plain when that is unambiguous, else double-quoted."""
+    lowered = text.lower()
+    ambiguous = lowered in {"null", "true", "false", "yes", "no", "on", "off", "~"}
+    if not ambiguous and _PLAIN_SAFE.fullmatch(text) and not re.fullmatch(r"[-+.0-9eE_:]+", text):
+        if " #" not in text and ": " not in text:
+            return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def clean_description(text: str) -> str:
+    """One line of printable text."""
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def render_skill(name: str, description: str, body: str, provenance: Provenance) -> str:
+    """The SKILL.md text: Agent Skills frontmatter with provenance in `metadata`, then the body."""
+    lines = ["---", f"name: {name}", f"description: {_scalar(description)}", "metadata:"]
+    for key, value in provenance.as_metadata().items():
+        lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+    lines.append("---")
+    return "\n".join(lines) + "\n\n" + body.strip("\n") + "\n"
+
+
+def _refused(name: str, sentence: str) -> Refused:
+    shown = name if name_problem(name) is None else repr(name[:80])
+    return Refused(f"refused {shown}: {sentence}")
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def write_learned(
+    layout: Layout,
+    name: str,
+    description: str,
+    body: str,
+    *,
+    session: str,
+    trigger: str,
+    to: str = "proposal",
+    patch: bool = False,
+    index: Index | None = None,
+    created: str | None = None,
+) -> Path:
+    """Write `.edgar/proposals/NAME/SKILL.md` (`to="proposal"`) or `.edgar/skills/learned/NAME/SKILL.md`.
+
+    Raises `Refused` with a sentence when any rule says no; nothing is written then.
+    `patch=True` marks a new body for an existing skill of that name: it may be
+    proposed for a hand-authored skill, never written over one.
+    """
+    if to not in {"proposal", "learned"}:
+        msg = f"write_learned: 'to' must be 'proposal' or 'learned', not {to!r}"
+        raise ValueError(msg)
+    problem = name_problem(name)
+    if problem:
+        raise _refused(name, problem)
+    body = body.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in body:
+        raise _refused(name, "the body holds a NUL character")
+    if len(body) > MAX_BODY_CHARS:
+        raise _refused(name, f"the body is {len(body)} characters; the limit is {MAX_BODY_CHARS}")
+    shape = shape_problems(body)
+    if shape:
+        raise _refused(name, "; ".join(shape))
+    description = clean_description(description)
+    index = discover(layout) if index is None else index
+    owner = index.owner(name)
+    if owner is not None and not (patch and to == "proposal"):
+        raise _refused(
+            name,
+            f"a hand-authored skill of that name exists at {owner.path}; "
+            "edgar never takes a name a person owns",
+        )
+    base = layout.learned if to == "learned" else layout.proposals
+    target = base / name / "SKILL.md"
+    if to == "learned" and not patch and target.exists():
+        raise _refused(name, "a learned skill of that name exists; a new body for it is a patch")
+    provenance = Provenance(
+        session=session, trigger=trigger, created=created or _now(), patch_of=name if patch else ""
+    )
+    text = render_skill(name, description, body, provenance)
+    # Read the file back before writing it: what lands must be a valid skill.
+    from edgar_min.skills.frontmatter import parse_skill
+
+    try:
+        parsed = parse_skill(text, str(target))
+    except EdgarError as exc:
+        raise _refused(name, f"the rendered file would not read back ({exc.message})") from None
+    problems = validate_frontmatter(parsed.data, name) + shape_problems(parsed.body)
+    if problems:
+        raise _refused(name, "; ".join(problems))
+    if os.path.commonpath([base.resolve(), target.resolve()]) != str(base.resolve()):
+        raise _refused(name, "the path would leave its folder")
+    write_text(target, text)
+    return target
+
+
+def parse_reply(reply: str) -> Draft:
+    """Split a model reply (`name:` line, `description:` line, then the body) or raise `Refused`."""
+    if len(reply) > MAX_REPLY_CHARS:
+        msg = f"refused: the model's reply is {len(reply)} characters; the cap is {MAX_REPLY_CHARS}"
+        raise Refused(msg)
+    lines = reply.replace("\r\n", "\n").strip().split("\n")
+    # A reply wrapped whole in one code fence, or given as frontmatter, is unwrapped.
+    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```":
+        lines = lines[1:-1]
+    fields: dict[str, str] = {}
+    at = 0
+    while at < len(lines) and len(fields) < 2:
+        line = lines[at].strip()
+        at += 1
+        if not line or line == "---":
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip().strip("*").strip().lower()
+        if sep and key in {"name", "description"} and key not in fields:
+            fields[key] = value.strip().strip("\"'`").strip()
+            continue
+        break
+    if "name" not in fields:
+        msg = "refused: the model's reply has no 'name:' line at the top"
+        raise Refused(msg)
+    if "description" not in fields or not fields["description"]:
+        msg = f"refused {fields['name'][:80]!r}: the model's reply has no 'description:' line"
+        raise Refused(msg)
+    while at < len(lines) and lines[at].strip() == "---":
+        at += 1
+    body = "\n".join(lines[at:])
+    return Draft(name=fields["name"], description=fields["description"], body=body.strip("\n") + "\n")
+
+
+def archive(layout: Layout, name: str, index: Index | None = None) -> Path:
+    """Move a learned skill into `learned/.archive/` (never deleted) and return where it went."""
+    problem = name_problem(name)
+    if problem:
+        raise NotFound(f"no skill named {name[:80]!r}: {problem}")
+    folder = layout.learned / name
+    if not (folder / "SKILL.md").is_file():
+        index = discover(layout) if index is None else index
+        if index.owner(name) is not None:
+            msg = (
+                f"{name} is hand-authored ({index.owner(name).path}); edgar does not forget a "
+                "person's skill: remove it yourself if you mean to"
+            )
+            raise Refused(msg)
+        msg = f"no learned skill named {name}"
+        raise NotFound(msg)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = layout.archive / f"{stamp}-{name}"
+    n = 1
+    while target.exists():
+        n += 1
+        target = layout.archive / f"{stamp}-{name}-{n}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(folder, target)
+    return target

@@ -1,0 +1,212 @@
+"""Find every skill in every scope, with precedence and shadowing, and read body shape.
+
+Scopes, highest precedence first: the project's `.edgar/skills`, the other
+project folders (`.agents/skills`, `.claude/skills`), the user scope
+(`~/.edgar/skills`), then learned skills. A shadowed skill is kept in
+`Index.shadowed`, never silently dropped. Discovery lists folders only; a
+skill's frontmatter is read the first time something asks for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from edgar_min.skills.names import RESERVED
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+    from edgar_min.skills.frontmatter import Frontmatter
+
+__all__ = [
+    "BODY_SECTIONS",
+    "Index",
+    "Skill",
+    "body_shape",
+    "discover",
+    "shape_problems",
+]
+
+BODY_SECTIONS = ("When to use", "Procedure", "Pitfalls", "Verification")
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_H2 = re.compile(r" {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+
+
+def _headings(body: str) -> list[tuple[str, int]]:
+    """`##` headings outside fenced code, with the index of the line after each."""
+    found = []
+    fence = ""
+    lines = body.splitlines()
+    for index, line in enumerate(lines):
+        opener = _FENCE.match(line)
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                if not line.strip().strip(fence[0]):
+                    fence = ""
+            continue
+        if opener:
+            fence = opener.group(1)
+            continue
+        heading = _H2.match(line)
+        if heading:
+            found.append((heading.group(1).strip(), index + 1))
+    return found
+
+
+def body_shape(body: str) -> tuple[str, ...]:
+    """The `##` headings of a Markdown body, outside fenced code, in order."""
+    return tuple(text for text, _ in _headings(body))
+
+
+def _norm(heading: str) -> str:
+    return heading.rstrip(":").strip().casefold()
+
+
+def shape_problems(body: str) -> list[str]:
+    """Every way `body` misses the four sections in order, each with text; empty when fine."""
+    heads = _headings(body)
+    lines = body.splitlines()
+    wanted = [_norm(s) for s in BODY_SECTIONS]
+    positions: dict[str, int] = {}
+    problems = []
+    for i, (text, after) in enumerate(heads):
+        key = _norm(text)
+        if key not in wanted:
+            continue
+        if key in positions:
+            problems.append(f"section '{BODY_SECTIONS[wanted.index(key)]}' appears twice")
+            continue
+        positions[key] = i
+        end = heads[i + 1][1] - 1 if i + 1 < len(heads) else len(lines)
+        if not any(line.strip() for line in lines[after:end]):
+            problems.append(f"section '{BODY_SECTIONS[wanted.index(key)]}' is empty")
+    missing = [s for s, k in zip(BODY_SECTIONS, wanted, strict=True) if k not in positions]
+    if missing:
+        problems.insert(0, f"missing section(s): {', '.join(missing)}")
+    else:
+        order = [positions[k] for k in wanted]
+        if order != sorted(order):
+            found = [BODY_SECTIONS[wanted.index(_norm(t))] for t, _ in heads if _norm(t) in wanted]
+            problems.insert(
+                0, f"sections out of order: expected {', '.join(BODY_SECTIONS)}; found {', '.join(found)}"
+            )
+    return problems
+
+
+class Skill:
+    """One SKILL.md found on disk; its frontmatter is read on first use."""
+
+    __slots__ = ("_frontmatter", "name", "origin", "path", "scope")
+
+    def __init__(self, name: str, origin: str, scope: str, path: Path) -> None:
+        self.name = name
+        self.origin = origin  # "hand" | "learned"
+        self.scope = scope  # "project" | ".agents" | ".claude" | "user" | "learned"
+        self.path = path  # the SKILL.md file
+        self._frontmatter: Frontmatter | None = None
+
+    def __repr__(self) -> str:
+        return f"Skill({self.name!r}, {self.origin!r}, {self.scope!r}, {str(self.path)!r})"
+
+    def frontmatter(self) -> Frontmatter:
+        """The parsed file; raises `FrontmatterError` when it cannot be read."""
+        if self._frontmatter is None:
+            from edgar_min.skills.frontmatter import read_skill
+
+            self._frontmatter = read_skill(self.path)
+        return self._frontmatter
+
+    @property
+    def description(self) -> str:
+        """The description, or '' when the file cannot be read or has none."""
+        from edgar_min.errors import EdgarError
+
+        try:
+            value = self.frontmatter().data.get("description")
+        except EdgarError:
+            return ""
+        return value if isinstance(value, str) else ""
+
+    @property
+    def provenance(self) -> dict[str, str]:
+        """The `metadata` map of a learned skill (learned, session, trigger, created)."""
+        from edgar_min.errors import EdgarError
+
+        try:
+            meta = self.frontmatter().data.get("metadata")
+        except EdgarError:
+            return {}
+        return {str(k): str(v) for k, v in meta.items()} if isinstance(meta, dict) else {}
+
+
+@dataclass(slots=True)
+class Index:
+    """The skills a session sees, by name, plus the ones shadowed by a higher scope."""
+
+    skills: dict[str, Skill] = field(default_factory=dict)
+    shadowed: list[tuple[Skill, Skill]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> Skill | None:
+        return self.skills.get(name)
+
+    def owner(self, name: str) -> Skill | None:
+        """The hand-authored skill of that name in any scope, shadowed or not."""
+        skill = self.skills.get(name)
+        if skill is not None and skill.origin == "hand":
+            return skill
+        for loser, winner in self.shadowed:
+            for candidate in (loser, winner):
+                if candidate.name == name and candidate.origin == "hand":
+                    return candidate
+        return None
+
+
+def _scan(folder: Path, origin: str, scope: str, problems: list[str], skip: frozenset[str]) -> list[Skill]:
+    found = []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return found
+    except OSError as exc:
+        problems.append(f"{folder}: cannot be read ({exc.strerror})")
+        return found
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or name in skip:
+            continue
+        if not entry.is_dir():
+            continue
+        path = folder / name / "SKILL.md"
+        if not os.path.isfile(path):
+            continue
+        if name in RESERVED:
+            problems.append(f"{path.parent}: '{name}' is a reserved name; this folder is not read as a skill")
+            continue
+        found.append(Skill(name, origin, scope, path))
+    return found
+
+
+def discover(layout: Layout) -> Index:
+    """Every skill in every scope; the first scope that has a name wins it."""
+    index = Index()
+    scopes = [
+        (layout.skills, "hand", "project", RESERVED),
+        (layout.shared_project_skills[0], "hand", ".agents", frozenset()),
+        (layout.shared_project_skills[1], "hand", ".claude", frozenset()),
+        (layout.user_skills, "hand", "user", frozenset()),
+        (layout.learned, "learned", "learned", frozenset()),
+    ]
+    for folder, origin, scope, skip in scopes:
+        for skill in _scan(folder, origin, scope, index.problems, skip):
+            winner = index.skills.get(skill.name)
+            if winner is None:
+                index.skills[skill.name] = skill
+            else:
+                index.shadowed.append((skill, winner))
+    return index
