@@ -106,8 +106,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    skills = commands.add_parser("skills", help="list, show, check and manage skills")
+    skills_commands = skills.add_subparsers(dest="skills_command", metavar="SUBCOMMAND")
+    skills_commands.required = True
+    # A module adds top-level commands with `register(commands)` and `skills`
+    # subcommands with `register_skills(skills_commands)`; either is optional.
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands)
+        module = importlib.import_module(name)
+        if hasattr(module, "register_skills"):
+            module.register_skills(skills_commands)
+        if hasattr(module, "register"):
+            module.register(commands)
     return parser
 
 

@@ -13,14 +13,10 @@ if TYPE_CHECKING:
     from edgar_min.cli.app import Context
     from edgar_min.skills.discovery import Skill
 
-__all__ = ["register"]
+__all__ = ["register_skills"]
 
 
-def register(commands: argparse._SubParsersAction) -> None:
-    skills = commands.add_parser("skills", help="list, show, check and manage skills")
-    sub = skills.add_subparsers(dest="skills_command", metavar="SUBCOMMAND")
-    sub.required = True
-
+def register_skills(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="every skill, by scope, with shadowed names")
     p.add_argument("--learned", action="store_true", help="only machine-written skills")
     p.set_defaults(handler=cmd_list)

@@ -1,0 +1,83 @@
+"""One JSON-over-HTTP call through `urllib`, with every failure turned into a `ModelError`.
+
+Used by the HTTP model providers and the SemIf engines. Error sentences name
+the provider and the URL, never a header value: keys live only in headers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from edgar_min.errors import ModelError
+
+__all__ = ["MAX_RESPONSE_BYTES", "check_base_url", "post_json"]
+
+# A reply larger than this is refused before it is decoded.
+MAX_RESPONSE_BYTES = 8_000_000
+
+
+def check_base_url(who: str, url: str) -> str:
+    """`url` without a trailing slash, or a `ConfigError` when it has no http(s) scheme or host."""
+    from urllib.parse import urlsplit
+
+    from edgar_min.errors import ConfigError
+
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.netloc:
+        msg = f"{who}: base URL {url!r} must start with http:// or https:// and name a host"
+        raise ConfigError(msg)
+    return url.rstrip("/")
+
+
+def post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
+    """POST `body` as JSON to `url`; return the decoded JSON reply or raise `ModelError`."""
+    import socket
+    import urllib.error
+    import urllib.request
+
+    data = json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(  # noqa: S310 - the scheme is checked by check_base_url
+        url, data=data, method="POST", headers={"Content-Type": "application/json", **headers}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            raw = response.read(MAX_RESPONSE_BYTES + 1)
+    except urllib.error.HTTPError as exc:
+        detail = ""
+        try:
+            payload = json.loads(exc.read(4000) or b"{}")
+            error = payload.get("error") if isinstance(payload, dict) else None
+            text = error.get("message") if isinstance(error, dict) else error
+            if isinstance(text, str):
+                detail = f": {' '.join(text.split())[:200]}"
+        except (ValueError, OSError):
+            pass
+        msg = f"{who}: {url} answered HTTP {exc.code}{detail}"
+        raise ModelError(msg) from None
+    except urllib.error.URLError as exc:
+        reason = exc.reason
+        if isinstance(reason, (TimeoutError, socket.timeout)):
+            msg = f"{who}: {url} did not answer within {timeout:g} s"
+        elif isinstance(reason, ConnectionRefusedError):
+            msg = f"{who}: {url} refused the connection (is the server running?)"
+        else:
+            msg = f"{who}: {url} could not be reached ({getattr(reason, 'strerror', None) or reason})"
+        raise ModelError(msg) from None
+    except (TimeoutError, socket.timeout):
+        msg = f"{who}: {url} did not answer within {timeout:g} s"
+        raise ModelError(msg) from None
+    except (ConnectionError, OSError) as exc:
+        msg = f"{who}: the connection to {url} broke ({type(exc).__name__})"
+        raise ModelError(msg) from None
+    except ValueError as exc:  # e.g. http.client.InvalidURL, RemoteDisconnected is an OSError
+        msg = f"{who}: {url} could not be used ({exc})"
+        raise ModelError(msg) from None
+    if len(raw) > MAX_RESPONSE_BYTES:
+        msg = f"{who}: {url} answered with more than {MAX_RESPONSE_BYTES} bytes"
+        raise ModelError(msg)
+    try:
+        return json.loads(raw)
+    except ValueError:
+        msg = f"{who}: {url} answered with something that is not JSON"
+        raise ModelError(msg) from None
