@@ -107,9 +107,11 @@ class FakeAPI:
                 found.append("max_tokens is required")
             if not isinstance(body.get("system"), str):
                 found.append("system text belongs in the top-level 'system' field")
-            for m in messages:
-                if m.get("role") not in {"user", "assistant"}:
-                    found.append(f"bad role {m.get('role')!r} (system is not a message role here)")
+            found += [
+                f"bad role {m.get('role')!r} (system is not a message role here)"
+                for m in messages
+                if m.get("role") not in {"user", "assistant"}
+            ]
             if messages[0].get("role") != "user":
                 found.append("the first message must be the user's")
         else:
@@ -246,7 +248,7 @@ def test_anthropic_joins_text_blocks_and_skips_others(api, monkeypatch):
 
 
 def test_openai_local_server_needs_no_key(api):
-    api.problems = lambda record: []  # a local server that checks nothing
+    api.problems = lambda _record: []  # a local server that checks nothing
     provider = get_provider(openai_cfg(api), {})
     assert provider.complete("s", "p") == "hello from the server"
     headers = {k.lower() for k in api.requests[0]["headers"]}
@@ -343,7 +345,9 @@ def test_openai_base_url_order_config_then_environment():
         "OPENAI_API_BASE": "http://b:2/v1",
         "OLLAMA_HOST": "c:3",
     }
-    assert OpenAIProvider(replace(cfg, base_url="http://z:9/v1/"), env).url == "http://z:9/v1/chat/completions"
+    assert (
+        OpenAIProvider(replace(cfg, base_url="http://z:9/v1/"), env).url == "http://z:9/v1/chat/completions"
+    )
     assert OpenAIProvider(cfg, env).base_url == "http://a:1/v1"
     env.pop("OPENAI_BASE_URL")
     assert OpenAIProvider(cfg, env).base_url == "http://b:2/v1"
@@ -365,7 +369,7 @@ def test_ollama_host_forms(host, url):
 
 
 def test_openai_without_any_base_url_says_where_to_set_one():
-    with pytest.raises(ConfigError, match="no base URL: set model.base_url .* or OPENAI_BASE_URL"):
+    with pytest.raises(ConfigError, match=r"no base URL: set model\.base_url .* or OPENAI_BASE_URL"):
         OpenAIProvider(ModelConfig(provider="openai", name="m"), {})
 
 
@@ -438,7 +442,14 @@ def test_learn_with_a_good_server_proposes_and_the_key_is_nowhere(api, edgar, tm
         "## Pitfalls\n- pytest fails until the lock is refreshed.\n\n## Verification\nRun the check.\n"
     )
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    args = ["--set", "model.provider=openai", "--set", "model.name=m", "--set", f"model.base_url={api.root}/v1"]
+    args = [
+        "--set",
+        "model.provider=openai",
+        "--set",
+        "model.name=m",
+        "--set",
+        f"model.base_url={api.root}/v1",
+    ]
     result = edgar("--root", str(tmp_path), *args, "--json", "learn", str(_recovered_turn(tmp_path)))
     assert result.code == 0, result
     assert result.json()["outcome"] == "proposed"

@@ -44,14 +44,22 @@ class Outcome:
     path: str | None = None
     message: str = ""
     name: str | None = None
+    # Patches asked for because a loaded skill's history reached skills.distill_after.
+    distills: tuple[Outcome, ...] = ()
 
     def as_json(self) -> dict[str, object]:
-        return {
+        doc: dict[str, object] = {
             "triggers": list(self.triggers),
             "outcome": self.outcome,
             "path": self.path,
             "message": self.message,
         }
+        if self.distills:
+            doc["distills"] = [
+                {"skill": d.name, "outcome": d.outcome, "path": d.path, "message": d.message}
+                for d in self.distills
+            ]
+        return doc
 
 
 def log_rejection(layout: Layout, *, trigger: str, skill: str | None, error: str, session: str = "") -> None:
@@ -73,6 +81,9 @@ class Pending:
         self.triggers = triggers
         self._outcome = immediate
         self._done = threading.Event()
+        # Background distills started by this turn, and their outcomes as they finish.
+        self.distill_threads: list[threading.Thread] = []
+        self.distilled: list[Outcome] = []
         if immediate is not None:
             self._done.set()
 
@@ -128,35 +139,87 @@ class Gate:
 
         fired = tuple(triggers(turn, self.config.skills, self.store, session))
         self.store.record(turn, session, fired)
-        self._observe(turn)
+        due = self._observe(turn)
         if not fired:
-            return Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
-        if self.mode == "off":
-            message = f"{', '.join(fired)} fired, but skills.synthesis is 'off': no model call, nothing written"
-            return Pending(fired, Outcome(fired, "off", message=message))
-        pending = Pending(fired)
-        thread = threading.Thread(
-            target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
-        )
-        thread.start()
+            pending = Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
+        elif self.mode == "off":
+            message = (
+                f"{', '.join(fired)} fired, but skills.synthesis is 'off': no model call, nothing written"
+            )
+            pending = Pending(fired, Outcome(fired, "off", message=message))
+        else:
+            pending = Pending(fired)
+            thread = threading.Thread(
+                target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
+            )
+            thread.start()
+        if self.mode != "off":
+            for name in due:
+                thread = threading.Thread(
+                    target=self._run_distill,
+                    args=(pending, name, turn.verification == "passed", session),
+                    name="edgar-distill",
+                    daemon=True,
+                )
+                pending.distill_threads.append(thread)
+                thread.start()
         return pending
 
     def learn(self, turn: Turn, session: str, timeout: float | None = None) -> Outcome:
-        """`after_turn`, then wait for the synthesis (bounded by the model timeout)."""
+        """`after_turn`, then wait for the synthesis and any distill (bounded by the model timeout)."""
+        from dataclasses import replace
+
         pending = self.after_turn(turn, session)
         limit = self.config.model.timeout_s + 5 if timeout is None else timeout
-        return pending.wait(limit)
+        deadline = time.monotonic() + limit
+        outcome = pending.wait(limit)
+        for thread in pending.distill_threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        distills = tuple(pending.distilled)
+        if not distills:
+            return outcome
+        message = "; ".join([outcome.message, *(d.message for d in distills)])
+        return replace(outcome, message=message, distills=distills)
 
-    def _observe(self, turn: Turn) -> None:
-        """Watching loaded skills; a bad turn appends a line to each skill's history."""
+    def _observe(self, turn: Turn) -> list[str]:
+        """Watching loaded skills: a bad turn appends a line to each one's history.
+
+        Returns the names whose history just reached a multiple of `skills.distill_after`
+        lines (0 switches distill off). Watching never breaks a turn.
+        """
         if not turn.skills:
-            return
+            return []
         try:
             from edgar_min.learning.observations import observe
         except ImportError:
-            return
+            return []
+        every = self.config.skills.distill_after
+        due = []
         for name in turn.skills:
-            observe(self.layout, name, turn.errors, turn.corrections, turn.verification)
+            try:
+                count = observe(self.layout, name, turn.errors, turn.corrections, turn.verification)
+            except (EdgarError, OSError):
+                continue
+            if every > 0 and count > 0 and count % every == 0:
+                due.append(name)
+        return due
+
+    def _run_distill(self, pending: Pending, name: str, verified: bool, session: str) -> None:
+        """A distill in the background; any failure becomes a logged rejection."""
+        try:
+            from edgar_min.learning.distill import distill
+
+            outcome = distill(
+                self.layout, self.config, name, self._provider, session=session, verified=verified
+            )
+        except Exception as exc:  # noqa: BLE001 - a distill that explodes must not break a turn
+            sentence = exc.message if isinstance(exc, EdgarError) else f"internal error: {type(exc).__name__}"
+            try:
+                log_rejection(self.layout, trigger="distill", skill=name, error=sentence, session=session)
+            except OSError:
+                pass
+            outcome = Outcome(("distill",), "refused", message=f"distill {name}: {sentence}", name=name)
+        pending.distilled.append(outcome)
 
     def _run(self, pending: Pending, turn: Turn, fired: tuple[str, ...], session: str) -> None:
         try:

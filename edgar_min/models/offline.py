@@ -2,7 +2,9 @@
 
 It reads the outline it is given (the only input synthesis ever has) and
 turns it into a name, a description and the four sections. It never invents:
-every line it writes restates a field of the outline.
+every line it writes restates a field of the outline. Given a distill prompt
+(a quoted body and history lines), it answers with the same body and the
+history lines folded into Pitfalls, keeping the current description.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
 
     from edgar_min.config import ModelConfig
 
-__all__ = ["OfflineProvider", "write_from_outline"]
+__all__ = ["OfflineProvider", "patch_from_outline", "write_from_outline"]
 
 _STOP = frozenset(
     "a an and the to of in on for with by from at is are be it this that these those please "
@@ -84,6 +86,96 @@ def write_from_outline(outline: str) -> str:
     )
 
 
+# The labels of the distill prompt (`learning.distill.outline`).
+_BODY_LABEL = "current body:"
+_HISTORY_LABEL = "observations, oldest first:"
+_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def _sections(lines: list[str]) -> list[tuple[str, int]]:
+    """`##` headings outside fenced code: (text, line index)."""
+    found = []
+    fence = ""
+    for i, line in enumerate(lines):
+        opener = _FENCE.match(line)
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
+                fence = ""
+            continue
+        if opener:
+            fence = opener.group(1)
+            continue
+        if line.startswith("## "):
+            found.append((line[3:].strip().rstrip(":").strip().casefold(), i))
+    return found
+
+
+def _demote(lines: list[str]) -> list[str]:
+    """Headings one level down, outside fences, so a person's prose nests under Procedure."""
+    out = []
+    fence = ""
+    for line in lines:
+        opener = _FENCE.match(line)
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
+                fence = ""
+        elif opener:
+            fence = opener.group(1)
+        else:
+            heading = _HEADING.match(line)
+            if heading and len(heading.group(1)) < 6:
+                out.append("#" + line.lstrip(" "))
+                continue
+        out.append(line)
+    return out
+
+
+def patch_from_outline(prompt: str) -> str:
+    """A patch reply: the quoted body with the history lines folded into Pitfalls."""
+    body: list[str] = []
+    notes: list[str] = []
+    part = "body"
+    for line in prompt.splitlines()[1:]:
+        if part == "body" and line == _HISTORY_LABEL:
+            part = "notes"
+        elif part == "body" and line.startswith("|"):
+            body.append(line[2:] if line.startswith("| ") else line[1:])
+        elif part == "notes" and line.startswith("- ") and line[2:].strip():
+            notes.append(line[2:].strip())
+    if not notes:
+        msg = "offline provider: the distill prompt holds no history lines"
+        raise ModelError(msg)
+    counts: dict[str, int] = {}
+    for note in notes:
+        counts[note] = counts.get(note, 0) + 1
+    text = "\n".join(body)
+    pitfalls = [
+        f"- Seen when this skill was used{f' ({n} times)' if n > 1 else ''}: {note}"
+        for note, n in counts.items()
+        if note not in text
+    ]
+    heads = _sections(body)
+    names = [h for h, _ in heads]
+    wanted = ["when to use", "procedure", "pitfalls", "verification"]
+    if all(names.count(w) == 1 for w in wanted) and [n for n in names if n in wanted] == wanted:
+        at = next(i for h, i in heads if h == "pitfalls")
+        end = next((i for _, i in heads if i > at), len(body))
+        while end > at + 1 and not body[end - 1].strip():
+            end -= 1
+        lines = [*body[:end], *pitfalls, *body[end:]]
+        return "\n".join(lines).strip("\n") + "\n"
+    # A person's prose of their own shape: keep it whole under Procedure.
+    inner = "\n".join(_demote(body)).strip("\n") or "Follow the skill as written."
+    pitfalls = pitfalls or [f"- Seen when this skill was used: {note}" for note in counts]
+    return (
+        "## When to use\n\nWhenever this skill applies, as its own text below describes.\n\n"
+        f"## Procedure\n\n{inner}\n\n"
+        "## Pitfalls\n\n" + "\n".join(pitfalls) + "\n\n"
+        "## Verification\n\nRun the project's declared check and see it pass.\n"
+    )
+
+
 class OfflineProvider:
     """Writes a skill body from an outline, deterministically, with no model."""
 
@@ -93,4 +185,6 @@ class OfflineProvider:
         self.config = config
 
     def complete(self, system: str, prompt: str) -> str:
+        if prompt.startswith(_BODY_LABEL + "\n"):
+            return patch_from_outline(prompt)
         return write_from_outline(prompt)

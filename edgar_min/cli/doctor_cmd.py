@@ -1,0 +1,265 @@
+"""`edgar doctor [--network]`: what edgar would do here, and what needs a person's attention.
+
+It reads; it never writes. Only `--network` reaches out to the configured
+provider. Exit 0 when healthy, 1 when something needs attention. No key is
+ever shown: only the name of the variable it is read from, and whether it is set.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
+
+    from edgar_min.cli.app import Context
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+
+__all__ = ["diagnose", "register"]
+
+NETWORK_SYSTEM = "You are a health check. Reply with the single word: ok"
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("doctor", help="check the setup: mode, provider, config, skills, store")
+    p.add_argument("--network", action="store_true", help="also send one tiny request to the provider")
+    # The doctor reports a broken config itself instead of stopping on it.
+    p.set_defaults(handler=cmd_doctor, needs_config=False)
+
+
+def _rel(layout: Layout, path: object) -> str:
+    from pathlib import Path
+
+    p = Path(str(path))
+    try:
+        return str(p.relative_to(layout.root))
+    except ValueError:
+        return str(p)
+
+
+def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
+    from edgar_min.errors import EdgarError
+    from edgar_min.models import get_provider
+
+    model = config.model
+    report: dict[str, Any] = {"provider": model.provider, "name": model.name, "problem": None}
+    try:
+        provider = get_provider(model, environ)
+    except EdgarError as exc:
+        report["problem"] = exc.message
+        attention.append(f"model: {exc.message}")
+        return report, None
+    for attr in ("url", "base_url_source", "key_env"):
+        if hasattr(provider, attr):
+            report[attr] = getattr(provider, attr)
+    if hasattr(provider, "has_key"):
+        report["key_set"] = bool(provider.has_key)
+    if hasattr(provider, "command"):
+        report["command"] = list(provider.command)
+    return report, provider
+
+
+def _skills(layout: Layout, attention: list[str]) -> dict[str, Any]:
+    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.validation import validate_file
+
+    index = discover(layout)
+    problems = list(index.problems)
+    every = list(index.skills.values()) + [loser for loser, _ in index.shadowed]
+    for skill in every:
+        problems += validate_file(skill.path)
+    attention.extend(f"skill: {problem}" for problem in problems)
+    return {
+        "count": len(index.skills),
+        "hand": sum(1 for s in index.skills.values() if s.origin == "hand"),
+        "learned": sum(1 for s in index.skills.values() if s.origin == "learned"),
+        "problems": problems,
+        "shadowed": [
+            {"name": lo.name, "path": _rel(layout, lo.path), "hidden_by": _rel(layout, w.path)}
+            for lo, w in index.shadowed
+        ],
+    }
+
+
+def _histories(layout: Layout, every: int) -> list[dict[str, Any]]:
+    from edgar_min.errors import EdgarError
+    from edgar_min.learning.observations import read_history
+    from edgar_min.skills.names import name_problem
+
+    found = []
+    try:
+        files = sorted(layout.history.glob("*.md"))
+    except OSError:
+        return found
+    for path in files:
+        name = path.stem
+        if name_problem(name):
+            continue
+        try:
+            history = read_history(layout, name)
+        except (EdgarError, OSError):
+            continue
+        count = len(history.lines)
+        until = (every - count % every) if every > 0 else None
+        found.append(
+            {
+                "skill": name,
+                "lines": count,
+                "skipped": history.garbage,
+                "until_distill": until,
+                "near": until is not None and count > 0 and until <= 1,
+            }
+        )
+    return found
+
+
+def _count_lines(path: object) -> int:
+    from pathlib import Path
+
+    try:
+        with Path(str(path)).open("rb") as handle:
+            return sum(1 for line in handle if line.strip())
+    except OSError:
+        return 0
+
+
+def _network(provider: Any) -> dict[str, Any]:
+    import time
+
+    from edgar_min.errors import EdgarError
+
+    if provider is None:
+        return {"ok": False, "message": "not tried: the provider could not be set up"}
+    if provider.name == "offline":
+        return {"ok": True, "message": "the offline provider needs no network"}
+    started = time.monotonic()
+    try:
+        reply = provider.complete(NETWORK_SYSTEM, "ok?")
+    except EdgarError as exc:
+        return {"ok": False, "message": exc.message, "seconds": round(time.monotonic() - started, 3)}
+    seconds = round(time.monotonic() - started, 3)
+    return {"ok": True, "message": f"answered in {seconds:g} s ({len(reply)} characters)", "seconds": seconds}
+
+
+def diagnose(
+    layout: Layout, environ: dict[str, str], overrides: tuple[str, ...], network: bool
+) -> dict[str, Any]:
+    """The whole report as one JSON-ready document; `attention` lists what needs a person."""
+    from edgar_min.config import Config, load_config
+    from edgar_min.controller.gate import AUTO_SYNTHESIS, INERT
+    from edgar_min.errors import EdgarError
+    from edgar_min.learning.proposals import list_proposals
+    from edgar_min.learning.store import ExperienceStore
+
+    attention: list[str] = []
+    report: dict[str, Any] = {}
+    try:
+        config = load_config(layout, environ, overrides)
+        report["config"] = {"sources": list(config.sources), "error": None}
+    except EdgarError as exc:
+        attention.append(f"config: {exc.message}")
+        config = Config()
+        report["config"] = {"sources": [], "error": exc.message}
+    mode = config.skills.synthesis
+    report["synthesis"] = {"mode": mode, "warning": AUTO_SYNTHESIS if mode == "auto" else None}
+    enabled = config.controller.enabled
+    report["controller"] = {"enabled": enabled, "note": None if enabled else INERT}
+    report["model"], provider = _model(config, environ, attention)
+    report["skills"] = _skills(layout, attention)
+    health = ExperienceStore(layout.experience).health()
+    report["store"] = {"records": health.records, "torn": health.torn, "files": health.files}
+    if health.torn:
+        attention.append(
+            f"store: {health.torn} torn or unreadable line(s) in {_rel(layout, layout.experience)} "
+            "(skipped when read; a crash mid-write leaves one)"
+        )
+    proposals = list_proposals(layout)
+    report["proposals"] = {"waiting": len(proposals), "names": [p.name for p in proposals]}
+    report["histories"] = {
+        "distill_after": config.skills.distill_after,
+        "files": _histories(layout, config.skills.distill_after),
+    }
+    report["rejections"] = {
+        "logged": _count_lines(layout.rejections),
+        "path": _rel(layout, layout.rejections),
+    }
+    report["network"] = None
+    if network:
+        report["network"] = _network(provider)
+        if not report["network"]["ok"]:
+            attention.append(f"network: {report['network']['message']}")
+    report["attention"] = attention
+    report["healthy"] = not attention
+    return report
+
+
+def _describe_model(m: dict[str, Any]) -> str:
+    text = m["provider"]
+    if m.get("name"):
+        text += f', model "{m["name"]}"'
+    if m.get("url"):
+        text += f" at {m['url']}"
+        if m.get("base_url_source") and m["base_url_source"] != "model.base_url":
+            text += f" (from {m['base_url_source']})"
+    if m.get("command"):
+        text += f": runs {' '.join(m['command'])}"
+    if m.get("key_env"):
+        text += f"; key from {m['key_env']}: {'set' if m.get('key_set') else 'not set'}"
+    return text
+
+
+def cmd_doctor(ctx: Context) -> int:
+    report = diagnose(ctx.layout, dict(os.environ), tuple(ctx.ns.set or ()), ctx.ns.network)
+    if report["synthesis"]["warning"]:
+        ctx.warn(report["synthesis"]["warning"])
+    if ctx.json:
+        ctx.emit(report)
+        return 0 if report["healthy"] else 1
+    mode = report["synthesis"]["mode"]
+    where = {
+        "off": "no model call, nothing written",
+        "propose": "skills are proposed in .edgar/proposals/ for a person to review",
+        "auto": "skills from passing turns are written into .edgar/skills/learned/ with no review",
+    }[mode]
+    ctx.out(f"synthesis: {mode} ({where})")
+    controller = report["controller"]
+    ctx.out("controller: on" if controller["enabled"] else f"controller: off; {controller['note']}")
+    model = report["model"]
+    ctx.out(f"model: {_describe_model(model)}" + (f" -- {model['problem']}" if model["problem"] else ""))
+    config = report["config"]
+    layers = " -> ".join(config["sources"]) if config["sources"] else "(unreadable)"
+    ctx.out(f"config, lowest layer first: {layers}")
+    skills = report["skills"]
+    ctx.out(
+        f"skills: {skills['count']} ({skills['hand']} hand-authored, {skills['learned']} learned), "
+        f"{len(skills['problems'])} problem(s)"
+    )
+    for s in skills["shadowed"]:
+        ctx.out(f"  shadowed: {s['name']} at {s['path']} (hidden by {s['hidden_by']})")
+    store = report["store"]
+    ctx.out(
+        f"store: {store['records']} turn record(s) in {store['files']} file(s), {store['torn']} torn line(s)"
+    )
+    ctx.out(f"proposals waiting: {report['proposals']['waiting']}")
+    histories = report["histories"]
+    every = histories["distill_after"]
+    ctx.out(f"watched skills: {len(histories['files'])} with a history (a distill every {every} lines)")
+    for h in histories["files"]:
+        if h["near"]:
+            ctx.out(f"  near a distill: {h['skill']} has {h['lines']} line(s)")
+    rejections = report["rejections"]
+    ctx.out(f"rejections logged: {rejections['logged']} ({rejections['path']})")
+    network = report["network"]
+    if network is None:
+        ctx.out("network: not checked (use --network to send one tiny request to the provider)")
+    else:
+        ctx.out(f"network: {'ok' if network['ok'] else 'failed'}: {network['message']}")
+    if report["healthy"]:
+        ctx.out("healthy")
+        return 0
+    ctx.out(f"needs attention ({len(report['attention'])}):")
+    for item in report["attention"]:
+        ctx.out(f"- {item}")
+    return 1

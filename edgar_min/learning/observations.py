@@ -1,0 +1,124 @@
+"""Watching skills: a loaded skill followed by a bad turn gets one line in its history.
+
+The note is built from the same closed vocabulary as the outline: the check's
+verdict, the computed error fields, and the lines a person typed (redacted).
+Nothing else reaches it, because nothing else is passed in. Histories live in
+one machine-owned folder, `.edgar/skills/learned/.history/NAME.md`, whatever
+the skill's origin, so edgar never writes beside a person's files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import append_line
+from edgar_min.errors import NotFound
+from edgar_min.learning.outline import one_line
+from edgar_min.learning.turn import redact
+from edgar_min.skills.names import name_problem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+    from edgar_min.learning.turn import ErrorRecord
+
+__all__ = ["NOTE_MAX", "History", "history_path", "note", "observe", "read_history"]
+
+# One history line stays a line: a person's correction is cut here, not stored whole.
+NOTE_MAX = 1000
+# Bytes of a history file read at most; older lines beyond this are not shown to a model.
+READ_MAX = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """The note lines of one skill's history, and how many lines were not notes."""
+
+    name: str
+    path: Path
+    lines: tuple[str, ...]
+    garbage: int = 0
+
+
+def history_path(layout: Layout, name: str) -> Path:
+    """`.edgar/skills/learned/.history/NAME.md`, from a checked name (or `NotFound`)."""
+    problem = name_problem(name)
+    if problem:
+        msg = f"no skill named {name[:80]!r}: {problem}"
+        raise NotFound(msg)
+    return layout.history / f"{name}.md"
+
+
+def note(errors: Iterable[ErrorRecord], corrections: Iterable[str], verification: str) -> str:
+    """The text of one observation, or '' for a turn that went well."""
+    parts = []
+    if verification == "failed":
+        parts.append("the declared check failed")
+    failures = [e.render() for e in errors]
+    if failures:
+        parts.append("failures: " + ", ".join(failures))
+    typed = [one_line(redact(c)) for c in corrections]
+    typed = [c for c in typed if c]
+    if typed:
+        parts.append("corrected: " + " / ".join(typed))
+    text = "; ".join(parts)
+    if len(text) > NOTE_MAX:
+        text = text[: NOTE_MAX - 1].rstrip() + "…"
+    return text
+
+
+def observe(
+    layout: Layout,
+    name: str,
+    errors: Iterable[ErrorRecord],
+    corrections: Iterable[str],
+    verification: str,
+) -> int:
+    """Append `- <note>` to NAME's history when the turn ended badly; return the note count.
+
+    A good turn writes nothing and returns 0.
+    """
+    path = history_path(layout, name)
+    text = note(errors, corrections, verification)
+    if not text:
+        return 0
+    append_line(path, f"- {text}")
+    return len(read_history(layout, name).lines)
+
+
+def _is_note(line: str) -> bool:
+    return line.startswith("- ") and bool(line[2:].strip()) and line.isprintable()
+
+
+def read_history(layout: Layout, name: str) -> History:
+    """NAME's note lines, oldest first; blank, torn, binary or foreign lines are counted and skipped."""
+    path = history_path(layout, name)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(READ_MAX + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return History(name, path, ())
+    if len(raw) > READ_MAX:
+        # Keep the newest lines: drop the oldest, possibly cut, one.
+        raw = raw[-READ_MAX:].split(b"\n", 1)[-1]
+    lines: list[str] = []
+    garbage = 0
+    chunks = raw.split(b"\n")
+    # A last chunk with no newline is a torn append (a crash mid-write), unless empty.
+    complete, tail = chunks[:-1], chunks[-1]
+    for chunk in complete:
+        try:
+            line = chunk.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError:
+            garbage += 1
+            continue
+        if _is_note(line):
+            lines.append(line[2:].strip())
+        elif line.strip():
+            garbage += 1
+    if tail:
+        garbage += 1
+    return History(name, path, tuple(lines), garbage)
