@@ -85,8 +85,24 @@ def observe(
     text = note(errors, corrections, verification)
     if not text:
         return 0
+    if _torn(path):
+        # End a line cut short by a crash, so the new note starts a line of its own.
+        append_line(path, "")
     append_line(path, f"- {text}")
     return len(read_history(layout, name).lines)
+
+
+def _torn(path: Path) -> bool:
+    """True when the file exists and does not end with a newline."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, 2)
+            if handle.tell() == 0:
+                return False
+            handle.seek(-1, 2)
+            return handle.read(1) != b"\n"
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def _is_note(line: str) -> bool:
