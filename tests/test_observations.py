@@ -43,10 +43,11 @@ def test_a_bad_turn_appends_one_line_and_returns_the_count(layout):
 
 def test_all_three_parts_in_one_line(layout):
     observe(layout, "deploy", (FAIL, ErrorRecord("edit", "not_found")), ("a", "b"), "failed")
-    assert read_history(layout, "deploy").lines == (
+    expected = (
         "the declared check failed; failures: shell nonzero_exit exit 1 (pytest), edit not_found; "
-        "corrected: a / b",
+        "corrected: a / b"
     )
+    assert read_history(layout, "deploy").lines == (expected,)
 
 
 def test_program_names_are_stripped_again_when_written(layout):
