@@ -70,7 +70,7 @@ def fill_store(folder: Path, turns: int, sessions: int, shapes: int) -> None:
     """Write `turns` records the way the store does, plus the markers they imply."""
     rng = random.Random(7)
     shape_names = [f"main:shell>edit>t{i}" for i in range(shapes)]
-    from edgar_min.learning.store import _slug
+    from edgar_min.learning.store import MARKER_CAP, _slug
 
     per_file = turns // 4
     pairs = set()
@@ -91,11 +91,16 @@ def fill_store(folder: Path, turns: int, sessions: int, shapes: int) -> None:
                     chunk = []
             handle.write("".join(chunk))
             lines_written += len(chunk)
-    for shape, session in pairs:
+    # The store keeps markers for the first MARKER_CAP sessions of each shape only.
+    kept: dict[str, int] = {}
+    for shape, session in sorted(pairs):
+        if kept.get(shape, 0) >= MARKER_CAP:
+            continue
+        kept[shape] = kept.get(shape, 0) + 1
         d = folder / "shapes" / _slug(shape)
         d.mkdir(parents=True, exist_ok=True)
         (d / _slug(session, 100)).touch()
-    print(f"store: {lines_written:,} turns, {len(pairs):,} shape/session markers")
+    print(f"store: {lines_written:,} turns, {len(pairs):,} shape/session pairs, {sum(kept.values()):,} markers")
 
 
 def per_turn(turns: int) -> None:

@@ -67,6 +67,19 @@ def test_repeats_counts_distinct_sessions_and_stops_early(tmp_path):
     assert store.repeats("main:other") == 0
 
 
+def test_markers_stop_at_the_cap_but_the_count_stays_true_enough(tmp_path):
+    from edgar_min.learning.store import MARKER_CAP
+
+    store = ExperienceStore(tmp_path, host="box")
+    for i in range(MARKER_CAP + 20):
+        store.record(TURN, f"s-{i}")
+    (shape_dir,) = (tmp_path / "shapes").iterdir()
+    assert len(list(shape_dir.iterdir())) == MARKER_CAP
+    assert store.repeats(TURN.shape, exclude_session="s-0") >= MARKER_CAP - 1
+    assert store.repeats(TURN.shape, exclude_session="new", enough=3) == 3
+    assert store.health().records == MARKER_CAP + 20
+
+
 def test_hosts_write_separate_files_so_copies_merge(tmp_path):
     ExperienceStore(tmp_path, host="laptop").record(TURN, "a")
     ExperienceStore(tmp_path, host="desktop").record(TURN, "b")

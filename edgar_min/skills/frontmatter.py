@@ -168,6 +168,9 @@ _WORDS: dict[str, bool | None] = {
 _YAML11_BOOLS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
 _WORD_START = frozenset("nNtTfFyYoO")
 _NUMBER_START = frozenset("-+.0123456789")
+_RESOLVE_START = _WORD_START | _NUMBER_START | frozenset("~<=")
+# First characters that need a closer look before a plain scalar (or key) may start.
+_PLAIN_ODD = frozenset("&*!{}%-?:[]|>,@`#\"'.")
 
 _NUMBER_RES: tuple[re.Pattern[str], ...] | None = None
 
@@ -299,6 +302,7 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _TOP, _NESTED, _ITEM = 0, 1, 2
 
 _SUBSET = "outside the supported subset"
+_SLOW = object()  # the fast path's "not sure: read it the careful way"
 
 
 class _Reader:
@@ -335,12 +339,50 @@ class _Reader:
     def mapping(self, index: int, indent: int, level: int) -> tuple[dict[str, Any], int]:
         """A block mapping whose keys sit at `indent`; stops at the first less-indented line."""
         data: dict[str, Any] = {}
+        lines = self.lines
+        count = len(lines)
         while True:
             index, at = self.next_content(index)
-            if index >= len(self.lines) or at < indent:
+            if index >= count or at < indent:
                 return data, index
             if at > indent:
                 self.fail(index, "unexpected indentation")
+            line = lines[index]
+            # Fast path for the common `key: plain text` line with nothing odd in it; any doubt
+            # (quotes, indicators, comments, tabs, a continuation line below) takes the full path.
+            colon = line.find(": ", at)
+            if colon > at and "\t" not in line and " #" not in line:
+                key = line[at:colon]
+                text = line[colon + 2 :].strip(" ")
+                nxt = index + 1
+                value: Any = _SLOW
+                if (
+                    text
+                    and key[0] not in _PLAIN_ODD
+                    and key[-1] != " "
+                    and len(key) <= 1024
+                    and (nxt == count or _ends_plain(lines[nxt], indent))
+                ):
+                    first = text[0]
+                    if first not in _PLAIN_ODD:
+                        if ": " not in text and text[-1] != ":":
+                            value = self.resolve(index, text) if first in _RESOLVE_START else text
+                    elif (
+                        first in "\"'"
+                        and len(text) > 1
+                        and text[-1] == first
+                        and first not in text[1:-1]
+                        and (first == "'" or "\\" not in text)
+                    ):
+                        value = text[1:-1]
+                if value is not _SLOW:
+                    if key[0] in _RESOLVE_START and not isinstance(self.resolve(index, key), str):
+                        self.key(index, at)  # raises with the full sentence
+                    if key in data:
+                        self.fail(index, f"duplicate key {key!r}")
+                    data[key] = value
+                    index = nxt
+                    continue
             key, after = self.key(index, at)
             if key in data:
                 self.fail(index, f"duplicate key {key!r}")
@@ -366,7 +408,7 @@ class _Reader:
         """The key of a `key: value` line; returns the key and the index just past its ':'."""
         line = self.lines[index]
         first = line[at]
-        if at == 0:
+        if first in _PLAIN_ODD and at == 0:
             if line.startswith("...") and line[3:4] in {"", " ", "\t"}:
                 self.fail(index, f"the '...' document end marker is {_SUBSET}")
             if line.startswith("---") and line[3:4] in {" ", "\t"}:
@@ -381,7 +423,8 @@ class _Reader:
             if colon + 1 < len(line) and line[colon + 1] != " ":
                 self.fail(index, _after_colon_sentence(line[colon + 1]))
             return text, colon + 1
-        self.check_start(index, line, at, "a key")
+        if first in _PLAIN_ODD:
+            self.check_start(index, line, at, "a key")
         colon = line.find(":", at)
         while colon >= 0 and colon + 1 < len(line) and line[colon + 1] not in " \t":
             colon = line.find(":", colon + 1)
@@ -485,7 +528,8 @@ class _Reader:
             return self.block(index, at, parent)
         if first == "[":
             return self.flow(index, at), index + 1
-        self.check_start(index, line, at, "a value")
+        if first in _PLAIN_ODD:
+            self.check_start(index, line, at, "a value")
         return self.plain(index, at, parent)
 
     def resolve(self, index: int, text: str) -> Any:
@@ -493,6 +537,8 @@ class _Reader:
         if not text:
             return None
         first = text[0]
+        if first not in _RESOLVE_START:
+            return text
         if first in _WORD_START:
             if text in _WORDS:
                 return _WORDS[text]
@@ -527,6 +573,8 @@ class _Reader:
         nxt = index + 1
         while not ended and nxt < len(lines):
             line = lines[nxt]
+            if line[:1] not in {" ", ""}:
+                break  # the common case: the next key starts in column 1
             stripped = line.lstrip(" ")
             if not stripped:
                 blank += 1
@@ -784,6 +832,14 @@ class _Reader:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
+
+
+def _ends_plain(line: str, parent: int) -> bool:
+    """Whether `line` certainly cannot continue a plain scalar whose key sits at `parent`."""
+    if parent == 0:
+        return line[:1] not in {" ", "", "\t"}
+    stripped = line.lstrip(" ")
+    return bool(stripped) and stripped[0] != "\t" and len(line) - len(stripped) <= parent
 
 
 def _is_item(line: str, at: int) -> bool:
