@@ -100,7 +100,8 @@ def fill_store(folder: Path, turns: int, sessions: int, shapes: int) -> None:
         d = folder / "shapes" / _slug(shape)
         d.mkdir(parents=True, exist_ok=True)
         (d / _slug(session, 100)).touch()
-    print(f"store: {lines_written:,} turns, {len(pairs):,} shape/session pairs, {sum(kept.values()):,} markers")
+    markers = sum(kept.values())
+    print(f"store: {lines_written:,} turns, {len(pairs):,} shape/session pairs, {markers:,} markers")
 
 
 def per_turn(turns: int) -> None:

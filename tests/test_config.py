@@ -55,6 +55,9 @@ def test_layers_apply_in_order(layout):
         ("[model]\ncommand = 'llm -m x'\n", "model.command must be a list of strings"),
         ("[controller]\nenabled = 'no'\n", "controller.enabled must be true or false"),
         ("skills = 3\n", "[skills] must be a table"),
+        ("[skills]\nmin_repeats = 0\n", "skills.min_repeats must be between 1 and 63"),
+        ("[skills]\nmin_repeats = 100\n", "skills.min_repeats must be between 1 and 63"),
+        ("[model]\ntimeout_s = 0\n", "model.timeout_s must be at least 0.001"),
         ("[skills\n", "not valid TOML"),
     ],
 )

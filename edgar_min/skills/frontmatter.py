@@ -454,6 +454,10 @@ class _Reader:
             if line[at] == "\t":
                 self.fail(index, "tab characters are not allowed between a ':' or '-' and its value")
             if line[at] != "#":
+                if level == _ITEM and _is_item(line, at):
+                    self.fail(index, f"lists inside lists are {_SUBSET}")
+                if level == _ITEM and self.is_entry(line, at):
+                    self.fail(index, f"lists of mappings are {_SUBSET}")
                 return self.scalar(index, at, parent)
         # Nothing on this line: the value is on the lines below, or it is null.
         nxt, indent = self.next_content(index + 1)
@@ -632,7 +636,8 @@ class _Reader:
                     parts.append(line[raw_start:pos])
                     if single_line:
                         return "".join(parts), pos + 1
-                    self.tail(index, pos + 1, "the closing quote")
+                    what = "the closing quote" + ("" if double else " (inside single quotes, write ' as '')")
+                    self.tail(index, pos + 1, what)
                     return "".join(parts), index + 1
                 if double and char == "\\":
                     parts.append(line[raw_start:pos])
