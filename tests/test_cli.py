@@ -264,3 +264,13 @@ def test_json_errors_are_one_document(edgar, root):
     result = edgar("--root", str(root), "--json", "skills", "show", "nope")
     assert result.code == 1
     assert result.json() == {"error": "no skill named 'nope'", "exit_code": 1}
+
+
+def test_an_unwritable_store_gets_a_sentence_not_a_traceback(edgar, root):
+    # A file where the store's folder should be: every write under it fails with an OSError.
+    (root / ".edgar").mkdir()
+    (root / ".edgar" / "experience").write_text("not a folder")
+    result = edgar("--root", str(root), "learn", turn_file(root))
+    assert result.code == 1
+    assert "Not a directory" in result.err or "File exists" in result.err
+    assert "Traceback" not in result.err

@@ -158,6 +158,9 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return 0
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}", 1, json_mode, stdout, stderr)
     except Exception as exc:  # noqa: BLE001 - no traceback ever reaches the user
         sentence = f"internal error ({type(exc).__name__}: {exc}); this is a bug in edgar"
         return _fail(sentence, 1, json_mode, stdout, stderr)
