@@ -98,8 +98,7 @@ class Pending:
         """The outcome; if it is not ready within `timeout`, a `refused` outcome saying so."""
         if not self._done.wait(timeout):
             return Outcome(self.triggers, "refused", message="the model did not answer in time")
-        assert self._outcome is not None
-        return self._outcome
+        return self._outcome  # type: ignore[return-value]  # set before the event
 
 
 class Gate:

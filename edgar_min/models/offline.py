@@ -22,8 +22,49 @@ if TYPE_CHECKING:
 __all__ = ["OfflineProvider", "patch_from_outline", "write_from_outline"]
 
 _STOP = frozenset(
-    "a an and the to of in on for with by from at is are be it this that these those please "
-    "me my our your we i you can could would should do does did make sure so then also".split()
+    [
+        "a",
+        "an",
+        "and",
+        "the",
+        "to",
+        "of",
+        "in",
+        "on",
+        "for",
+        "with",
+        "by",
+        "from",
+        "at",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "please",
+        "me",
+        "my",
+        "our",
+        "your",
+        "we",
+        "i",
+        "you",
+        "can",
+        "could",
+        "would",
+        "should",
+        "do",
+        "does",
+        "did",
+        "make",
+        "sure",
+        "so",
+        "then",
+        "also",
+    ]
 )
 
 
@@ -181,10 +222,14 @@ class OfflineProvider:
 
     name = "offline"
 
-    def __init__(self, config: ModelConfig | None = None, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        config: ModelConfig | None = None,
+        environ: Mapping[str, str] | None = None,  # noqa: ARG002 - the registry passes it to every provider
+    ) -> None:
         self.config = config
 
-    def complete(self, system: str, prompt: str) -> str:
+    def complete(self, system: str, prompt: str) -> str:  # noqa: ARG002 - it reads the prompt only
         if prompt.startswith(_BODY_LABEL + "\n"):
             return patch_from_outline(prompt)
         return write_from_outline(prompt)
