@@ -359,11 +359,27 @@ def test_a_failing_model_during_a_background_distill_never_breaks_learn(edgar, p
     assert row["trigger"] == "distill"
 
 
-def test_distill_after_zero_never_asks(edgar, tmp_path):
+def test_distill_after_two_asks_at_two_and_four(edgar, tmp_path):
     learned_skill(tmp_path)
-    for n in range(4):
-        edgar("--root", str(tmp_path), "--set", "skills.distill_after=0", "learn", bad_turn(tmp_path, n))
-    assert not (tmp_path / ".edgar" / "proposals").exists()
+    asked = []
+    for n in range(1, 6):
+        result = edgar(
+            "--root",
+            str(tmp_path),
+            "--set",
+            "skills.distill_after=2",
+            "--json",
+            "learn",
+            bad_turn(tmp_path, n),
+        )
+        asked.append(len(result.json().get("distills", [])))
+    assert asked == [0, 1, 0, 1, 0]
+
+
+def test_distill_after_zero_is_a_config_error(edgar, tmp_path):
+    result = edgar("--root", str(tmp_path), "--set", "skills.distill_after=0", "learn", bad_turn(tmp_path, 0))
+    assert result.code == 2
+    assert "skills.distill_after must be at least 1" in result.err
 
 
 def test_observe_is_what_the_gate_counts(tmp_path):

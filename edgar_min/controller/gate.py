@@ -184,7 +184,7 @@ class Gate:
         """Watching loaded skills: a bad turn appends a line to each one's history.
 
         Returns the names whose history just reached a multiple of `skills.distill_after`
-        lines (0 switches distill off). Watching never breaks a turn.
+        lines. Watching never breaks a turn.
         """
         if not turn.skills:
             return []
