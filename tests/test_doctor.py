@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from conftest import free_port, tree_snapshot
@@ -81,14 +83,15 @@ def test_controller_off_says_learning_is_inert(edgar, tmp_path):
     )
 
 
-def test_layers_are_listed_lowest_first(edgar, tmp_path, monkeypatch, _isolated_home):
-    (_isolated_home / "config.toml").write_text("[skills]\nmin_repeats = 2\n")
+def test_layers_are_listed_lowest_first(edgar, tmp_path, monkeypatch):
+    home = Path(os.environ["EDGAR_HOME"])
+    (home / "config.toml").write_text("[skills]\nmin_repeats = 2\n")
     config(tmp_path, "[skills]\nmin_repeats = 4\n")
     monkeypatch.setenv("EDGAR_SKILLS_DISTILL_AFTER", "5")
     doc = edgar("--root", str(tmp_path), "--set", "skills.min_tool_calls=7", "--json", "doctor").json()
     assert doc["config"]["sources"] == [
         "defaults",
-        str(_isolated_home / "config.toml"),
+        str(home / "config.toml"),
         str(tmp_path / ".edgar" / "config.toml"),
         "environment (EDGAR_SKILLS_DISTILL_AFTER)",
         "--set flags",
@@ -143,7 +146,7 @@ def test_base_url_without_scheme_needs_attention(edgar, tmp_path):
     assert "must start with http:// or https://" in result.json()["model"]["problem"]
 
 
-def test_skill_problems_and_shadowed_names(edgar, tmp_path, _isolated_home):
+def test_skill_problems_and_shadowed_names(edgar, tmp_path):
     skill(tmp_path, ".edgar/skills", "deploy")
     skill(tmp_path, ".claude/skills", "deploy")
     bad = skill(tmp_path, ".agents/skills", "review")
