@@ -9,6 +9,7 @@ several processes may append at once without losing or interleaving lines.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 __all__ = ["append_line", "write_text"]
@@ -17,7 +18,9 @@ __all__ = ["append_line", "write_text"]
 def write_text(path: Path, text: str) -> None:
     """Replace `path` with `text` (UTF-8) atomically, creating parent folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    # Unique per thread too: background syntheses and distills in one process may
+    # write the same file at once, and a shared temp name would lose one of them.
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
     data = text.encode("utf-8")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:

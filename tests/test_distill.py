@@ -385,3 +385,26 @@ def test_distill_after_zero_is_a_config_error(edgar, tmp_path):
 def test_observe_is_what_the_gate_counts(tmp_path):
     layout = Layout(tmp_path, tmp_path / "home")
     assert [observe(layout, "x", (), (), "failed") for _ in range(3)] == [1, 2, 3]
+
+
+def test_distills_of_one_skill_at_once_all_land(tmp_path):
+    """Background distills and syntheses in one process may write the same proposal at once."""
+    import threading
+
+    layout = Layout(tmp_path, tmp_path / "home")
+    learned_skill(tmp_path)
+    add_history(tmp_path, "pin-bump", "the declared check failed")
+    config = load_config(layout, {})
+    outcomes = []
+    threads = [
+        threading.Thread(
+            target=lambda: outcomes.append(distill(layout, config, "pin-bump", OfflineProvider()))
+        )
+        for _ in range(8)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [o.outcome for o in outcomes] == ["proposed"] * 8, [o.message for o in outcomes]
+    assert not (tmp_path / ".edgar" / "rejections.jsonl").exists()
