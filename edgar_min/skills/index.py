@@ -1,0 +1,206 @@
+"""The skill listing a harness puts in its prompt: names and descriptions within a budget.
+
+Most useful first (the caller's `order`, then the rest alphabetically). When
+the listing does not fit, descriptions are shortened first (all to the same
+length, never below `MIN_DESCRIPTION`), then the least useful skills are
+omitted; the last line always says what was shortened or omitted, so nothing
+is dropped silently. `--json` gives the full lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from edgar_min.errors import BadInput
+
+if TYPE_CHECKING:
+    from edgar_min.layout import Layout
+    from edgar_min.skills.discovery import Skill
+
+__all__ = ["MIN_DESCRIPTION", "DescriptionCache", "IndexEntry", "SkillIndex", "build_index"]
+
+MIN_DESCRIPTION = 24
+ELLIPSIS = "…"
+NO_DESCRIPTION = "(no description)"
+MORE = "edgar skills index --json"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    name: str
+    description: str
+    shortened: bool = False
+
+    def line(self) -> str:
+        return f"- {self.name}: {self.description}"
+
+
+@dataclass(frozen=True, slots=True)
+class SkillIndex:
+    """The listing: the entries shown, the names shortened and omitted, and the text itself."""
+
+    entries: tuple[IndexEntry, ...]
+    shortened: tuple[str, ...]
+    omitted: tuple[str, ...]
+    budget_chars: int
+    text: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "budget_chars": self.budget_chars,
+            "chars": len(self.text),
+            "entries": [
+                {"name": e.name, "description": e.description, "shortened": e.shortened} for e in self.entries
+            ],
+            "shortened": list(self.shortened),
+            "omitted": list(self.omitted),
+            "text": self.text,
+        }
+
+
+@dataclass(slots=True)
+class DescriptionCache:
+    """Descriptions by file, reused while the file's size and mtime are unchanged (a long-lived server)."""
+
+    seen: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+
+    def get(self, skill: Skill) -> str:
+        key = str(skill.path)
+        try:
+            st = skill.path.stat()
+        except OSError:
+            return ""
+        hit = self.seen.get(key)
+        if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+            return hit[2]
+        text = skill.description
+        self.seen[key] = (st.st_mtime_ns, st.st_size, text)
+        return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or NO_DESCRIPTION
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + ELLIPSIS
+
+
+def _final(shortened: list[str], omitted: list[str], total: int, room: int) -> str | None:
+    """The closing line, naming as many cut skills as fit in `room`; None if even the bare line does not."""
+    if not shortened and not omitted:
+        line = f"(all {total} skills listed in full)" if total else "(no skills found)"
+        return line if len(line) <= room else None
+    parts = []
+    if shortened:
+        parts.append(f"shortened {len(shortened)} description(s)")
+    if omitted:
+        parts.append(f"omitted {len(omitted)} skill(s)")
+    bare = f"({'; '.join(parts)}; `{MORE}` lists them)"
+    if len(bare) > room:
+        return None
+    # Name what was cut, omitted first (it is the bigger loss), while it fits.
+    named: list[str] = []
+    for label, names in (("omitted", omitted), ("shortened", shortened)):
+        if not names:
+            continue
+        lead = len("(" + "; ".join([*named, ""]) + f"{label}: ") if named else len(f"({label}: ")
+        used, count = 0, 0
+        for name in names:
+            grown = used + len(name) + (2 if count else 0)
+            if lead + grown + len(_rest(names, count + 1)) + 1 > room:
+                break
+            used, count = grown, count + 1
+        if count == 0:
+            return bare  # a part not named at all still has to be counted
+        named.append(f"{label}: {', '.join(names[:count])}{_rest(names, count)}")
+    line = f"({'; '.join(named)})"
+    return line if len(line) <= room else bare
+
+
+def _rest(names: list[str], shown: int) -> str:
+    left = len(names) - shown
+    return f" and {left} more (`{MORE}`)" if left > 0 else ""
+
+
+def _render(
+    items: list[tuple[str, str]], keep: int, limit: int, budget: int
+) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+    entries, shortened = [], []
+    for name, description in items[:keep]:
+        text = _cut(description, limit)
+        cut = text != description
+        entries.append(IndexEntry(name, text, cut))
+        if cut:
+            shortened.append(name)
+    omitted = [name for name, _ in items[keep:]]
+    body = "".join(e.line() + "\n" for e in entries)
+    final = _final(shortened, omitted, len(items), budget - len(body))
+    if final is None:
+        return None
+    return body + final, entries, shortened, omitted
+
+
+def _size(items: list[tuple[str, str]], keep: int, limit: int) -> int:
+    """The length of the body lines alone, for the searches."""
+    return sum(4 + len(name) + min(len(d), limit) + 1 for name, d in items[:keep])
+
+
+def build_index(
+    layout: Layout,
+    budget_chars: int,
+    order: list[str] | tuple[str, ...] | None = None,
+    *,
+    cache: DescriptionCache | None = None,
+) -> SkillIndex:
+    """The listing of every discovered skill within `budget_chars` characters."""
+    from edgar_min.skills.discovery import discover
+
+    if isinstance(budget_chars, bool) or not isinstance(budget_chars, int):
+        msg = "the budget must be a whole number of characters"
+        raise BadInput(msg)
+    skills = discover(layout).skills
+    first = [name for name in dict.fromkeys(order or ()) if name in skills]
+    rest = sorted(name for name in skills if name not in set(first))
+    describe = cache.get if cache is not None else (lambda s: s.description)
+    items = [(name, _one_line(describe(skills[name]))) for name in [*first, *rest]]
+    longest = max((len(d) for _, d in items), default=0)
+    n = len(items)
+
+    def fits(keep: int, limit: int) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+        if _size(items, keep, limit) > budget_chars:
+            return None
+        return _render(items, keep, limit, budget_chars)
+
+    found = fits(n, longest)
+    if found is None:
+        floor = min(MIN_DESCRIPTION, longest)
+        keep = n
+        if fits(n, floor) is None:
+            # Omit the least useful: the most skills (from the top) that still fit at the floor.
+            low, high = 0, n
+            while low < high:
+                mid = (low + high + 1) // 2
+                if fits(mid, floor) is not None:
+                    low = mid
+                else:
+                    high = mid - 1
+            keep = low
+        # Then give the kept skills the longest descriptions the budget allows.
+        low, high = floor, longest
+        while low < high:
+            mid = (low + high + 1) // 2
+            if fits(keep, mid) is not None:
+                low = mid
+            else:
+                high = mid - 1
+        found = fits(keep, low)
+    if found is None:
+        msg = (
+            f"a budget of {budget_chars} characters is smaller than one line: the listing needs room "
+            "at least for the line saying what was left out (try 200 or more)"
+        )
+        raise BadInput(msg)
+    text, entries, shortened, omitted = found
+    return SkillIndex(tuple(entries), tuple(shortened), tuple(omitted), budget_chars, text)
