@@ -87,8 +87,13 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + ELLIPSIS
 
 
-def _final(shortened: list[str], omitted: list[str], total: int, room: int) -> str | None:
-    """The closing line, naming as many cut skills as fit in `room`; None if even the bare line does not."""
+def _final(
+    shortened: list[str], omitted: list[str], total: int, room: int, strict: bool = False
+) -> str | None:
+    """The closing line, naming as many cut skills as fit in `room`; None if even the bare line does not.
+
+    `strict`: every cut skill must be named, or None.
+    """
     if not shortened and not omitted:
         line = f"(all {total} skills listed in full)" if total else "(no skills found)"
         return line if len(line) <= room else None
@@ -100,6 +105,10 @@ def _final(shortened: list[str], omitted: list[str], total: int, room: int) -> s
     bare = f"({'; '.join(parts)}; `{MORE}` lists them)"
     if len(bare) > room:
         return None
+    if strict:
+        cut = [(label, names) for label, names in (("omitted", omitted), ("shortened", shortened)) if names]
+        line = "(" + "; ".join(f"{label}: {', '.join(names)}" for label, names in cut) + ")"
+        return line if len(line) <= room else None
     # Name what was cut, omitted first (it is the bigger loss), while it fits.
     named: list[str] = []
     for label, names in (("omitted", omitted), ("shortened", shortened)):
@@ -125,7 +134,7 @@ def _rest(names: list[str], shown: int) -> str:
 
 
 def _render(
-    items: list[tuple[str, str]], keep: int, limit: int, budget: int
+    items: list[tuple[str, str]], keep: int, limit: int, budget: int, strict: bool
 ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
     entries, shortened = [], []
     for name, description in items[:keep]:
@@ -136,7 +145,7 @@ def _render(
             shortened.append(name)
     omitted = [name for name, _ in items[keep:]]
     body = "".join(e.line() + "\n" for e in entries)
-    final = _final(shortened, omitted, len(items), budget - len(body))
+    final = _final(shortened, omitted, len(items), budget - len(body), strict)
     if final is None:
         return None
     return body + final, entries, shortened, omitted
@@ -168,34 +177,41 @@ def build_index(
     longest = max((len(d) for _, d in items), default=0)
     n = len(items)
 
-    def fits(keep: int, limit: int) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+    def fits(
+        keep: int, limit: int, strict: bool = False
+    ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
         if _size(items, keep, limit) > budget_chars:
             return None
-        return _render(items, keep, limit, budget_chars)
+        return _render(items, keep, limit, budget_chars, strict)
 
-    found = fits(n, longest)
-    if found is None:
-        floor = min(MIN_DESCRIPTION, longest)
-        keep = n
-        if fits(n, floor) is None:
-            # Omit the least useful: the most skills (from the top) that still fit at the floor.
-            low, high = 0, n
-            while low < high:
-                mid = (low + high + 1) // 2
-                if fits(mid, floor) is not None:
-                    low = mid
-                else:
-                    high = mid - 1
-            keep = low
-        # Then give the kept skills the longest descriptions the budget allows.
-        low, high = floor, longest
+    def longest_fit(
+        keep: int, low: int, strict: bool
+    ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+        """The kept skills with the longest descriptions the budget allows."""
+        high = longest
         while low < high:
             mid = (low + high + 1) // 2
-            if fits(keep, mid) is not None:
+            if fits(keep, mid, strict) is not None:
                 low = mid
             else:
                 high = mid - 1
-        found = fits(keep, low)
+        return fits(keep, low, strict)
+
+    found = fits(n, longest)
+    floor = min(MIN_DESCRIPTION, longest)
+    if found is None and fits(n, floor, strict=True) is not None:
+        # Shortening alone is enough: keep room to name every shortened skill.
+        found = longest_fit(n, floor, strict=True)
+    elif found is None:
+        # Omit the least useful: the most skills (from the top) that still fit at the floor.
+        low, high = 0, n
+        while low < high:
+            mid = (low + high + 1) // 2
+            if fits(mid, floor) is not None:
+                low = mid
+            else:
+                high = mid - 1
+        found = longest_fit(low, floor, strict=False)
     if found is None:
         msg = (
             f"a budget of {budget_chars} characters is smaller than one line: the listing needs room "
