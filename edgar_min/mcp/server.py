@@ -336,7 +336,11 @@ class Server:
             msg = f"no skill named {name[:80]!r} (skills_index lists them)"
             raise ToolRefused(msg)
         parsed = skill.frontmatter()
-        return parsed.body, {"name": skill.name, "description": skill.description, "origin": skill.origin}
+        return parsed.body.lstrip("\n"), {
+            "name": skill.name,
+            "description": skill.description,
+            "origin": skill.origin,
+        }
 
     def _tool_learn_turn(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from edgar_min.controller.gate import Gate
