@@ -127,8 +127,10 @@ BAD = [
     (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {}}', -32602, 8),
     (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "rm_rf"}}', -32602, 9),
     (
-        b'{"jsonrpc": "2.0", "id": 10, "method": "tools/call", '
-        b'"params": {"name": "skill_show", "arguments": [1]}}',
+        (
+            b'{"jsonrpc": "2.0", "id": 10, "method": "tools/call", '
+            b'"params": {"name": "skill_show", "arguments": [1]}}'
+        ),
         -32602,
         10,
     ),
