@@ -9,12 +9,16 @@ is dropped silently. `--json` gives the full lists.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from edgar_min.layout import Layout
     from edgar_min.skills.discovery import Skill
 
@@ -74,9 +78,55 @@ class DescriptionCache:
         hit = self.seen.get(key)
         if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
             return hit[2]
-        text = skill.description
+        text = _describe(skill)
         self.seen[key] = (st.st_mtime_ns, st.st_size, text)
         return text
+
+
+# The plainest frontmatter: top-level `key: value` lines whose values are plain words and
+# punctuation a YAML parser reads as the same string. Anything else goes to the real parser.
+_SIMPLE_LINE = re.compile(r"([a-z][a-z0-9-]*):[ \t]+([A-Za-z0-9(][A-Za-z0-9 \t,.;()/+=_'-]*)")
+_NOT_TEXT = re.compile(
+    r"(?i)(?:y|n|yes|no|on|off|true|false|null|~|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:e[-+]?\d+)?|0x[0-9a-f_]+|0o?[0-7_]+)"
+)
+
+
+def _plain_description(path: Path) -> str | None:
+    """The description of a SKILL.md whose frontmatter is only plain `key: value` lines, else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = os.read(fd, 8192)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text.startswith("---\n"):
+        return None
+    end = text.find("\n---\n", 3)
+    if end == -1:
+        return None
+    found: dict[str, str] = {}
+    for line in text[4:end].split("\n"):
+        m = _SIMPLE_LINE.fullmatch(line.rstrip())
+        if m is None or m.group(1) in found:
+            return None
+        value = m.group(2).rstrip()
+        if _NOT_TEXT.fullmatch(value) or " #" in value or "\t#" in value:
+            return None
+        found[m.group(1)] = value
+    return found.get("description")
+
+
+def _describe(skill: Skill) -> str:
+    plain = _plain_description(skill.path)
+    return plain if plain is not None else skill.description
 
 
 def _one_line(text: str) -> str:
@@ -172,7 +222,7 @@ def build_index(
     skills = discover(layout).skills
     first = [name for name in dict.fromkeys(order or ()) if name in skills]
     rest = sorted(name for name in skills if name not in set(first))
-    describe = cache.get if cache is not None else (lambda s: s.description)
+    describe = cache.get if cache is not None else _describe
     items = [(name, _one_line(describe(skills[name]))) for name in [*first, *rest]]
     longest = max((len(d) for _, d in items), default=0)
     n = len(items)
