@@ -20,6 +20,7 @@ from edgar_min.layout import Layout
 
 __all__ = [
     "AGENT_DEFAULTS",
+    "AdaptersConfig",
     "CheckConfig",
     "Config",
     "ControllerConfig",
@@ -79,12 +80,25 @@ class CheckConfig:
     timeout_s: float = field(default=600.0, metadata={"min": 0.001})
 
 
+@dataclass(frozen=True, slots=True)
+class AdaptersConfig:
+    """How agents' session logs become turns (`learn --from`, the hook)."""
+
+    # "AgentTool=edgar_tool" entries laid over the built-in tool-name table, e.g. "Bash=shell".
+    tool_map: tuple[str, ...] = ()
+    # Whether `learn --hook` runs the declared check before learning.
+    hook_check: bool = False
+    # The longest `learn --hook` waits for learning (a model call included), in seconds.
+    hook_timeout_s: float = 20.0
+
+
 SECTIONS: dict[str, type] = {
     "skills": SkillsConfig,
     "controller": ControllerConfig,
     "model": ModelConfig,
     "semif": SemifConfig,
     "check": CheckConfig,
+    "adapters": AdaptersConfig,
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
@@ -99,6 +113,7 @@ class Config:
     model: ModelConfig = ModelConfig()
     semif: SemifConfig = SemifConfig()
     check: CheckConfig = CheckConfig()
+    adapters: AdaptersConfig = AdaptersConfig()
     agent: dict[str, Any] = field(default_factory=lambda: dict(AGENT_DEFAULTS))
     # Human-readable names of the layers that were read, lowest first.
     sources: tuple[str, ...] = ("defaults",)

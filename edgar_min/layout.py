@@ -81,6 +81,11 @@ class Layout:
         return self.edgar / "rejections.jsonl"
 
     @property
+    def hook_problems(self) -> Path:
+        """Problems an agent hook met (it always exits 0, so they are written down here)."""
+        return self.edgar / "hook-problems.jsonl"
+
+    @property
     def user_skills(self) -> Path:
         return self.home / "skills"
 

@@ -18,6 +18,8 @@ COMMAND_MODULES = (
     "edgar_min.cli.learn_cmd",
     "edgar_min.cli.watch_cmd",
     "edgar_min.cli.doctor_cmd",
+    "edgar_min.cli.index_cmd",
+    "edgar_min.cli.mcp_cmd",
 )
 
 

@@ -1,10 +1,20 @@
-"""`edgar learn TURN.json|- [--session ID]`: one turn through triggers, the store and the gate."""
+"""`edgar learn`: one turn through triggers, the store and the gate.
+
+    edgar learn TURN.json|- [--session ID] [--check]
+    edgar learn --from claude-code|codex TRANSCRIPT [--session ID] [--check]
+    edgar learn --from claude-code --hook        (a Claude Code Stop hook; payload on stdin)
+
+`--from` builds the turn record of the log's last turn (computed by edgar,
+never copied); `--check` runs the declared check and takes the verdict from its
+exit code alone. `--hook` never blocks the agent: bounded time, exit 0 always,
+one line on any problem (also logged in `.edgar/hook-problems.jsonl`).
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
 
@@ -12,18 +22,44 @@ if TYPE_CHECKING:
     import argparse
 
     from edgar_min.cli.app import Context
+    from edgar_min.learning.turn import Turn
 
 __all__ = ["register"]
 
 # A turn record is a few lines a harness wrote; anything bigger is not one.
 MAX_TURN_BYTES = 1_000_000
+# A hook payload is a small JSON object naming the transcript.
+MAX_PAYLOAD_BYTES = 1_000_000
+PAYLOAD_WAIT_S = 5.0
+AGENTS = ("claude-code", "codex")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    p = commands.add_parser("learn", help="learn from one turn record (JSON file, or - for stdin)")
-    p.add_argument("turn", metavar="TURN.json|-")
-    p.add_argument("--session", help="the session this turn belongs to (default: a new id)")
-    p.set_defaults(handler=cmd_learn)
+    p = commands.add_parser(
+        "learn",
+        help="learn from one turn: a turn record (JSON file, or - for stdin) or an agent's session log",
+    )
+    p.add_argument("turn", nargs="?", metavar="TURN.json|-|TRANSCRIPT")
+    p.add_argument("--session", help="the session this turn belongs to (default: the log's, or a new id)")
+    p.add_argument(
+        "--from",
+        dest="from_agent",
+        choices=AGENTS,
+        help="read the last turn of this agent's session log (TRANSCRIPT) instead of a turn record",
+    )
+    p.add_argument(
+        "--hook",
+        action="store_true",
+        help="with --from claude-code: read the Stop hook's payload on stdin; never fails the agent",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="run the declared check ([check] command) and set the verdict from its exit code",
+    )
+    # The config is read inside the handler, so that in hook mode a broken config file is
+    # one more problem reported with exit 0 (a Stop hook exiting 2 would keep the agent going).
+    p.set_defaults(handler=cmd_learn, needs_config=False)
 
 
 def read_turn_text(source: str) -> str:
@@ -55,19 +91,201 @@ def read_turn_text(source: str) -> str:
         raise BadInput(msg) from None
 
 
-def cmd_learn(ctx: Context) -> int:
-    from edgar_min.controller.gate import Gate
-    from edgar_min.learning.store import check_session, new_session_id
-    from edgar_min.learning.turn import turn_from_json
+def _usage(ns: argparse.Namespace) -> None:
+    if ns.hook:
+        if ns.from_agent != "claude-code":
+            msg = "--hook reads a Claude Code hook payload: use it as `learn --from claude-code --hook`"
+            raise BadInput(msg)
+        if ns.turn is not None:
+            msg = "--hook reads the transcript path from the payload on stdin; give no TRANSCRIPT"
+            raise BadInput(msg)
+    elif ns.turn is None:
+        what = "TRANSCRIPT (the session log)" if ns.from_agent else "TURN.json (or - for stdin)"
+        msg = f"learn needs {what}"
+        raise BadInput(msg)
 
-    session = check_session(ctx.ns.session) if ctx.ns.session else new_session_id()
-    config = ctx.config
-    source = "stdin" if ctx.ns.turn == "-" else ctx.ns.turn
-    turn = turn_from_json(read_turn_text(ctx.ns.turn), source, config.skills.tools)
-    outcome = Gate(ctx.layout, config).learn(turn, session)
+
+def _session(ctx: Context, found: str | None) -> str:
+    from edgar_min.learning.store import SESSION, check_session, new_session_id
+
+    if ctx.ns.session:
+        return check_session(ctx.ns.session)
+    if found and SESSION.fullmatch(found):
+        return found
+    return new_session_id()
+
+
+def _verified(ctx: Context, turn: Turn) -> Turn:
+    from dataclasses import replace
+
+    from edgar_min.learning.check import run_check
+
+    result = run_check(ctx.config.check, ctx.layout.root)
+    return replace(turn, verification=result.verdict)
+
+
+def _adapt(ctx: Context, agent: str, path: Path, **subagent: Any):
+    from edgar_min.adapters import tool_table
+
+    table = tool_table(ctx.config.adapters.tool_map)
+    if agent == "codex":
+        from edgar_min.adapters.codex import read_session
+
+        return read_session(path, table)
+    from edgar_min.adapters.claude_code import read_transcript
+    from edgar_min.skills.discovery import discover
+
+    names = frozenset(discover(ctx.layout).skills)
+    return read_transcript(path, table, names, **subagent)
+
+
+def _report(ctx: Context, outcome: Any, extra: dict[str, Any]) -> None:
     if ctx.json:
-        ctx.emit(outcome.as_json())
+        ctx.emit({**outcome.as_json(), **extra})
     else:
         ctx.out(f"triggers: {', '.join(outcome.triggers) or 'none'}")
         ctx.out(outcome.message)
+
+
+def _auto_warning(ctx: Context) -> None:
+    if ctx.config.skills.synthesis == "auto":
+        from edgar_min.controller.gate import AUTO_SYNTHESIS
+
+        ctx.warn(AUTO_SYNTHESIS)
+
+
+def cmd_learn(ctx: Context) -> int:
+    if ctx.ns.hook:
+        return _hook(ctx)
+    _usage(ctx.ns)
+    _auto_warning(ctx)
+    from edgar_min.controller.gate import Gate
+    from edgar_min.learning.turn import parse_turn, turn_from_json
+
+    config = ctx.config
+    extra: dict[str, Any] = {}
+    if ctx.ns.from_agent:
+        adapted = _adapt(ctx, ctx.ns.from_agent, Path(ctx.ns.turn))
+        for note in adapted.notes():
+            ctx.warn(f"edgar: note: {note}")
+        turn = parse_turn(adapted.record, config.skills.tools)
+        session = _session(ctx, adapted.session)
+        extra = {"session": session, "notes": adapted.notes()}
+    else:
+        session = _session(ctx, None)
+        source = "stdin" if ctx.ns.turn == "-" else ctx.ns.turn
+        turn = turn_from_json(read_turn_text(ctx.ns.turn), source, config.skills.tools)
+    if ctx.ns.check:
+        turn = _verified(ctx, turn)
+        extra["verification"] = turn.verification
+    outcome = Gate(ctx.layout, config).learn(turn, session)
+    _report(ctx, outcome, extra)
     return 1 if outcome.outcome == "refused" else 0
+
+
+# The hook: whatever happens, one line and exit 0.
+
+
+def _read_payload() -> dict[str, Any]:
+    import json
+    import select
+
+    stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+    if stream is None:
+        data = sys.stdin.read(MAX_PAYLOAD_BYTES + 1).encode()
+    else:
+        try:
+            ready, _, _ = select.select([stream], [], [], PAYLOAD_WAIT_S)
+        except (OSError, ValueError, TypeError):
+            ready = [stream]  # not a selectable file (a test's buffer): read it directly
+        if not ready:
+            msg = f"no hook payload arrived on stdin within {PAYLOAD_WAIT_S:g} s"
+            raise BadInput(msg)
+        data = stream.read(MAX_PAYLOAD_BYTES + 1)
+    if len(data) > MAX_PAYLOAD_BYTES:
+        msg = f"the hook payload is larger than {MAX_PAYLOAD_BYTES} bytes"
+        raise BadInput(msg)
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        msg = "the hook payload on stdin is not JSON"
+        raise BadInput(msg) from None
+    if not isinstance(payload, dict):
+        msg = "the hook payload on stdin is not a JSON object"
+        raise BadInput(msg)
+    return payload
+
+
+def _payload_path(payload: dict[str, Any], key: str, required: bool) -> Path | None:
+    value = payload.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        msg = f"the hook payload has no {key} (expected the path of the session's transcript)"
+        raise BadInput(msg)
+    return Path(value).expanduser()
+
+
+def _log_problem(ctx: Context, sentence: str) -> None:
+    import json
+    import time
+
+    from edgar_min.atomic import append_line
+
+    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "problem": sentence}
+    try:
+        append_line(ctx.layout.hook_problems, json.dumps(row, ensure_ascii=False))
+    except OSError:
+        pass
+
+
+def _hook(ctx: Context) -> int:
+    from edgar_min.errors import EdgarError
+
+    try:
+        return _hook_run(ctx)
+    except EdgarError as exc:
+        sentence = exc.message
+    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
+        sentence = f"internal error ({type(exc).__name__}); this is a bug in edgar"
+    sentence = " ".join(sentence.split())
+    _log_problem(ctx, sentence)
+    if ctx.json:
+        ctx.emit({"outcome": "problem", "message": sentence})
+    else:
+        print(f"edgar: hook: {sentence}", file=ctx.stdout)
+    return 0
+
+
+def _hook_run(ctx: Context) -> int:
+    from edgar_min.controller.gate import Gate
+    from edgar_min.learning.turn import parse_turn
+
+    _usage(ctx.ns)
+    _auto_warning(ctx)
+    payload = _read_payload()
+    path = _payload_path(payload, "transcript_path", required=True) or Path()
+    subagent: dict[str, Any] = {}
+    agent_path = _payload_path(payload, "agent_transcript_path", required=False)
+    if agent_path is not None:
+        agent_type = payload.get("agent_type")
+        subagent = {
+            "agent_path": agent_path,
+            "agent_type": agent_type if isinstance(agent_type, str) else None,
+        }
+    config = ctx.config
+    adapted = _adapt(ctx, "claude-code", path, **subagent)
+    turn = parse_turn(adapted.record, config.skills.tools)
+    found = payload.get("session_id") if isinstance(payload.get("session_id"), str) else adapted.session
+    session = _session(ctx, found)
+    if config.adapters.hook_check and config.check.command:
+        turn = _verified(ctx, turn)
+    outcome = Gate(ctx.layout, config).learn(turn, session, timeout=config.adapters.hook_timeout_s)
+    if outcome.outcome == "refused":
+        _log_problem(ctx, " ".join(outcome.message.split()))
+    if ctx.json:
+        ctx.emit({**outcome.as_json(), "session": session})
+    else:
+        triggers = ", ".join(outcome.triggers) or "none"
+        print(f"edgar: {' '.join(outcome.message.split())} (triggers: {triggers})", file=ctx.stdout)
+    return 0

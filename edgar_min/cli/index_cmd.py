@@ -1,0 +1,47 @@
+"""`edgar skills index [--budget-chars N] [--order NAME ...]`: the listing a harness puts in its prompt."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+
+    from edgar_min.cli.app import Context
+
+__all__ = ["register_skills"]
+
+DEFAULT_BUDGET = 4000
+
+
+def register_skills(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "index",
+        help="names and descriptions within a character budget; the last line says what was cut",
+    )
+    p.add_argument(
+        "--budget-chars",
+        type=int,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"the most characters the listing may take (default {DEFAULT_BUDGET})",
+    )
+    p.add_argument(
+        "--order",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="list this skill before the others (repeatable; the most useful first)",
+    )
+    p.set_defaults(handler=cmd_index)
+
+
+def cmd_index(ctx: Context) -> int:
+    from edgar_min.skills.index import build_index
+
+    index = build_index(ctx.layout, ctx.ns.budget_chars, ctx.ns.order)
+    if ctx.json:
+        ctx.emit(index.as_json())
+    else:
+        ctx.out(index.text)
+    return 0

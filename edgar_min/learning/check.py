@@ -1,0 +1,102 @@
+"""The declared check: the project's own test command, whose exit code alone is the verdict.
+
+Its output goes nowhere: stdout and stderr are discarded, never stored, never
+shown to a person or a model, so nothing the check prints can reach a skill.
+Exit 0 is `passed`; any other exit, a signal or running past `timeout_s` is
+`failed`. The command runs in the project root, in its own process group, so a
+timeout ends the whole tree it started.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.errors import ConfigError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.config import CheckConfig
+
+__all__ = ["CheckResult", "describe_check", "run_check"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The verdict of one run of the declared check."""
+
+    verdict: str  # passed | failed
+    exit_code: int | None  # None when it timed out
+    timed_out: bool
+    seconds: float
+
+
+def describe_check(config: CheckConfig) -> str:
+    """One line for `doctor`: the declared check and its time limit, or that there is none."""
+    if not config.command:
+        return (
+            "declared check: none ([check] command is empty), so every turn is 'unverified' "
+            "and the long, recovered and repeated triggers cannot fire"
+        )
+    shown = shlex.join(config.command)
+    program = config.command[0]
+    found = shutil.which(program) is not None or (os.sep in program and os.access(program, os.X_OK))
+    where = "" if found else f" (warning: {program!r} is not found on PATH)"
+    return f"declared check: {shown} (timeout {config.timeout_s:g} s){where}"
+
+
+def run_check(config: CheckConfig, cwd: Path) -> CheckResult:
+    """Run the declared check in `cwd` and return its verdict; a missing command is a `ConfigError`."""
+    import signal
+    import subprocess
+
+    if not config.command:
+        msg = 'no declared check: set [check] command in .edgar/config.toml, e.g. command = ["pytest", "-q"]'
+        raise ConfigError(msg)
+    if config.timeout_s <= 0:
+        msg = f"check.timeout_s must be more than 0 seconds, not {config.timeout_s:g}"
+        raise ConfigError(msg)
+    program = config.command[0]
+    start = time.monotonic()
+    try:
+        process = subprocess.Popen(
+            list(config.command),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        msg = f"the declared check cannot run: {program!r} was not found (check [check] command)"
+        raise ConfigError(msg) from None
+    except PermissionError:
+        msg = f"the declared check cannot run: {program!r} is not executable (check [check] command)"
+        raise ConfigError(msg) from None
+    except OSError as exc:
+        msg = f"the declared check cannot run: {program!r}: {exc.strerror}"
+        raise ConfigError(msg) from None
+    try:
+        code = process.wait(timeout=config.timeout_s)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            process.kill()
+        process.wait()
+        return CheckResult("failed", None, timed_out=True, seconds=time.monotonic() - start)
+    except BaseException:
+        # Interrupted while waiting: leave no check running behind us.
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        process.wait()
+        raise
+    verdict = "passed" if code == 0 else "failed"
+    return CheckResult(verdict, code, timed_out=False, seconds=time.monotonic() - start)

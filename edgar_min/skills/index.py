@@ -1,0 +1,272 @@
+"""The skill listing a harness puts in its prompt: names and descriptions within a budget.
+
+Most useful first (the caller's `order`, then the rest alphabetically). When
+the listing does not fit, descriptions are shortened first (all to the same
+length, never below `MIN_DESCRIPTION`), then the least useful skills are
+omitted; the last line always says what was shortened or omitted, so nothing
+is dropped silently. `--json` gives the full lists.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from edgar_min.errors import BadInput
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+    from edgar_min.skills.discovery import Skill
+
+__all__ = ["MIN_DESCRIPTION", "DescriptionCache", "IndexEntry", "SkillIndex", "build_index"]
+
+MIN_DESCRIPTION = 24
+ELLIPSIS = "…"
+NO_DESCRIPTION = "(no description)"
+MORE = "edgar skills index --json"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    name: str
+    description: str
+    shortened: bool = False
+
+    def line(self) -> str:
+        return f"- {self.name}: {self.description}"
+
+
+@dataclass(frozen=True, slots=True)
+class SkillIndex:
+    """The listing: the entries shown, the names shortened and omitted, and the text itself."""
+
+    entries: tuple[IndexEntry, ...]
+    shortened: tuple[str, ...]
+    omitted: tuple[str, ...]
+    budget_chars: int
+    text: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "budget_chars": self.budget_chars,
+            "chars": len(self.text),
+            "entries": [
+                {"name": e.name, "description": e.description, "shortened": e.shortened} for e in self.entries
+            ],
+            "shortened": list(self.shortened),
+            "omitted": list(self.omitted),
+            "text": self.text,
+        }
+
+
+@dataclass(slots=True)
+class DescriptionCache:
+    """Descriptions by file, reused while the file's size and mtime are unchanged (a long-lived server)."""
+
+    seen: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+
+    def get(self, skill: Skill) -> str:
+        key = str(skill.path)
+        try:
+            st = skill.path.stat()
+        except OSError:
+            return ""
+        hit = self.seen.get(key)
+        if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
+            return hit[2]
+        text = _describe(skill)
+        self.seen[key] = (st.st_mtime_ns, st.st_size, text)
+        return text
+
+
+# The plainest frontmatter: top-level `key: value` lines whose values are plain words and
+# punctuation a YAML parser reads as the same string. Anything else goes to the real parser.
+_SIMPLE_LINE = re.compile(r"([a-z][a-z0-9-]*):[ \t]+([A-Za-z0-9(][A-Za-z0-9 \t,.;()/+=_'-]*)")
+_NOT_TEXT = re.compile(
+    r"(?i)(?:y|n|yes|no|on|off|true|false|null|~|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:e[-+]?\d+)?|0x[0-9a-f_]+|0o?[0-7_]+)"
+)
+
+
+def _plain_description(path: Path) -> str | None:
+    """The description of a SKILL.md whose frontmatter is only plain `key: value` lines, else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = os.read(fd, 8192)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text.startswith("---\n"):
+        return None
+    end = text.find("\n---\n", 3)
+    if end == -1:
+        return None
+    found: dict[str, str] = {}
+    for line in text[4:end].split("\n"):
+        m = _SIMPLE_LINE.fullmatch(line.rstrip())
+        if m is None or m.group(1) in found:
+            return None
+        value = m.group(2).rstrip()
+        if _NOT_TEXT.fullmatch(value) or " #" in value or "\t#" in value:
+            return None
+        found[m.group(1)] = value
+    return found.get("description")
+
+
+def _describe(skill: Skill) -> str:
+    plain = _plain_description(skill.path)
+    return plain if plain is not None else skill.description
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()) or NO_DESCRIPTION
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + ELLIPSIS
+
+
+def _final(
+    shortened: list[str], omitted: list[str], total: int, room: int, strict: bool = False
+) -> str | None:
+    """The closing line, naming as many cut skills as fit in `room`; None if even the bare line does not.
+
+    `strict`: every cut skill must be named, or None.
+    """
+    if not shortened and not omitted:
+        line = f"(all {total} skills listed in full)" if total else "(no skills found)"
+        return line if len(line) <= room else None
+    parts = []
+    if shortened:
+        parts.append(f"shortened {len(shortened)} description(s)")
+    if omitted:
+        parts.append(f"omitted {len(omitted)} skill(s)")
+    bare = f"({'; '.join(parts)}; `{MORE}` lists them)"
+    if len(bare) > room:
+        return None
+    if strict:
+        cut = [(label, names) for label, names in (("omitted", omitted), ("shortened", shortened)) if names]
+        line = "(" + "; ".join(f"{label}: {', '.join(names)}" for label, names in cut) + ")"
+        return line if len(line) <= room else None
+    # Name what was cut, omitted first (it is the bigger loss), while it fits.
+    named: list[str] = []
+    for label, names in (("omitted", omitted), ("shortened", shortened)):
+        if not names:
+            continue
+        lead = len("(" + "; ".join([*named, ""]) + f"{label}: ") if named else len(f"({label}: ")
+        used, count = 0, 0
+        for name in names:
+            grown = used + len(name) + (2 if count else 0)
+            if lead + grown + len(_rest(names, count + 1)) + 1 > room:
+                break
+            used, count = grown, count + 1
+        if count == 0:
+            return bare  # a part not named at all still has to be counted
+        named.append(f"{label}: {', '.join(names[:count])}{_rest(names, count)}")
+    line = f"({'; '.join(named)})"
+    return line if len(line) <= room else bare
+
+
+def _rest(names: list[str], shown: int) -> str:
+    left = len(names) - shown
+    return f" and {left} more (`{MORE}`)" if left > 0 else ""
+
+
+def _render(
+    items: list[tuple[str, str]], keep: int, limit: int, budget: int, strict: bool
+) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+    entries, shortened = [], []
+    for name, description in items[:keep]:
+        text = _cut(description, limit)
+        cut = text != description
+        entries.append(IndexEntry(name, text, cut))
+        if cut:
+            shortened.append(name)
+    omitted = [name for name, _ in items[keep:]]
+    body = "".join(e.line() + "\n" for e in entries)
+    final = _final(shortened, omitted, len(items), budget - len(body), strict)
+    if final is None:
+        return None
+    return body + final, entries, shortened, omitted
+
+
+def _size(items: list[tuple[str, str]], keep: int, limit: int) -> int:
+    """The length of the body lines alone, for the searches."""
+    return sum(4 + len(name) + min(len(d), limit) + 1 for name, d in items[:keep])
+
+
+def build_index(
+    layout: Layout,
+    budget_chars: int,
+    order: list[str] | tuple[str, ...] | None = None,
+    *,
+    cache: DescriptionCache | None = None,
+) -> SkillIndex:
+    """The listing of every discovered skill within `budget_chars` characters."""
+    from edgar_min.skills.discovery import discover
+
+    if isinstance(budget_chars, bool) or not isinstance(budget_chars, int):
+        msg = "the budget must be a whole number of characters"
+        raise BadInput(msg)
+    skills = discover(layout).skills
+    first = [name for name in dict.fromkeys(order or ()) if name in skills]
+    rest = sorted(name for name in skills if name not in set(first))
+    describe = cache.get if cache is not None else _describe
+    items = [(name, _one_line(describe(skills[name]))) for name in [*first, *rest]]
+    longest = max((len(d) for _, d in items), default=0)
+    n = len(items)
+
+    def fits(
+        keep: int, limit: int, strict: bool = False
+    ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+        if _size(items, keep, limit) > budget_chars:
+            return None
+        return _render(items, keep, limit, budget_chars, strict)
+
+    def longest_fit(
+        keep: int, low: int, strict: bool
+    ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
+        """The kept skills with the longest descriptions the budget allows."""
+        high = longest
+        while low < high:
+            mid = (low + high + 1) // 2
+            if fits(keep, mid, strict) is not None:
+                low = mid
+            else:
+                high = mid - 1
+        return fits(keep, low, strict)
+
+    found = fits(n, longest)
+    floor = min(MIN_DESCRIPTION, longest)
+    if found is None and fits(n, floor, strict=True) is not None:
+        # Shortening alone is enough: keep room to name every shortened skill.
+        found = longest_fit(n, floor, strict=True)
+    elif found is None:
+        # Omit the least useful: the most skills (from the top) that still fit at the floor.
+        low, high = 0, n
+        while low < high:
+            mid = (low + high + 1) // 2
+            if fits(mid, floor) is not None:
+                low = mid
+            else:
+                high = mid - 1
+        found = longest_fit(low, floor, strict=False)
+    if found is None:
+        msg = (
+            f"a budget of {budget_chars} characters is smaller than one line: the listing needs room "
+            "at least for the line saying what was left out (try 200 or more)"
+        )
+        raise BadInput(msg)
+    text, entries, shortened, omitted = found
+    return SkillIndex(tuple(entries), tuple(shortened), tuple(omitted), budget_chars, text)

@@ -1,0 +1,427 @@
+"""Claude Code transcripts become turn records computed by edgar, never copied."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tracemalloc
+
+import pytest
+from conftest import tree_snapshot
+from skillfiles import write_skill
+from transcripts import (
+    SESSION,
+    Claude,
+    config_toml,
+    files_containing,
+    recording_model,
+    stdin_bytes,
+    toml_list,
+)
+
+from edgar_min.adapters import tool_table
+from edgar_min.adapters.claude_code import read_transcript
+
+CANARY = "CANARY-7f3e9d"
+REJECTION = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a "
+    "file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n"
+)
+
+
+def _read(path, names=frozenset()):
+    return read_transcript(path, tool_table(()), names)
+
+
+def typical(t: Claude) -> Claude:
+    """An earlier turn, then the last one: a failing test run, an edit, a rejected edit, a fix."""
+    t.user("explain the build")
+    t.tool("t0", "Read", {"file_path": "/home/dev/project/setup.py"})
+    t.result("t0", "     1→from setuptools import setup")
+    t.user("bump the httpx pin and make the tests pass")
+    t.tool("t1", "Bash", {"command": "PYTHONPATH=src /usr/bin/pytest -x tests", "description": "Run tests"})
+    t.result("t1", "Exit code 1\nFAILED tests/test_http.py", is_error=True)
+    t.tool("t2", "Edit", {"file_path": "/p/pyproject.toml", "old_string": "a", "new_string": "b"})
+    t.result("t2", "The file has been updated.")
+    t.tool("t3", "Write", {"file_path": "/p/uv.lock", "content": "x"})
+    t.result("t3", REJECTION + "refresh the lock file with uv instead", is_error=True)
+    t.tool("t4", "Bash", {"command": "uv lock"})
+    t.result("t4", "Resolved 12 packages")
+    t.tool("t5", "Grep", {"pattern": "httpx"})
+    t.result("t5", "pyproject.toml")
+    t.tool("t6", "Bash", {"command": "pytest -x tests"})
+    t.result("t6", "3 passed")
+    return t
+
+
+def test_the_last_turn_is_computed_field_by_field(tmp_path):
+    adapted = _read(typical(Claude()).write(tmp_path / "t.jsonl"))
+    assert adapted.session == SESSION
+    assert adapted.record == {
+        "prompt": "bump the httpx pin and make the tests pass",
+        "corrections": ["refresh the lock file with uv instead"],
+        "tools": ["shell", "edit", "edit", "shell", "search", "shell"],
+        "errors": [
+            {"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"},
+            {"tool": "edit", "kind": "denied", "exit_code": None, "program": ""},
+        ],
+        "verification": "unverified",
+        "agent": "main",
+        "skills": [],
+    }
+    assert adapted.notes() == []
+
+
+def test_learn_from_claude_code_runs_the_normal_learn_path(tmp_path, edgar):
+    root = tmp_path / "proj"
+    root.mkdir()
+    path = typical(Claude()).write(tmp_path / "t.jsonl")
+    result = edgar("--root", str(root), "--json", "learn", "--from", "claude-code", str(path))
+    assert result.code == 0, result
+    doc = result.json()
+    assert doc["triggers"] == ["correction"]
+    assert doc["outcome"] == "proposed"
+    assert doc["session"] == SESSION
+    assert (root / doc["path"]).is_file()
+    turns = next((root / ".edgar" / "experience" / "turns").rglob("*.tsv")).read_text()
+    assert "main:shell>edit>search" in turns
+    assert SESSION in turns
+
+
+def test_session_flag_overrides_the_transcripts_id(tmp_path, edgar):
+    path = typical(Claude()).write(tmp_path / "t.jsonl")
+    result = edgar(
+        "--root", str(tmp_path), "--json", "learn", "--from", "claude-code", str(path), "--session", "mine-1"
+    )
+    assert result.json()["session"] == "mine-1"
+
+
+def test_a_canary_in_every_other_field_reaches_no_file_and_no_prompt(tmp_path, edgar):
+    root = tmp_path / "proj"
+    root.mkdir()
+    seen = tmp_path / "prompt-seen.txt"
+    config_toml(root, f'[model]\nprovider = "command"\ncommand = {toml_list(recording_model(seen))}\n')
+    c = CANARY
+    t = Claude()
+    t.raw({"type": "summary", "summary": f"summary {c}", "leafUuid": c})
+    t.raw({"type": "file-history-snapshot", "messageId": c, "snapshot": {"trackedFileBackups": {c: c}}})
+    t.raw({"type": "queue-operation", "operation": "enqueue", "content": c, "sessionId": SESSION})
+    t.user("bump the httpx pin", cwd=f"/home/{c}", gitBranch=c, slug=c, todos=[c])
+    t.assistant({"type": "thinking", "thinking": f"think {c}", "signature": c})
+    t.assistant({"type": "text", "text": f"I will run {c}"})
+    t.tool("t1", "Bash", {"command": f"pytest --deselect {c} -q", "description": c, "timeout": 1})
+    t.result(
+        "t1",
+        f"Exit code 1\nE   AssertionError {c}",
+        is_error=True,
+        tool_use_result={"stdout": c, "stderr": c, "interrupted": False},
+    )
+    t.tool("t2", "Edit", {"file_path": f"/p/{c}.py", "old_string": c, "new_string": c})
+    t.result(
+        "t2", [{"type": "text", "text": f"updated {c}"}], tool_use_result={"filePath": c, "oldString": c}
+    )
+    t.tool("t3", "Skill", {"skill": c})
+    t.result("t3", f"Launching skill: {c}")
+    t.tool("t4", "Task", {"subagent_type": c, "prompt": c, "description": c})
+    t.result("t4", [{"type": "text", "text": c}])
+    t.tool("t5", "WebFetch", {"url": f"https://example.org/{c}", "prompt": c})
+    t.result("t5", f"<html>{c}</html>", is_error=True)
+    t.user(
+        f"Caveat: The messages below were generated by the user while running local commands. {c}",
+        isMeta=True,
+    )
+    t.user(f"<local-command-stdout>{c}</local-command-stdout>")
+    t.user(f"<system-reminder>{c}</system-reminder>")
+    t.user([{"type": "text", "text": f"injected {c}"}], isMeta=True)
+    t.raw({"type": "system", "subtype": "informational", "content": c, "level": "info", "isMeta": False})
+    t.raw({"type": "future-record-kind", "payload": c})
+    t.raw(f"not json at all {c}")
+    side = Claude(sidechain=True)
+    side.user(f"sidechain prompt {c}", agentId=c)
+    side.tool("s1", "Bash", {"command": f"{c} --flag"})
+    t.lines += side.lines
+    t.user([{"type": "text", "text": "[Request interrupted by user]"}])
+    t.user("no, refresh the lock file too")
+    t.tool("t6", "Bash", {"command": f"uv lock {c}"})
+    t.result("t6", f"Resolved {c}")
+    path = t.write(tmp_path / "t.jsonl", tail=f'{{"type":"user","message":{{"content":"{c}')
+
+    result = edgar("--root", str(root), "--json", "learn", "--from", "claude-code", str(path))
+    assert result.code == 0, result
+    assert result.json()["outcome"] == "proposed"
+    prompt = seen.read_text()
+    # The model was called with the turn's outline: the person's lines are there, the canary is not.
+    assert "bump the httpx pin" in prompt
+    assert "no, refresh the lock file too" in prompt
+    assert "shell nonzero_exit exit 1 (pytest)" in prompt
+    assert CANARY not in prompt
+    assert files_containing(root / ".edgar", CANARY) == []
+    assert CANARY not in result.out
+
+
+def test_garbage_lines_and_a_torn_last_line_are_skipped_and_said(tmp_path, edgar):
+    t = Claude().user("list the files").raw("}{ not json").raw("")
+    t.tool("t1", "Glob", {"pattern": "*"})
+    path = t.write(tmp_path / "t.jsonl", tail='{"type":"assistant","message":{"content":[{"type":"tool_u')
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", str(path))
+    assert result.code == 0, result
+    assert "1 line(s) that are not JSON were skipped" in result.err
+    assert "a torn last line was skipped" in result.err
+    assert _read(path).record["tools"] == ["search"]
+
+
+def test_unknown_record_types_from_a_newer_version_are_skipped_and_counted(tmp_path):
+    t = Claude().user("fix the lint").raw({"type": "hologram", "message": {"content": "x"}})
+    t.raw({"type": "user", "isSidechain": False, "message": {"role": "user", "content": 42}})
+    t.tool("t1", "Bash", {"command": "ruff check"}).raw(["a", "list"])
+    adapted = _read(t.write(tmp_path / "t.jsonl"))
+    assert adapted.record["prompt"] == "fix the lint"
+    assert adapted.record["tools"] == ["shell"]
+    assert adapted.unknown_types == 2
+    assert "2 record(s) of a type this version does not know were skipped" in adapted.notes()
+
+
+def test_a_transcript_with_no_typed_message_is_refused_and_writes_nothing(tmp_path, edgar):
+    root = tmp_path / "proj"
+    root.mkdir()
+    t = Claude().raw({"type": "summary", "summary": "x"})
+    t.user("<local-command-stdout>done</local-command-stdout>")
+    t.user("injected", isMeta=True)
+    t.tool("t1", "Bash", {"command": "ls"}).result("t1", "a b")
+    path = t.write(tmp_path / "t.jsonl")
+    before = tree_snapshot(root)
+    result = edgar("--root", str(root), "learn", "--from", "claude-code", str(path))
+    assert result.code == 2
+    assert "no message a person typed was found" in result.err
+    assert "nothing was stored" in result.err
+    assert "Traceback" not in result.err
+    assert tree_snapshot(root) == before
+
+
+def test_a_missing_transcript_is_a_sentence(tmp_path, edgar):
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", str(tmp_path / "nope.jsonl"))
+    assert result.code == 2
+    assert "nope.jsonl: no such file" in result.err
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code")
+    assert result.code == 2
+    assert "learn needs TRANSCRIPT" in result.err
+
+
+def test_a_tool_result_without_its_tool_use_is_skipped(tmp_path):
+    t = Claude().user("run the tests")
+    t.result("toolu_never_called", "Exit code 3\nboom", is_error=True)
+    t.tool("t1", "Bash", {"command": "pytest"}).result("t1", "ok")
+    adapted = _read(t.write(tmp_path / "t.jsonl"))
+    assert adapted.record["errors"] == []
+    assert adapted.record["tools"] == ["shell"]
+    assert adapted.orphan_results == 1
+
+
+def test_an_interruption_then_a_typed_line_is_a_correction_not_a_new_turn(tmp_path):
+    t = Claude().user("migrate the config")
+    t.tool("t1", "Bash", {"command": "sleep 100"})
+    t.result("t1", "[Request interrupted by user for tool use]", is_error=True)
+    t.user([{"type": "text", "text": "[Request interrupted by user for tool use]"}])
+    t.user("use the new schema instead")
+    t.tool("t2", "Edit", {"file_path": "/p/a"}).result("t2", "ok")
+    record = _read(t.write(tmp_path / "t.jsonl")).record
+    assert record["prompt"] == "migrate the config"
+    assert record["corrections"] == ["use the new schema instead"]
+    assert record["tools"] == ["shell", "edit"]
+    assert record["errors"] == [{"tool": "shell", "kind": "denied", "exit_code": None, "program": "sleep"}]
+
+
+def test_a_slash_command_is_the_prompt_and_sidechains_are_not(tmp_path):
+    t = Claude().user("first")
+    t.user(
+        "<command-message>review</command-message>\n<command-name>/review</command-name>\n"
+        "<command-args>the auth module</command-args>"
+    )
+    side = Claude(sidechain=True).user("subagent instructions written by the model")
+    t.lines += side.lines
+    record = _read(t.write(tmp_path / "t.jsonl")).record
+    assert record["prompt"] == "/review the auth module"
+
+
+def test_skills_are_kept_only_when_discovered(tmp_path):
+    t = Claude().user("bump it")
+    t.tool("t1", "Skill", {"skill": "pin-bump"}).result("t1", "Launching skill: pin-bump")
+    t.tool("t2", "Skill", {"skill": "plugin:pin-bump"}).result("t2", "ok")
+    t.tool("t3", "Skill", {"command": "not-a-skill"}).result("t3", "ok")
+    record = read_transcript(t.write(tmp_path / "t.jsonl"), tool_table(()), frozenset({"pin-bump"})).record
+    assert record["skills"] == ["pin-bump"]
+    assert record["tools"] == ["skill", "skill", "skill"]
+
+
+def test_skills_are_checked_against_the_projects_skills_through_the_cli(tmp_path, edgar):
+    write_skill(tmp_path / ".edgar" / "skills", "pin-bump", "Bump a pin.")
+    t = Claude().user("bump it").tool("t1", "Skill", {"skill": "pin-bump"}).result("t1", "ok")
+    path = t.write(tmp_path / "t.jsonl")
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "claude-code", str(path))
+    assert result.code == 0, result
+    turns = next((tmp_path / ".edgar" / "experience" / "turns").rglob("*.tsv")).read_text()
+    assert "pin-bump" in turns
+
+
+def test_unmapped_tools_follow_the_documented_rule_and_the_table_is_configurable(tmp_path, edgar):
+    t = Claude().user("file an issue")
+    t.tool("t1", "mcp__github__create_issue", {"title": "x"})
+    t.tool("t2", "TodoWrite", {"todos": []})
+    t.tool("t3", "ExitPlanMode", {})
+    t.tool("t4", "Bash", {"command": "gh issue list"})
+    path = t.write(tmp_path / "t.jsonl")
+    assert _read(path).record["tools"] == ["mcp.github.create_issue", "todo", "exit_plan_mode", "shell"]
+    table = tool_table(("Bash=terminal", "ExitPlanMode=plan"))
+    assert read_transcript(path, table).record["tools"] == [
+        "mcp.github.create_issue",
+        "todo",
+        "plan",
+        "terminal",
+    ]
+    config_toml(tmp_path, '[adapters]\ntool_map = ["Bash=Not A Name"]\n')
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", str(path))
+    assert result.code == 2
+    assert "adapters.tool_map entry 'Bash=Not A Name' must read AgentTool=edgar_tool" in result.err
+
+
+def test_the_declared_check_sets_the_verdict(tmp_path, edgar):
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list([sys.executable, '-c', 'print(1)'])}\n")
+    path = typical(Claude()).write(tmp_path / "t.jsonl")
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "claude-code", str(path), "--check")
+    assert result.code == 0, result
+    doc = result.json()
+    assert doc["verification"] == "passed"
+    assert doc["triggers"] == ["long", "recovered", "correction"]
+
+
+def test_a_subagent_turn_takes_the_persons_prompt_and_the_subagents_tools(tmp_path):
+    main = Claude().user("review the auth module")
+    main.tool("t1", "Task", {"subagent_type": "code-reviewer", "prompt": "model-written"})
+    side = Claude(sidechain=True).user("model-written instructions")
+    side.tool("s1", "Read", {"file_path": "/p/auth.py"}).result("s1", "code")
+    side.tool("s2", "Bash", {"command": "mypy auth.py"}).result("s2", "Exit code 1\nerr", is_error=True)
+    adapted = read_transcript(
+        main.write(tmp_path / "main.jsonl"),
+        tool_table(()),
+        agent_path=side.write(tmp_path / "agent-1.jsonl"),
+        agent_type="code-reviewer",
+    )
+    assert adapted.record["prompt"] == "review the auth module"
+    assert adapted.record["agent"] == "code-reviewer"
+    assert adapted.record["tools"] == ["read", "shell"]
+    assert adapted.record["errors"][0]["program"] == "mypy"
+
+
+# The hook: a Stop hook must never fail the agent.
+
+
+def test_the_hook_reads_the_payload_and_learns(tmp_path, edgar, monkeypatch):
+    path = typical(Claude()).write(tmp_path / "t.jsonl")
+    payload = {
+        "session_id": SESSION,
+        "transcript_path": str(path),
+        "cwd": str(tmp_path),
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+    }
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook")
+    assert result.code == 0, result
+    assert result.out.count("\n") == 1
+    assert result.out.startswith("edgar: proposed ")
+    assert "(triggers: correction)" in result.out
+
+
+@pytest.mark.parametrize(
+    ("payload", "sentence"),
+    [
+        (b'{"session_id": "abc", "hook_event_name": "Stop"}', "the hook payload has no transcript_path"),
+        (b"this is not json", "the hook payload on stdin is not JSON"),
+        (b'["a"]', "not a JSON object"),
+        (b'{"transcript_path": "/nonexistent/t.jsonl"}', "/nonexistent/t.jsonl: no such file"),
+    ],
+)
+def test_a_bad_hook_payload_exits_0_with_one_line_and_is_logged(
+    tmp_path, edgar, monkeypatch, payload, sentence
+):
+    stdin_bytes(monkeypatch, payload)
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook")
+    assert result.code == 0
+    assert result.out.startswith("edgar: hook: ")
+    assert sentence in result.out
+    assert result.out.count("\n") == 1
+    logged = (tmp_path / ".edgar" / "hook-problems.jsonl").read_text().splitlines()
+    assert len(logged) == 1
+    assert sentence in json.loads(logged[0])["problem"]
+
+
+def test_the_hook_exits_0_even_with_a_broken_config(tmp_path, edgar, monkeypatch):
+    config_toml(tmp_path, "[skills\nbroken")
+    path = typical(Claude()).write(tmp_path / "t.jsonl")
+    stdin_bytes(monkeypatch, json.dumps({"transcript_path": str(path)}).encode())
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook")
+    assert result.code == 0
+    assert "not valid TOML" in result.out
+
+
+def test_the_hook_wants_claude_code_and_no_transcript_argument(tmp_path, edgar, monkeypatch):
+    stdin_bytes(monkeypatch, b"{}")
+    result = edgar("--root", str(tmp_path), "learn", "--from", "codex", "--hook")
+    assert result.code == 0
+    assert "use it as `learn --from claude-code --hook`" in result.out
+
+
+# A 100 MB tool output is streamed, never held whole.
+
+
+def _huge_transcript(path, megabytes: int) -> None:
+    t = Claude().user("run the whole suite")
+    t.tool("t1", "Bash", {"command": "pytest -q"})
+    head = json.dumps(t.lines[0])
+    with path.open("w", encoding="utf-8") as out:
+        for line in t.lines:
+            out.write(json.dumps(line) + "\n")
+        out.write(
+            '{"parentUuid":"uuid-2","isSidechain":false,"type":"user","sessionId":"'
+            + SESSION
+            + '","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result",'
+            + '"content":"Exit code 2\\n'
+        )
+        piece = 'FAILED tests/test_x.py::test_y - AssertionError: \\"boom\\"\\n' * 1000
+        written = 0
+        while written < megabytes * 1024 * 1024:
+            out.write(piece)
+            written += len(piece)
+        out.write('","is_error":true}]},"toolUseResult":"Error: Exit code 2"}\n')
+        out.write(
+            json.dumps(
+                {
+                    **json.loads(head),
+                    "type": "assistant",
+                    "message": {
+                        "role": "assistant",
+                        "content": [{"type": "tool_use", "id": "t2", "name": "Edit", "input": {}}],
+                    },
+                }
+            )
+            + "\n"
+        )
+
+
+@pytest.mark.slow
+def test_a_100_mb_tool_output_is_streamed_in_flat_memory(tmp_path):
+    path = tmp_path / "big.jsonl"
+    _huge_transcript(path, 100)
+    assert path.stat().st_size > 100 * 1024 * 1024
+    tracemalloc.start()
+    try:
+        adapted = _read(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert adapted.record["tools"] == ["shell", "edit"]
+    assert adapted.record["errors"] == [
+        {"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "pytest"}
+    ]
+    assert adapted.stats.streamed == 1
+    assert peak < 16 * 1024 * 1024, f"peak {peak / 1e6:.1f} MB"

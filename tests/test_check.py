@@ -1,0 +1,100 @@
+"""The declared check: the verdict from the exit code alone, its output discarded."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import tree_snapshot
+from transcripts import config_toml, toml_list
+
+from edgar_min.config import CheckConfig
+from edgar_min.errors import ConfigError
+from edgar_min.learning.check import describe_check, run_check
+
+PY = sys.executable
+
+
+def test_exit_0_passes_and_anything_else_fails(tmp_path):
+    assert run_check(CheckConfig((PY, "-c", "pass"), 10), tmp_path).verdict == "passed"
+    failed = run_check(CheckConfig((PY, "-c", "raise SystemExit(3)"), 10), tmp_path)
+    assert (failed.verdict, failed.exit_code, failed.timed_out) == ("failed", 3, False)
+
+
+def test_the_check_runs_in_the_project_root(tmp_path):
+    script = "import os, sys; sys.exit(0 if os.path.exists('marker') else 1)"
+    (tmp_path / "marker").write_text("")
+    assert run_check(CheckConfig((PY, "-c", script), 10), tmp_path).verdict == "passed"
+
+
+def test_its_output_goes_nowhere(tmp_path, capfd):
+    loud = "import sys; print('CHECK-OUTPUT'); print('CHECK-ERR', file=sys.stderr)"
+    before = tree_snapshot(tmp_path)
+    run_check(CheckConfig((PY, "-c", loud), 10), tmp_path)
+    out, err = capfd.readouterr()
+    assert "CHECK-OUTPUT" not in out + err
+    assert "CHECK-ERR" not in out + err
+    assert tree_snapshot(tmp_path) == before
+
+
+def test_a_check_that_times_out_fails_and_its_children_end(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    script = (
+        "import subprocess, sys, pathlib, time; "
+        f"p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); "
+        f"pathlib.Path({str(pidfile)!r}).write_text(str(p.pid)); time.sleep(60)"
+    )
+    start = time.monotonic()
+    result = run_check(CheckConfig((PY, "-c", script), 1.5), tmp_path)
+    assert time.monotonic() - start < 10
+    assert (result.verdict, result.exit_code, result.timed_out) == ("failed", None, True)
+    pid = int(pidfile.read_text())
+    time.sleep(0.2)
+    assert _gone(pid), "the check's child process is still running"
+
+
+def _gone(pid: int) -> bool:
+    """Ended, or a zombie waiting for a reaper (a container's init may not reap at once)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in {"Z", "X"}
+
+
+def test_a_command_that_does_not_exist_is_a_sentence(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        run_check(CheckConfig(("no-such-check-program-x1",), 10), tmp_path)
+    assert "'no-such-check-program-x1' was not found" in err.value.message
+    with pytest.raises(ConfigError) as err:
+        run_check(CheckConfig((), 10), tmp_path)
+    assert "no declared check" in err.value.message
+
+
+def test_describe_check_for_doctor(tmp_path):
+    assert "declared check: none" in describe_check(CheckConfig())
+    line = describe_check(CheckConfig(("pytest", "-q", "tests dir"), 120))
+    assert line.startswith("declared check: pytest -q 'tests dir' (timeout 120 s)")
+    assert "not found on PATH" in describe_check(CheckConfig(("no-such-check-program-x1",), 5))
+
+
+def test_learn_check_overrides_the_records_verdict(tmp_path, edgar):
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list([PY, '-c', 'raise SystemExit(1)'])}\n")
+    turn = tmp_path / "turn.json"
+    turn.write_text('{"prompt": "p", "tools": ["shell"], "verification": "passed"}')
+    result = edgar("--root", str(tmp_path), "--json", "learn", str(turn), "--check")
+    assert result.code == 0, result
+    assert result.json()["verification"] == "failed"
+
+
+def test_learn_check_with_a_missing_program_exits_2_and_stores_nothing(tmp_path, edgar):
+    config_toml(tmp_path, '[check]\ncommand = ["no-such-check-program-x1"]\n')
+    turn = tmp_path / "turn.json"
+    turn.write_text('{"prompt": "p"}')
+    before = tree_snapshot(tmp_path)
+    result = edgar("--root", str(tmp_path), "learn", str(turn), "--check")
+    assert result.code == 2
+    assert "the declared check cannot run: 'no-such-check-program-x1' was not found" in result.err
+    assert tree_snapshot(tmp_path) == before

@@ -1,0 +1,202 @@
+"""`edgar mcp`: JSON-RPC 2.0 over stdio; every bad message gets the protocol's answer, none stops it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from skillfiles import write_skill
+
+from edgar_min.config import load_config
+from edgar_min.layout import Layout
+from edgar_min.mcp.server import PROTOCOL_VERSIONS, TOOLS, Server, serve
+
+REPO_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def server(tmp_path):
+    write_skill(tmp_path / ".edgar" / "skills", "pin-bump", "Bump a pin.", "## Steps\n\nChange the pin.\n")
+    layout = Layout(tmp_path, tmp_path / "home")
+    return Server(layout, lambda: load_config(layout))
+
+
+def call(server, name, arguments=None, rid=1):
+    params = {"name": name} if arguments is None else {"name": name, "arguments": arguments}
+    return server.handle({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+
+def test_initialize_negotiates_the_version(server):
+    answer = server.handle(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}}
+    )
+    assert answer["result"]["protocolVersion"] == "2025-06-18"
+    assert answer["result"]["capabilities"] == {"tools": {"listChanged": False}}
+    assert answer["result"]["serverInfo"]["name"] == "edgar"
+    newer = server.handle(
+        {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2099-01-01"}}
+    )
+    assert newer["result"]["protocolVersion"] == PROTOCOL_VERSIONS[-1]
+    assert server.handle({"jsonrpc": "2.0", "method": "notifications/initialized"}) is None
+    assert server.initialized
+    assert server.handle({"jsonrpc": "2.0", "id": "p", "method": "ping"}) == {
+        "jsonrpc": "2.0",
+        "id": "p",
+        "result": {},
+    }
+
+
+def test_tools_list_names_the_four_tools_with_schemas(server):
+    tools = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    assert [t["name"] for t in tools] == ["skills_index", "skill_show", "learn_turn", "decide"]
+    assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in tools)
+
+
+def test_skills_index_and_skill_show(server):
+    result = call(server, "skills_index", {"budget_chars": 500})["result"]
+    assert result["isError"] is False
+    assert result["content"][0]["text"] == "- pin-bump: Bump a pin.\n(all 1 skills listed in full)"
+    assert result["structuredContent"]["omitted"] == []
+    shown = call(server, "skill_show", {"name": "pin-bump"})["result"]
+    assert shown["content"][0]["text"].startswith("## Steps")
+    missing = call(server, "skill_show", {"name": "nope"})["result"]
+    assert missing["isError"] is True
+    assert "no skill named 'nope'" in missing["content"][0]["text"]
+
+
+def test_learn_turn_goes_through_the_same_parsing_and_gate(server, tmp_path):
+    turn = {"prompt": "bump the pin", "corrections": ["use uv"], "tools": ["shell"], "verification": "passed"}
+    result = call(server, "learn_turn", {"turn": turn, "session": "s-1"})["result"]
+    assert result["isError"] is False, result
+    assert result["structuredContent"]["triggers"] == ["correction"]
+    assert result["structuredContent"]["outcome"] == "proposed"
+    assert (tmp_path / result["structuredContent"]["path"]).is_file()
+    refused = call(server, "learn_turn", {"turn": {"prompt": "x", "stdout": "secret"}})["result"]
+    assert refused["isError"] is True
+    assert "unknown key 'stdout'" in refused["content"][0]["text"]
+    assert "secret" not in json.dumps(refused)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "sentence"),
+    [
+        ({}, "the argument 'turn' is required"),
+        ({"turn": "text"}, "the argument 'turn' must be an object"),
+        ({"turn": {"prompt": "x"}, "extra": 1}, "unknown argument 'extra'"),
+        ({"turn": {"prompt": "x"}, "session": "bad id!"}, "session id 'bad id!' is not usable"),
+    ],
+)
+def test_wrong_tool_arguments_are_tool_errors_with_a_sentence(server, arguments, sentence):
+    result = call(server, "learn_turn", arguments)["result"]
+    assert result["isError"] is True
+    assert sentence in result["content"][0]["text"]
+
+
+def test_decide_runs_semif_or_says_it_is_missing(server):
+    options = [{"id": "pytest", "description": "run the tests"}, {"id": "ruff", "description": "lint"}]
+    result = call(server, "decide", {"state": "tests failing", "question": "what next?", "options": options})
+    result = result["result"]
+    try:
+        import edgar_min.semif  # noqa: F401
+    except ImportError:
+        assert result["isError"] is True
+        assert "SemIf is not available" in result["content"][0]["text"]
+        pytest.skip("edgar_min.semif not present")
+    assert result["isError"] is False, result
+    data = result["structuredContent"]
+    assert data["selected"] in {"pytest", "ruff"}
+    assert data["option_ids"] == ["pytest", "ruff"]
+    assert abs(sum(data["probabilities"]) - 1) < 1e-6
+
+
+BAD = [
+    (b"this is not json", -32700, None),
+    (b"[]", -32600, None),
+    (b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', -32600, None),
+    (b'"a string"', -32600, None),
+    (b'{"id": 3, "method": "ping"}', -32600, 3),
+    (b'{"jsonrpc": "1.0", "id": 4, "method": "ping"}', -32600, 4),
+    (b'{"jsonrpc": "2.0", "id": 5, "method": 12}', -32600, 5),
+    (b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}', -32600, None),
+    (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', -32600, None),
+    (b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', -32600, None),
+    (b'{"jsonrpc": "2.0", "id": 6, "method": "resources/list"}', -32601, 6),
+    (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": [1]}', -32602, 7),
+    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {}}', -32602, 8),
+    (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "rm_rf"}}', -32602, 9),
+    (
+        (
+            b'{"jsonrpc": "2.0", "id": 10, "method": "tools/call", '
+            b'"params": {"name": "skill_show", "arguments": [1]}}'
+        ),
+        -32602,
+        10,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "code", "rid"), BAD)
+def test_bad_messages_get_the_protocols_error_codes(server, line, code, rid):
+    answer = server.handle_line(line)
+    assert answer["jsonrpc"] == "2.0"
+    assert answer["id"] == rid
+    assert answer["error"]["code"] == code
+    assert answer["error"]["message"]
+
+
+def test_notifications_and_stray_answers_get_no_reply(server, capsys):
+    assert server.handle_line(b'{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "x"}}') is None
+    assert "without an id" in capsys.readouterr().err
+    assert server.handle_line(b'{"jsonrpc": "2.0", "method": "notifications/cancelled"}') is None
+    assert server.handle_line(b'{"jsonrpc": "2.0", "id": 1, "result": {}}') is None
+
+
+def test_a_tool_that_breaks_inside_is_an_internal_error_and_the_server_goes_on(server, monkeypatch):
+    def boom(_arguments):
+        raise RuntimeError("kaput")
+
+    monkeypatch.setattr(server, "_tool_skills_index", boom)
+    answer = call(server, "skills_index", {})
+    assert answer["error"]["code"] == -32603
+    assert "this is a bug in edgar" in answer["error"]["message"]
+    assert server.handle({"jsonrpc": "2.0", "id": 2, "method": "ping"})["result"] == {}
+
+
+def test_serve_answers_line_by_line_and_ends_on_eof(server):
+    import io
+
+    lines = b"\n".join(
+        [
+            b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}',
+            b"garbage",
+            b"",
+            b'{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
+        ]
+    )
+    out = io.BytesIO()
+    assert serve(server, io.BytesIO(lines + b"\n"), out) == 0
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [a.get("id") for a in answers] == [1, None, 2]
+    assert answers[1]["error"]["code"] == -32700
+    assert len(answers[2]["result"]["tools"]) == len(TOOLS)
+
+
+def test_the_edgar_mcp_command_survives_every_bad_message(tmp_path):
+    write_skill(tmp_path / ".edgar" / "skills", "pin-bump", "Bump a pin.")
+    messages = [line for line, _, _ in BAD] + [b'{"jsonrpc": "2.0", "id": 99, "method": "ping"}']
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(tmp_path), "mcp"],
+        input=b"\n".join(messages) + b"\n",
+        capture_output=True,
+        timeout=60,
+        cwd=REPO_ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(x) for x in done.stdout.splitlines()]
+    assert [a["error"]["code"] for a in answers[:-1]] == [code for _, code, _ in BAD]
+    assert answers[-1] == {"jsonrpc": "2.0", "id": 99, "result": {}}
+    assert b"Traceback" not in done.stderr

@@ -1,0 +1,111 @@
+"""The official MCP Python SDK connects to the built `edgar.pyz mcp` over stdio and calls every tool."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from skillfiles import write_skill
+
+mcp = pytest.importorskip("mcp", reason="the mcp SDK (dev extra) is not installed")
+anyio = pytest.importorskip("anyio")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build") / "edgar.pyz"
+    subprocess.run(
+        [sys.executable, str(REPO_ROOT / "build_zipapp.py"), "-o", str(out)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out
+
+
+async def _session_run(pyz: Path, root: Path, body):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable, args=[str(pyz), "--root", str(root), "mcp"], cwd=str(root)
+    )
+    async with stdio_client(params) as streams, ClientSession(streams[0], streams[1]) as session:
+        init = await session.initialize()
+        return init, await body(session)
+
+
+def _text(result) -> str:
+    return "".join(getattr(c, "text", "") for c in result.content)
+
+
+@pytest.fixture(scope="module")
+def calls(pyz, tmp_path_factory):
+    """One SDK session against the built zipapp, calling every tool; the results by name."""
+    tmp_path = tmp_path_factory.mktemp("project")
+    write_skill(tmp_path / ".edgar" / "skills", "pin-bump", "Bump a pin.", "## Steps\n\nChange the pin.\n")
+    write_skill(tmp_path / ".claude" / "skills", "lint-fix", "Fix lint findings in the changed files.")
+
+    async def body(session):
+        out = {"tools": await session.list_tools()}
+        out["index"] = await session.call_tool("skills_index", {"budget_chars": 1000, "order": ["pin-bump"]})
+        out["small"] = await session.call_tool("skills_index", {"budget_chars": 60})
+        out["show"] = await session.call_tool("skill_show", {"name": "pin-bump"})
+        out["missing"] = await session.call_tool("skill_show", {"name": "nope"})
+        turn = {"prompt": "bump the pin", "corrections": ["also the lock file"], "tools": ["shell", "edit"]}
+        out["learn"] = await session.call_tool("learn_turn", {"turn": turn, "session": "sdk-1"})
+        out["refused"] = await session.call_tool("learn_turn", {"turn": {"prompt": "x", "output": "y"}})
+        options = [{"id": "pytest", "description": "run the tests"}, {"id": "ruff", "description": "lint"}]
+        out["decide"] = await session.call_tool(
+            "decide", {"state": "tests fail", "question": "what next?", "options": options}
+        )
+        await session.send_ping()
+        return out
+
+    init, out = anyio.run(_session_run, pyz, tmp_path, body)
+    return init, out, tmp_path
+
+
+def test_the_sdk_lists_and_calls_every_tool(calls):
+    init, out, tmp_path = calls
+    assert init.server_info.name == "edgar"
+    assert [t.name for t in out["tools"].tools] == ["skills_index", "skill_show", "learn_turn", "decide"]
+
+    assert out["index"].is_error is False
+    assert _text(out["index"]).splitlines() == [
+        "- pin-bump: Bump a pin.",
+        "- lint-fix: Fix lint findings in the changed files.",
+        "(all 2 skills listed in full)",
+    ]
+    assert len(_text(out["small"])) <= 60
+    assert "omitted" in _text(out["small"]) or "shortened" in _text(out["small"])
+
+    assert _text(out["show"]).startswith("## Steps")
+    assert out["missing"].is_error is True
+    assert "no skill named 'nope'" in _text(out["missing"])
+
+    assert out["learn"].is_error is False, _text(out["learn"])
+    learned = out["learn"].structured_content
+    assert learned["triggers"] == ["correction"]
+    assert learned["outcome"] == "proposed"
+    assert (tmp_path / learned["path"]).is_file()
+    assert out["refused"].is_error is True
+    assert "unknown key 'output'" in _text(out["refused"])
+
+
+def test_the_sdk_gets_a_decision_or_a_clear_tool_error(calls):
+    _, out, _ = calls
+    try:
+        import edgar_min.semif  # noqa: F401
+    except ImportError:
+        assert out["decide"].is_error is True
+        assert "SemIf is not available" in _text(out["decide"])
+        pytest.skip("edgar_min.semif not present")
+    assert out["decide"].is_error is False, _text(out["decide"])
+    assert out["decide"].structured_content["selected"] in {"pytest", "ruff"}
+    json.dumps(out["decide"].structured_content)

@@ -1,0 +1,186 @@
+"""Builders for real-shaped agent session logs (Claude Code transcripts, Codex rollouts) in tests."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+SESSION = "3f2b8c1e-7d4a-4e59-9a61-0c5d2e8b7a10"
+
+# A model provider that writes the prompt it was given to a file and answers in the BRIEF's shape.
+REPLY = """name: pin-bump-with-lockfile
+description: Bump a dependency pin and refresh the lock file so the test suite passes.
+
+## When to use
+When a dependency pin must move.
+
+## Procedure
+1. Change the pin and refresh the lock file.
+
+## Pitfalls
+- The tests fail until the lock file is refreshed.
+
+## Verification
+Run the declared check.
+"""
+
+
+def recording_model(seen: Path) -> list[str]:
+    """A `[model] command` that saves its stdin to `seen` and prints a valid reply."""
+    script = (
+        "import sys, pathlib; "
+        f"pathlib.Path({str(seen)!r}).write_text(sys.stdin.read()); "
+        f"sys.stdout.write({REPLY!r})"
+    )
+    return [sys.executable, "-c", script]
+
+
+def config_toml(root: Path, text: str) -> None:
+    path = root / ".edgar" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(i) for i in items) + "]"
+
+
+class Claude:
+    """Lines of a Claude Code transcript, built the way Claude Code writes them."""
+
+    def __init__(self, session: str = SESSION, sidechain: bool = False) -> None:
+        self.session = session
+        self.sidechain = sidechain
+        self.lines: list[Any] = []
+        self.n = 0
+
+    def _base(self, kind: str, **extra: Any) -> dict[str, Any]:
+        self.n += 1
+        entry = {
+            "parentUuid": f"uuid-{self.n - 1}" if self.n > 1 else None,
+            "isSidechain": self.sidechain,
+            "userType": "external",
+            "cwd": "/home/dev/project",
+            "sessionId": self.session,
+            "version": "2.0.14",
+            "gitBranch": "main",
+            "type": kind,
+            "uuid": f"uuid-{self.n}",
+            "timestamp": f"2026-11-30T09:00:{self.n % 60:02d}.000Z",
+        }
+        entry.update(extra)
+        return entry
+
+    def user(self, content: Any, **extra: Any) -> Claude:
+        self.lines.append(self._base("user", message={"role": "user", "content": content}, **extra))
+        return self
+
+    def assistant(self, *blocks: dict[str, Any], **extra: Any) -> Claude:
+        message = {
+            "model": "claude-sonnet-4-5",
+            "id": f"msg_{self.n}",
+            "type": "message",
+            "role": "assistant",
+            "content": list(blocks),
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
+        self.lines.append(self._base("assistant", message=message, requestId=f"req_{self.n}", **extra))
+        return self
+
+    def tool(self, use_id: str, name: str, arguments: dict[str, Any], text: str = "") -> Claude:
+        blocks = []
+        if text:
+            blocks.append({"type": "text", "text": text})
+        blocks.append({"type": "tool_use", "id": use_id, "name": name, "input": arguments})
+        return self.assistant(*blocks)
+
+    def result(
+        self, use_id: str, content: Any, is_error: bool = False, tool_use_result: Any = None
+    ) -> Claude:
+        block: dict[str, Any] = {"tool_use_id": use_id, "type": "tool_result", "content": content}
+        if is_error:
+            block["is_error"] = True
+        extra = {} if tool_use_result is None else {"toolUseResult": tool_use_result}
+        return self.user([block], **extra)
+
+    def raw(self, line: Any) -> Claude:
+        self.lines.append(line)
+        return self
+
+    def write(self, path: Path, tail: str = "") -> Path:
+        with path.open("w", encoding="utf-8") as out:
+            for line in self.lines:
+                out.write(line if isinstance(line, str) else json.dumps(line))
+                out.write("\n")
+            out.write(tail)
+        return path
+
+
+class Codex:
+    """Lines of a Codex CLI rollout (`~/.codex/sessions/.../rollout-*.jsonl`)."""
+
+    def __init__(self, session: str = "0199a3c2-5b7e-7f10-9c3d-2a6e4b8d1f00") -> None:
+        self.lines: list[Any] = [
+            self._line(
+                "session_meta",
+                {
+                    "id": session,
+                    "timestamp": "2026-11-30T09:00:00.000Z",
+                    "cwd": "/home/dev/project",
+                    "originator": "codex_cli_rs",
+                    "cli_version": "0.63.0",
+                    "instructions": None,
+                    "source": "cli",
+                    "model_provider": "openai",
+                },
+            )
+        ]
+
+    @staticmethod
+    def _line(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"timestamp": "2026-11-30T09:00:01.000Z", "type": kind, "payload": payload}
+
+    def add(self, kind: str, payload: dict[str, Any]) -> Codex:
+        self.lines.append(self._line(kind, payload))
+        return self
+
+    def typed(self, text: str) -> Codex:
+        self.add(
+            "response_item",
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]},
+        )
+        return self.add("event_msg", {"type": "user_message", "message": text, "images": []})
+
+    def call(self, call_id: str, name: str, arguments: dict[str, Any]) -> Codex:
+        return self.add(
+            "response_item",
+            {"type": "function_call", "name": name, "arguments": json.dumps(arguments), "call_id": call_id},
+        )
+
+    def output(self, call_id: str, output: str) -> Codex:
+        return self.add(
+            "response_item", {"type": "function_call_output", "call_id": call_id, "output": output}
+        )
+
+    def write(self, path: Path, tail: str = "") -> Path:
+        with path.open("w", encoding="utf-8") as out:
+            for line in self.lines:
+                out.write(line if isinstance(line, str) else json.dumps(line))
+                out.write("\n")
+            out.write(tail)
+        return path
+
+
+def stdin_bytes(monkeypatch, data: bytes) -> None:
+    """Give the in-process CLI `data` on stdin (with a `.buffer`, as a real stdin has)."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def files_containing(root: Path, needle: str) -> list[str]:
+    """Every file under `root` whose bytes contain `needle`."""
+    data = needle.encode()
+    return [str(p) for p in root.rglob("*") if p.is_file() and data in p.read_bytes()]
