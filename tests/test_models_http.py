@@ -459,3 +459,13 @@ def test_learn_with_a_good_server_proposes_and_the_key_is_nowhere(api, edgar, tm
     assert "failures the harness recorded: shell nonzero_exit exit 1 (pytest)" in sent
     everything = b"".join(tree_snapshot(tmp_path).values()).decode("utf-8", "replace")
     assert CANARY not in everything + result.out + result.err
+
+
+def test_a_password_in_the_base_url_never_reaches_a_sentence():
+    from edgar_min.errors import ModelError
+    from edgar_min.models.http import post_json
+
+    with pytest.raises(ModelError) as err:
+        post_json("openai provider", "http://user:CANARY-PASS@127.0.0.1:9/v1/chat/completions", {}, {}, 2)
+    assert "CANARY-PASS" not in err.value.message
+    assert "127.0.0.1:9/v1/chat/completions" in err.value.message

@@ -11,7 +11,7 @@ from typing import Any
 
 from edgar_min.errors import ModelError
 
-__all__ = ["MAX_RESPONSE_BYTES", "check_base_url", "post_json"]
+__all__ = ["MAX_RESPONSE_BYTES", "check_base_url", "post_json", "shown_url"]
 
 # A reply larger than this is refused before it is decoded.
 MAX_RESPONSE_BYTES = 8_000_000
@@ -25,9 +25,19 @@ def check_base_url(who: str, url: str) -> str:
 
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.netloc:
-        msg = f"{who}: base URL {url!r} must start with http:// or https:// and name a host"
+        msg = f"{who}: base URL {shown_url(url)!r} must start with http:// or https:// and name a host"
         raise ConfigError(msg)
     return url.rstrip("/")
+
+
+def shown_url(url: str) -> str:
+    """`url` as it may appear in a sentence: without a user or password in it."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
@@ -36,9 +46,11 @@ def post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str],
     import urllib.error
     import urllib.request
 
+    request_url, url = url, shown_url(url)
+
     data = json.dumps(body).encode("utf-8")
     request = urllib.request.Request(  # noqa: S310 - the scheme is checked by check_base_url
-        url, data=data, method="POST", headers={"Content-Type": "application/json", **headers}
+        request_url, data=data, method="POST", headers={"Content-Type": "application/json", **headers}
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
