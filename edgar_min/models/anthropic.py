@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.errors import ConfigError, ModelError
+from edgar_min.errors import ConfigError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -23,10 +23,6 @@ API_VERSION = "2023-06-01"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 WHO = "anthropic provider"
-
-
-def _scrub(text: str, secret: str) -> str:
-    return text.replace(secret, "[REDACTED]") if secret else text
 
 
 class AnthropicProvider:
@@ -82,25 +78,12 @@ class AnthropicProvider:
         }
 
     def complete(self, system: str, prompt: str) -> str:
-        from edgar_min.learning.writer import MAX_REPLY_CHARS
-        from edgar_min.models.http import post_json
+        from edgar_min.models.http import post_json, reply_text
 
         headers = {"x-api-key": self.__key, "anthropic-version": API_VERSION, "Accept": "application/json"}
-        try:
-            reply = post_json(WHO, self.url, self.request_body(system, prompt), headers, self.timeout)
-        except ModelError as exc:
-            raise ModelError(_scrub(exc.message, self.__key)) from None
-        text = _text(reply)
-        if text is None:
-            msg = f"{WHO}: {self.url} answered JSON that is not a message (no content list of text blocks)"
-            raise ModelError(msg)
-        if not text.strip():
-            msg = f"{WHO}: {self.url} answered with an empty reply"
-            raise ModelError(msg)
-        if len(text) > MAX_REPLY_CHARS:
-            msg = f"{WHO}: {self.url} answered with {len(text)} characters; the cap is {MAX_REPLY_CHARS}"
-            raise ModelError(msg)
-        return text.strip()
+        body = self.request_body(system, prompt)
+        reply = post_json(WHO, self.url, body, headers, self.timeout, secret=self.__key)
+        return reply_text(WHO, self.url, _text(reply), "a message (no content list of text blocks)")
 
 
 def _text(reply: Any) -> str | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from edgar_min.errors import ModelError
 
-__all__ = ["MAX_RESPONSE_BYTES", "check_base_url", "post_json", "shown_url"]
+__all__ = ["MAX_RESPONSE_BYTES", "check_base_url", "post_json", "reply_text", "shown_url"]
 
 # A reply larger than this is refused before it is decoded.
 MAX_RESPONSE_BYTES = 8_000_000
@@ -40,8 +40,44 @@ def shown_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
-def post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
-    """POST `body` as JSON to `url`; return the decoded JSON reply or raise `ModelError`."""
+def reply_text(who: str, url: str, text: str | None, shape: str) -> str:
+    """The stripped text of a model reply, or a `ModelError`: wrong shape, empty, or over the cap."""
+    from edgar_min.learning.writer import MAX_REPLY_CHARS
+
+    if text is None:
+        msg = f"{who}: {shown_url(url)} answered JSON that is not {shape}"
+        raise ModelError(msg)
+    if not text.strip():
+        msg = f"{who}: {shown_url(url)} answered with an empty reply"
+        raise ModelError(msg)
+    if len(text) > MAX_REPLY_CHARS:
+        msg = f"{who}: {shown_url(url)} answered with {len(text)} characters; the cap is {MAX_REPLY_CHARS}"
+        raise ModelError(msg)
+    return text.strip()
+
+
+def post_json(
+    who: str,
+    url: str,
+    body: dict[str, Any],
+    headers: dict[str, str],
+    timeout: float,
+    *,
+    secret: str = "",
+) -> Any:
+    """POST `body` as JSON to `url`; return the decoded JSON reply or raise `ModelError`.
+
+    `secret` (a key) is cut out of every sentence, in case a server echoes it back.
+    """
+    try:
+        return _post_json(who, url, body, headers, timeout)
+    except ModelError as exc:
+        if secret and secret in exc.message:
+            raise ModelError(exc.message.replace(secret, "[REDACTED]")) from None
+        raise
+
+
+def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
     import socket
     import urllib.error
     import urllib.request

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.errors import ConfigError, ModelError
+from edgar_min.errors import ConfigError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -56,11 +56,6 @@ def resolve_base_url(config: ModelConfig, environ: Mapping[str, str]) -> tuple[s
         "(e.g. http://127.0.0.1:8080/v1 for llama.cpp's server, https://api.openai.com/v1 for OpenAI)"
     )
     raise ConfigError(msg)
-
-
-def _scrub(text: str, secret: str) -> str:
-    """`text` with the key taken out, in case a server echoed it back in an error."""
-    return text.replace(secret, "[REDACTED]") if secret else text
 
 
 class OpenAIProvider:
@@ -109,27 +104,14 @@ class OpenAIProvider:
         }
 
     def complete(self, system: str, prompt: str) -> str:
-        from edgar_min.learning.writer import MAX_REPLY_CHARS
-        from edgar_min.models.http import post_json
+        from edgar_min.models.http import post_json, reply_text
 
         headers = {"Accept": "application/json"}
         if self.__key:
             headers["Authorization"] = f"Bearer {self.__key}"
-        try:
-            reply = post_json(WHO, self.url, self.request_body(system, prompt), headers, self.timeout)
-        except ModelError as exc:
-            raise ModelError(_scrub(exc.message, self.__key)) from None
-        text = _content(reply)
-        if text is None:
-            msg = f"{WHO}: {self.url} answered JSON that is not a chat completion (no choices[0].message)"
-            raise ModelError(msg)
-        if not text.strip():
-            msg = f"{WHO}: {self.url} answered with an empty reply"
-            raise ModelError(msg)
-        if len(text) > MAX_REPLY_CHARS:
-            msg = f"{WHO}: {self.url} answered with {len(text)} characters; the cap is {MAX_REPLY_CHARS}"
-            raise ModelError(msg)
-        return text.strip()
+        body = self.request_body(system, prompt)
+        reply = post_json(WHO, self.url, body, headers, self.timeout, secret=self.__key)
+        return reply_text(WHO, self.url, _content(reply), "a chat completion (no choices[0].message)")
 
 
 def _content(reply: Any) -> str | None:
