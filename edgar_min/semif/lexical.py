@@ -3,8 +3,8 @@
 Deterministic, no model, tens of thousands of decisions a second. Its
 probabilities are a ranking turned into numbers, not a calibrated belief, and
 every result says so in `extra`. An option whose id is `none` stands for
-"none of these": it scores a fixed threshold, so it wins when no other option
-shares enough words with the evidence.
+"none of these": it scores a fixed threshold (what one word shared by every
+option scores), so it wins when no other option shares a word with the evidence.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ __all__ = ["NONE_SCORE", "LexicalEngine", "stem", "tokens"]
 
 K1 = 1.2
 B = 0.75
-# What the `none` option scores: a little less than one distinctive shared word.
-NONE_SCORE = 0.5
+# What the `none` option scores: one shared word that every option has.
+NONE_SCORE = 1.0
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     "a an and are as at be by can could do does for from has have i in is it its me my of on or "
@@ -85,7 +85,9 @@ def _index(options: tuple[Option, ...]) -> tuple[dict[str, list[tuple[int, float
         norm = K1 * (1 - B + B * len(doc) / avgdl)
         for term in set(doc):
             tf = doc.count(term)
-            idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
+            # +1: a word shared with the evidence counts even when every option
+            # has it (a lone option would otherwise score almost nothing).
+            idf = 1 + math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
             postings.setdefault(term, []).append((i, idf * tf * (K1 + 1) / (tf + norm)))
     return postings, none_at
 
