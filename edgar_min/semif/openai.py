@@ -71,7 +71,10 @@ class OpenAIEngine:
         }
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
-        reply = self._post(self.letter_body(decision))
+        return self.read(decision, self._post(self.letter_body(decision)))
+
+    def read(self, decision: DecisionRequest, reply: Any) -> DecisionResult:
+        """The result for `decision` from a letter-slot `reply` (asks again, constrained, when it has no logprobs)."""
         letters = letters_for(decision)
         top = _top_logprobs(reply)
         if top is None:
