@@ -165,7 +165,7 @@ def check_body(
         if positional != count or args.vararg or args.kwarg or args.kwonlyargs:
             add(func.lineno, f"{name} must take exactly the arguments {signature}")
         if not _calls(func, type_name):
-            add(func.lineno, f"{name} must return a {type_name}(...)")
+            add(func.lineno, f"{name} must return {'an' if type_name[0] in 'AEIOU' else 'a'} {type_name}(...)")
         for ret in _returns(func):
             value = ret.value
             if value is None or isinstance(
