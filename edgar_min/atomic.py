@@ -33,7 +33,7 @@ def write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def append_line(path: Path, line: str) -> None:
+def append_line(path: Path | str, line: str) -> None:
     """Append one line (a newline is added) with a single O_APPEND write."""
     if "\n" in line or "\r" in line:
         msg = "a log line may not contain a line break"
@@ -42,7 +42,7 @@ def append_line(path: Path, line: str) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(fd, data)

@@ -33,9 +33,10 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class SkillsConfig:
     synthesis: str = field(default="propose", metadata={"choices": ("off", "propose", "auto")})
-    min_tool_calls: int = 5
-    min_repeats: int = 3
-    distill_after: int = 3
+    min_tool_calls: int = field(default=5, metadata={"min": 1})
+    # The store keeps markers for 64 sessions per shape: "at least 63 others" is the most it can tell.
+    min_repeats: int = field(default=3, metadata={"min": 1, "max": 63})
+    distill_after: int = field(default=3, metadata={"min": 1})
     # When not empty, the only tool names a turn record may carry.
     tools: tuple[str, ...] = ()
 
@@ -54,9 +55,9 @@ class ModelConfig:
     name: str = ""
     base_url: str = ""
     api_key_env: str = ""
-    temperature: float = 0.2
-    max_tokens: int = 1024
-    timeout_s: float = 60.0
+    temperature: float = field(default=0.2, metadata={"min": 0.0, "max": 2.0})
+    max_tokens: int = field(default=1024, metadata={"min": 1})
+    timeout_s: float = field(default=60.0, metadata={"min": 0.001})
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ class SemifConfig:
     model: str = ""
     base_url: str = ""
     api_key_env: str = ""
-    timeout_s: float = 30.0
+    timeout_s: float = field(default=30.0, metadata={"min": 0.001})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ class CheckConfig:
     """The project's declared check: a command whose exit code alone is the verdict."""
 
     command: tuple[str, ...] = ()
-    timeout_s: float = 600.0
+    timeout_s: float = field(default=600.0, metadata={"min": 0.001})
 
 
 SECTIONS: dict[str, type] = {
@@ -112,7 +113,8 @@ _TYPE_NAMES = {
 }
 
 
-def _coerce(source: str, dotted: str, ftype: str, choices: tuple[str, ...] | None, value: Any) -> Any:
+def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> Any:
+    choices = metadata.get("choices")
     expected = _TYPE_NAMES[ftype]
     ok = False
     if ftype == "str":
@@ -132,6 +134,11 @@ def _coerce(source: str, dotted: str, ftype: str, choices: tuple[str, ...] | Non
         raise ConfigError(msg)
     if choices is not None and value not in choices:
         msg = f"{source}: {dotted} must be one of {', '.join(choices)}, not {value!r}"
+        raise ConfigError(msg)
+    low, high = metadata.get("min"), metadata.get("max")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"at least {low:g}" if high is None else f"between {low:g} and {high:g}"
+        msg = f"{source}: {dotted} must be {bounds}, not {value!r}"
         raise ConfigError(msg)
     return value
 
@@ -165,8 +172,7 @@ def _apply(config: Config, source: str, table: dict[str, Any]) -> Config:
                 known = ", ".join(specs)
                 msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
                 raise ConfigError(msg)
-            choices = spec.metadata.get("choices")
-            updates[key] = _coerce(source, f"{section}.{key}", str(spec.type), choices, value)
+            updates[key] = _coerce(source, f"{section}.{key}", str(spec.type), spec.metadata, value)
         changes[section] = replace(current, **updates)
     return replace(config, **changes)
 

@@ -34,6 +34,15 @@ class _UsageError(Exception):
         self.message = message
 
 
+class _VersionRequested(Exception):
+    pass
+
+
+class _VersionAction(argparse.Action):
+    def __call__(self, *_args: object, **_kwargs: object) -> None:
+        raise _VersionRequested
+
+
 class Context:
     """What every command handler gets: where, how to print, and the config (read once)."""
 
@@ -95,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     from edgar_min.cli import COMMAND_MODULES
 
     parser = _Parser(prog="edgar", description="A safe skill memory for agent harnesses.")
-    parser.add_argument("--version", action="version", version=f"edgar {__version__}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
     parser.add_argument("--root", default=".", help="the project root (default: the current folder)")
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
     parser.add_argument(
@@ -130,7 +139,10 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         exc.parser.print_usage(stderr)
         print(f"edgar: {exc.message}", file=stderr)
         return 2
-    except SystemExit as exc:  # --help and --version print and exit 0
+    except _VersionRequested:
+        print(f"edgar {__version__}", file=stdout)
+        return 0
+    except SystemExit as exc:  # --help prints and exits 0
         return exc.code if isinstance(exc.code, int) else 0
     json_mode = bool(getattr(ns, "json", False))
     try:
@@ -146,6 +158,9 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return 0
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return _fail(f"{where}{exc.strerror or exc}", 1, json_mode, stdout, stderr)
     except Exception as exc:  # noqa: BLE001 - no traceback ever reaches the user
         sentence = f"internal error ({type(exc).__name__}: {exc}); this is a bug in edgar"
         return _fail(sentence, 1, json_mode, stdout, stderr)

@@ -44,7 +44,9 @@ def read_turn_text(source: str) -> str:
         msg = f"{source}: cannot be read ({exc.strerror})"
         raise BadInput(msg) from None
     if len(data) > MAX_TURN_BYTES:
-        msg = f"{source}: larger than {MAX_TURN_BYTES} bytes; a turn record is a few lines, nothing was stored"
+        msg = (
+            f"{source}: larger than {MAX_TURN_BYTES} bytes; a turn record is a few lines, nothing was stored"
+        )
         raise BadInput(msg)
     try:
         return data.decode("utf-8")

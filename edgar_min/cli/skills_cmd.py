@@ -230,7 +230,9 @@ def cmd_proposals(ctx: Context) -> int:
         return 0
     for p in proposals:
         patch = f" (patch to {p.patch_of})" if p.patch_of else ""
-        ctx.out(f"{p.name}{patch}  trigger={p.trigger or '?'}  created={p.created or '?'}  {_rel(ctx, p.path)}")
+        ctx.out(
+            f"{p.name}{patch}  trigger={p.trigger or '?'}  created={p.created or '?'}  {_rel(ctx, p.path)}"
+        )
         if p.description:
             ctx.out(f"    {p.description}")
         if p.problem:
@@ -254,5 +256,3 @@ def cmd_reject(ctx: Context) -> int:
     ctx.out(f"rejected {ctx.ns.name}: moved to {_rel(ctx, target)}")
     ctx.emit({"name": ctx.ns.name, "archived_to": _rel(ctx, target)})
     return 0
-
-

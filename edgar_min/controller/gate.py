@@ -87,8 +87,7 @@ class Pending:
         """The outcome; if it is not ready within `timeout`, a `refused` outcome saying so."""
         if not self._done.wait(timeout):
             return Outcome(self.triggers, "refused", message="the model did not answer in time")
-        assert self._outcome is not None
-        return self._outcome
+        return self._outcome  # type: ignore[return-value]  # set before the event
 
 
 class Gate:
@@ -132,7 +131,9 @@ class Gate:
         if not fired:
             return Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
         if self.mode == "off":
-            message = f"{', '.join(fired)} fired, but skills.synthesis is 'off': no model call, nothing written"
+            message = (
+                f"{', '.join(fired)} fired, but skills.synthesis is 'off': no model call, nothing written"
+            )
             return Pending(fired, Outcome(fired, "off", message=message))
         pending = Pending(fired)
         thread = threading.Thread(

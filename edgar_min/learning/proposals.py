@@ -67,7 +67,9 @@ def list_proposals(layout: Layout) -> list[Proposal]:
     """Every `.edgar/proposals/NAME/SKILL.md`, by name."""
     if not layout.proposals.is_dir():
         return []
-    return [_read(p) for p in sorted(layout.proposals.glob("*/SKILL.md")) if not p.parent.name.startswith(".")]
+    return [
+        _read(p) for p in sorted(layout.proposals.glob("*/SKILL.md")) if not p.parent.name.startswith(".")
+    ]
 
 
 def _proposal_path(layout: Layout, name: str) -> Path:

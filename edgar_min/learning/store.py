@@ -8,8 +8,11 @@ several machines merge by copying files:
 
 A turn line is one `O_APPEND` write, so processes may record at once without
 losing or interleaving lines; a torn last line (a crash mid-write) is skipped
-and counted. The repeats query lists one shape's markers and stops as soon as
-it has seen enough sessions, so it never reads the history.
+and counted. The repeats query lists one shape's markers, never the history.
+Markers are kept for the first `MARKER_CAP` sessions of a shape only: the
+trigger needs to know "at least `min_repeats`", and a small folder keeps the
+query a few microseconds however popular the shape (the turn lines still name
+every session).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ __all__ = [
     "new_session_id",
 ]
 
+MARKER_CAP = 64
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
 SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
@@ -98,9 +102,29 @@ class ExperienceStore:
     def __init__(self, folder: Path, host: str | None = None) -> None:
         self.folder = folder
         self.host = _slug(host, 40) if host else _host()
+        # Plain strings, built once: this is the per-turn hot path.
+        self._turns_dir = os.path.join(folder, "turns", self.host)
+        self._shapes_dir = os.path.join(folder, "shapes")
+        self._shape_dirs: dict[str, str] = {}
 
-    def _shape_dir(self, shape: str) -> Path:
-        return self.folder / "shapes" / _slug(shape)
+    def _shape_dir(self, shape: str) -> str:
+        found = self._shape_dirs.get(shape)
+        if found is None:
+            found = self._shape_dirs[shape] = os.path.join(self._shapes_dir, _slug(shape))
+        return found
+
+    def _markers(self, shape: str, limit: int) -> list[str]:
+        names: list[str] = []
+        try:
+            with os.scandir(self._shape_dir(shape)) as entries:
+                for entry in entries:
+                    if not entry.name.startswith("."):
+                        names.append(entry.name)
+                        if len(names) >= limit:
+                            break
+        except FileNotFoundError:
+            pass
+        return names
 
     def record(
         self, turn: Turn, session: str, fired: list[str] | tuple[str, ...] = (), now: float | None = None
@@ -119,14 +143,18 @@ class ExperienceStore:
                 ",".join(fired) or "-",
             )
         )
-        append_line(self.folder / "turns" / self.host / time.strftime("%Y-%m.tsv", when), line)
-        marker = self._shape_dir(shape) / _slug(session, 100)
+        append_line(os.path.join(self._turns_dir, time.strftime("%Y-%m.tsv", when)), line)
+        mine = _slug(session, 100)
+        markers = self._markers(shape, MARKER_CAP)
+        if mine in markers or len(markers) >= MARKER_CAP:
+            return
+        marker = os.path.join(self._shape_dir(shape), mine)
         try:
             fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             return
         except FileNotFoundError:
-            marker.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.dirname(marker), exist_ok=True)
             try:
                 fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
@@ -134,19 +162,11 @@ class ExperienceStore:
         os.close(fd)
 
     def repeats(self, shape: str, exclude_session: str = "", enough: int = 0) -> int:
-        """Distinct sessions other than `exclude_session` that did `shape`; stops at `enough`."""
+        """Distinct sessions other than `exclude_session` that did `shape` (at most `MARKER_CAP`)."""
         mine = _slug(exclude_session, 100) if exclude_session else None
-        count = 0
-        try:
-            with os.scandir(self._shape_dir(shape)) as entries:
-                for entry in entries:
-                    if entry.name != mine and not entry.name.startswith("."):
-                        count += 1
-                        if enough and count >= enough:
-                            break
-        except FileNotFoundError:
-            return 0
-        return count
+        names = self._markers(shape, MARKER_CAP + 1)
+        count = len(names) - (mine in names)
+        return min(count, enough) if enough else count
 
     def files(self) -> list[Path]:
         """Every turn file, in a stable order."""

@@ -18,9 +18,7 @@ __all__ = ["TRIGGERS", "triggers"]
 TRIGGERS = ("long", "recovered", "correction", "repeated")
 
 
-def triggers(
-    turn: Turn, config: SkillsConfig, store: ExperienceStore | None, session: str = ""
-) -> list[str]:
+def triggers(turn: Turn, config: SkillsConfig, store: ExperienceStore | None, session: str = "") -> list[str]:
     """The names of the triggers that fired, in the order of `TRIGGERS`."""
     verified = turn.verification == "passed"
     fired = []

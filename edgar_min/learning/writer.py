@@ -77,9 +77,9 @@ def _scalar(text: str) -> str:
     """A YAML scalar for `text`: plain when that is unambiguous, else double-quoted."""
     lowered = text.lower()
     ambiguous = lowered in {"null", "true", "false", "yes", "no", "on", "off", "~"}
-    if not ambiguous and _PLAIN_SAFE.fullmatch(text) and not re.fullmatch(r"[-+.0-9eE_:]+", text):
-        if " #" not in text and ": " not in text:
-            return text
+    plain = _PLAIN_SAFE.fullmatch(text) and not re.fullmatch(r"[-+.0-9eE_:]+", text)
+    if plain and not ambiguous and " #" not in text and ": " not in text:
+        return text
     return json.dumps(text, ensure_ascii=False)
 
 

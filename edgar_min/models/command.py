@@ -22,9 +22,12 @@ class CommandProvider:
 
     name = "command"
 
-    def __init__(self, config: ModelConfig, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, config: ModelConfig, environ: Mapping[str, str] | None = None) -> None:  # noqa: ARG002
         if not config.command:
-            msg = 'model.provider is "command" but model.command is empty (e.g. command = ["llm", "-m", "NAME"])'
+            msg = (
+                'model.provider is "command" but model.command is empty '
+                '(e.g. command = ["llm", "-m", "NAME"])'
+            )
             raise ConfigError(msg)
         self.command = list(config.command)
         self.timeout = config.timeout_s

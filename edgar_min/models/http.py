@@ -64,7 +64,7 @@ def post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str],
         else:
             msg = f"{who}: {url} could not be reached ({getattr(reason, 'strerror', None) or reason})"
         raise ModelError(msg) from None
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         msg = f"{who}: {url} did not answer within {timeout:g} s"
         raise ModelError(msg) from None
     except (ConnectionError, OSError) as exc:

@@ -45,9 +45,9 @@ def _headings(body: str) -> list[tuple[str, int]]:
     for index, line in enumerate(lines):
         opener = _FENCE.match(line)
         if fence:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                if not line.strip().strip(fence[0]):
-                    fence = ""
+            closes = opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
+            if closes and not line.strip().strip(fence[0]):
+                fence = ""
             continue
         if opener:
             fence = opener.group(1)
@@ -79,7 +79,9 @@ def shape_problems(body: str) -> list[str]:
         if key not in wanted:
             continue
         if key in positions:
-            problems.append(f"section '{BODY_SECTIONS[wanted.index(key)]}' appears twice")
+            sentence = f"section '{BODY_SECTIONS[wanted.index(key)]}' appears more than once"
+            if sentence not in problems:
+                problems.append(sentence)
             continue
         positions[key] = i
         end = heads[i + 1][1] - 1 if i + 1 < len(heads) else len(lines)

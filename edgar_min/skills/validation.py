@@ -35,13 +35,12 @@ def kind_of(path: Path) -> str:
 
 def validate_frontmatter(data: dict[str, Any], folder_name: str | None) -> list[str]:
     """Problems with the frontmatter keys and values (no file or line prefix)."""
-    problems = []
-    for key in data:
-        if key not in ALLOWED_KEYS:
-            problems.append(
-                f"unknown frontmatter key {key!r} (the format allows {', '.join(ALLOWED_KEYS)}; "
-                "put anything else under 'metadata')"
-            )
+    problems = [
+        f"unknown frontmatter key {key!r} (the format allows {', '.join(ALLOWED_KEYS)}; "
+        "put anything else under 'metadata')"
+        for key in data
+        if key not in ALLOWED_KEYS
+    ]
     name = data.get("name")
     if "name" not in data:
         problems.append("'name' is missing")

@@ -1,0 +1,276 @@
+"""The CLI in-process: what a person sees, the exit codes, and that bad input writes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import tree_snapshot
+from skillfiles import BODY, write_skill
+
+from edgar_min.layout import Layout
+from edgar_min.learning.writer import write_learned
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "turn.json"
+RECOVERED = {
+    "prompt": "bump the httpx pin",
+    "tools": ["shell", "edit", "shell"],
+    "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+    "verification": "passed",
+    "agent": "main",
+    "corrections": [],
+    "skills": [],
+}
+
+
+@pytest.fixture
+def root(tmp_path):
+    r = tmp_path / "proj"
+    r.mkdir()
+    return r
+
+
+def turn_file(root, data=RECOVERED, name="turn.json"):
+    path = root.parent / name
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return str(path)
+
+
+def test_version(edgar):
+    result = edgar("--version")
+    assert result.code == 0
+    assert result.out.startswith("edgar ")
+
+
+def test_skills_list_in_an_empty_folder_says_there_are_none(edgar, root):
+    result = edgar("--root", str(root), "skills", "list")
+    assert result.code == 0
+    assert "no skills found" in result.out
+    assert not (root / ".edgar").exists()
+
+
+def test_learn_on_the_example_turn_writes_a_proposal(edgar, root):
+    result = edgar("--root", str(root), "learn", str(EXAMPLE), "--session", "s-1")
+    assert result.code == 0, result
+    assert "triggers: recovered" in result.out
+    assert "proposed " in result.out
+    (proposal,) = (root / ".edgar" / "proposals").glob("*/SKILL.md")
+    assert edgar("--root", str(root), "skills", "validate", str(proposal)).code == 0
+
+
+def test_learn_json_document(edgar, root):
+    result = edgar("--root", str(root), "--json", "learn", turn_file(root), "--session", "s-1")
+    doc = result.json()
+    assert result.code == 0
+    assert doc["triggers"] == ["recovered"]
+    assert doc["outcome"] == "proposed"
+    assert doc["path"].startswith(".edgar/proposals/")
+    assert set(doc) == {"triggers", "outcome", "path", "message"}
+
+
+def test_learn_reads_stdin(edgar, root, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(RECOVERED).encode())))
+    result = edgar("--root", str(root), "--json", "learn", "-")
+    assert result.json()["outcome"] == "proposed"
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("{not json", "not valid JSON"),
+        (json.dumps({**RECOVERED, "stdout": "SECRET-OUTPUT"}), "'stdout'"),
+        (json.dumps({**RECOVERED, "output": "SECRET-OUTPUT"}), "'output'"),
+        (json.dumps({**RECOVERED, "message": "SECRET-OUTPUT"}), "'message'"),
+        (json.dumps({**RECOVERED, "args": ["SECRET-OUTPUT"]}), "'args'"),
+        (json.dumps({**RECOVERED, "verification": "maybe"}), "'verification'"),
+        ("\xff\xfe", "not"),
+    ],
+)
+def test_bad_turns_exit_2_with_a_sentence_and_write_nothing(edgar, root, content, words):
+    before = tree_snapshot(root)
+    result = edgar("--root", str(root), "learn", turn_file(root, content), "--session", "s-1")
+    assert result.code == 2
+    assert words in result.err
+    assert "Traceback" not in result.err
+    assert "SECRET-OUTPUT" not in result.err + result.out
+    assert tree_snapshot(root) == before
+
+
+def test_a_missing_turn_file_is_exit_2(edgar, root):
+    result = edgar("--root", str(root), "learn", str(root / "nope.json"))
+    assert (result.code, "no such file" in result.err) == (2, True)
+
+
+def test_a_bad_session_id_is_exit_2(edgar, root):
+    result = edgar("--root", str(root), "learn", turn_file(root), "--session", "a b")
+    assert result.code == 2
+    assert "session id" in result.err
+    assert not (root / ".edgar").exists()
+
+
+def test_an_unreadable_root_is_exit_2(edgar, tmp_path):
+    result = edgar("--root", str(tmp_path / "missing"), "skills", "list")
+    assert result.code == 2
+    assert "no such folder" in result.err
+    file_root = tmp_path / "file"
+    file_root.write_text("x")
+    assert edgar("--root", str(file_root), "skills", "list").code == 2
+
+
+def test_usage_errors_are_exit_2_without_traceback(edgar, root):
+    for args in (["skills"], ["nope"], ["learn"], ["skills", "show"]):
+        result = edgar("--root", str(root), *args)
+        assert result.code == 2, args
+        assert "Traceback" not in result.err
+
+
+def test_an_unknown_config_key_is_exit_2_naming_the_file(edgar, root):
+    (root / ".edgar").mkdir()
+    (root / ".edgar" / "config.toml").write_text("[skills]\nsynthesys = 'off'\n")
+    result = edgar("--root", str(root), "skills", "list")
+    assert result.code == 2
+    assert "unknown key skills.synthesys" in result.err
+    assert "config.toml" in result.err
+
+
+def test_auto_prints_its_warning_on_every_command(edgar, root):
+    for args in (["skills", "list"], ["learn", turn_file(root)]):
+        result = edgar("--root", str(root), "--set", "skills.synthesis=auto", *args)
+        assert "skills.synthesis is 'auto'" in result.err
+    assert "auto" not in edgar("--root", str(root), "skills", "list").err
+
+
+def test_auto_learns_a_passing_turn(edgar, root):
+    result = edgar("--root", str(root), "--set", "skills.synthesis=auto", "--json", "learn", turn_file(root))
+    assert result.json()["outcome"] == "learned"
+    listed = edgar("--root", str(root), "--json", "skills", "list", "--learned").json()
+    assert len(listed) == 1
+    assert listed[0]["origin"] == "learned"
+    assert listed[0]["provenance"]["trigger"] == "recovered"
+
+
+def test_list_show_validate_forget_round_trip(edgar, root):
+    layout = Layout(root, Path("/nonexistent-home"))
+    write_skill(layout.skills, "mine", "My own skill.")
+    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s-1", trigger="long", to="learned")
+    listed = edgar("--root", str(root), "--json", "skills", "list").json()
+    assert [(e["name"], e["origin"]) for e in listed] == [("mine", "hand"), ("pin-bump", "learned")]
+    assert "provenance" not in listed[0]
+    text = edgar("--root", str(root), "skills", "list").out
+    assert "mine" in text
+    assert "pin-bump" in text
+    shown = edgar("--root", str(root), "skills", "show", "pin-bump")
+    assert shown.code == 0
+    assert "## Procedure" in shown.out
+    assert edgar("--root", str(root), "skills", "validate").code == 0
+    forgot = edgar("--root", str(root), "skills", "forget", "pin-bump")
+    assert forgot.code == 0
+    assert "moved to .edgar/skills/learned/.archive/" in forgot.out
+    assert edgar("--root", str(root), "skills", "show", "pin-bump").code == 1
+    refused = edgar("--root", str(root), "skills", "forget", "mine")
+    assert refused.code == 1
+    assert "hand-authored" in refused.err
+    assert (layout.skills / "mine" / "SKILL.md").exists()
+
+
+def test_shadowed_skills_are_listed(edgar, root):
+    write_skill(root / ".edgar" / "skills", "dup", "project")
+    write_skill(root / ".claude" / "skills", "dup", "claude")
+    text = edgar("--root", str(root), "skills", "list").out
+    assert "shadowed: dup at .claude/skills/dup/SKILL.md" in text
+    listed = edgar("--root", str(root), "--json", "skills", "list").json()
+    assert [e["shadowed_by"] for e in listed] == [None, ".edgar/skills/dup/SKILL.md"]
+
+
+def test_unknown_skill_is_exit_1(edgar, root):
+    result = edgar("--root", str(root), "skills", "show", "nope")
+    assert result.code == 1
+    assert "no skill named 'nope'" in result.err
+
+
+def test_validate_reports_every_problem_and_exits_1(edgar, root):
+    folder = root / ".edgar" / "skills" / "right-name"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: wrong-name\ncolor: blue\n---\nbody\n")
+    result = edgar("--root", str(root), "skills", "validate")
+    assert result.code == 1
+    assert "does not match its folder 'right-name'" in result.out
+    assert "unknown frontmatter key 'color'" in result.out
+    assert "'description' is missing" in result.out
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("---\nname: x\ndescription: 'unclosed\n---\n", ":3:"),
+        ("---\nname: x\ndescription: y\n", "never closed"),
+        ("\ufeff---\nname: x\ndescription: y\n---\n", "byte-order mark"),
+        ("---\nname: x\n\tdescription: y\n---\n", "tab"),
+        ("no frontmatter at all\n", "frontmatter"),
+    ],
+)
+def test_validate_broken_frontmatter_names_file_and_line(edgar, root, text, words):
+    folder = root / "x"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    result = edgar("--root", str(root), "skills", "validate", str(folder))
+    assert result.code == 1
+    assert words in result.out
+    assert "SKILL.md" in result.out
+
+
+def test_validate_applies_the_four_sections_to_proposals_only(edgar, root):
+    write_skill(root / ".edgar" / "skills", "prose", "A person's prose.", "Just do the thing.\n")
+    write_skill(root / ".edgar" / "proposals", "lazy", "No sections.", "Just do the thing.\n")
+    result = edgar("--root", str(root), "skills", "validate")
+    assert result.code == 1
+    assert "proposals/lazy/SKILL.md: missing section(s)" in result.out
+    assert "prose" not in result.out.split("ok ")[0] or "ok .edgar/skills/prose/SKILL.md" in result.out
+
+
+def test_proposals_accept_reject(edgar, root):
+    learn = edgar("--root", str(root), "--json", "learn", turn_file(root), "--session", "s-1").json()
+    name = learn["path"].split("/")[2]
+    listed = edgar("--root", str(root), "--json", "skills", "proposals").json()
+    assert [p["name"] for p in listed] == [name]
+    assert listed[0]["trigger"] == "recovered"
+    accepted = edgar("--root", str(root), "skills", "accept", name)
+    assert accepted.code == 0, accepted
+    assert (root / ".edgar" / "skills" / "learned" / name / "SKILL.md").is_file()
+    assert not (root / ".edgar" / "proposals" / name).exists()
+    assert "no proposals waiting" in edgar("--root", str(root), "skills", "proposals").out
+    edgar(
+        "--root",
+        str(root),
+        "learn",
+        turn_file(root, {**RECOVERED, "prompt": "other task"}),
+        "--session",
+        "s-2",
+    )
+    (other,) = [p.parent.name for p in (root / ".edgar" / "proposals").glob("*/SKILL.md")]
+    rejected = edgar("--root", str(root), "skills", "reject", other)
+    assert rejected.code == 0
+    assert not (root / ".edgar" / "proposals" / other).exists()
+    assert any((root / ".edgar" / "skills" / "learned" / ".archive").glob(f"*-{other}-rejected"))
+    assert edgar("--root", str(root), "skills", "accept", "nope").code == 1
+    assert edgar("--root", str(root), "skills", "reject", "../x").code == 1
+
+
+def test_json_errors_are_one_document(edgar, root):
+    result = edgar("--root", str(root), "--json", "skills", "show", "nope")
+    assert result.code == 1
+    assert result.json() == {"error": "no skill named 'nope'", "exit_code": 1}
+
+
+def test_an_unwritable_store_gets_a_sentence_not_a_traceback(edgar, root):
+    # A file where the store's folder should be: every write under it fails with an OSError.
+    (root / ".edgar").mkdir()
+    (root / ".edgar" / "experience").write_text("not a folder")
+    result = edgar("--root", str(root), "learn", turn_file(root))
+    assert result.code == 1
+    assert "Not a directory" in result.err or "File exists" in result.err
+    assert "Traceback" not in result.err

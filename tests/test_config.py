@@ -1,0 +1,97 @@
+"""Layered config: defaults, user, project, environment, flags; every mistake named."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgar_min.config import load_config
+from edgar_min.errors import ConfigError
+from edgar_min.layout import Layout
+
+
+@pytest.fixture
+def layout(tmp_path):
+    home = tmp_path / "home"
+    root = tmp_path / "proj"
+    (root / ".edgar").mkdir(parents=True)
+    home.mkdir()
+    return Layout(root, home)
+
+
+def test_defaults_need_no_file(layout):
+    config = load_config(layout, environ={})
+    assert config.skills.synthesis == "propose"
+    assert (config.skills.min_tool_calls, config.skills.min_repeats, config.skills.distill_after) == (5, 3, 3)
+    assert config.controller.enabled is True
+    assert config.model.provider == "offline"
+    assert config.semif.engine == "lexical"
+    assert config.agent == {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
+    assert config.sources == ("defaults",)
+
+
+def test_layers_apply_in_order(layout):
+    layout.user_config.write_text('[skills]\nsynthesis = "off"\nmin_repeats = 7\n[model]\ntimeout_s = 5\n')
+    layout.project_config.write_text('[skills]\nsynthesis = "auto"\n[agent]\ncontacts = "data/c.json"\n')
+    env = {"EDGAR_SKILLS_MIN_REPEATS": "4", "EDGAR_HOME": "/ignored", "OTHER": "x"}
+    config = load_config(layout, environ=env, overrides=["skills.synthesis=propose"])
+    assert config.skills.synthesis == "propose"  # flag beats project
+    assert config.skills.min_repeats == 4  # env beats user
+    assert config.model.timeout_s == 5.0
+    assert config.agent["contacts"] == "data/c.json"
+    assert config.agent["drafts"] == "data/drafts"
+    assert config.sources[0] == "defaults"
+    assert config.sources[1:3] == (str(layout.user_config), str(layout.project_config))
+    assert "EDGAR_SKILLS_MIN_REPEATS" in config.sources[3]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[skills]\nsynthesis = 'yes'\n", "skills.synthesis must be one of off, propose, auto"),
+        ("[skills]\nmin_tool_calls = '5'\n", "skills.min_tool_calls must be an integer"),
+        ("[skills]\nmin_tool_calls = true\n", "skills.min_tool_calls must be an integer"),
+        ("[skills]\nbogus = 1\n", "unknown key skills.bogus"),
+        ("[nope]\nx = 1\n", "unknown section [nope]"),
+        ("[model]\ncommand = 'llm -m x'\n", "model.command must be a list of strings"),
+        ("[controller]\nenabled = 'no'\n", "controller.enabled must be true or false"),
+        ("skills = 3\n", "[skills] must be a table"),
+        ("[skills]\nmin_repeats = 0\n", "skills.min_repeats must be between 1 and 63"),
+        ("[skills]\nmin_repeats = 100\n", "skills.min_repeats must be between 1 and 63"),
+        ("[model]\ntimeout_s = 0\n", "model.timeout_s must be at least 0.001"),
+        ("[skills\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_project_file_names_the_file_the_key_and_what_was_expected(layout, text, words):
+    layout.project_config.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(layout, environ={})
+    assert words in err.value.message
+    assert str(layout.project_config) in err.value.message
+    assert err.value.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"EDGAR_SKILLS_MIN_REPEATS": "three"}, "skills.min_repeats must be an integer"),
+        ({"EDGAR_SKILLS_NOPE": "1"}, "unknown key skills.nope"),
+        ({"EDGAR_MODEL_COMMAND": "llm -m x"}, "JSON array"),
+        ({"EDGAR_CONTROLLER_ENABLED": "maybe"}, "true or false"),
+    ],
+)
+def test_bad_environment_variables_are_named(layout, env, words):
+    with pytest.raises(ConfigError, match=words):
+        load_config(layout, environ=env)
+
+
+def test_environment_values_are_typed(layout):
+    env = {"EDGAR_MODEL_COMMAND": '["llm", "-m", "x"]', "EDGAR_CONTROLLER_ENABLED": "false"}
+    config = load_config(layout, environ=env)
+    assert config.model.command == ("llm", "-m", "x")
+    assert config.controller.enabled is False
+
+
+@pytest.mark.parametrize("flag", ["skills.synthesis", "synthesis=off", "=off", "skills.=x"])
+def test_a_malformed_set_flag_is_a_sentence(layout, flag):
+    with pytest.raises(ConfigError, match=r"SECTION\.KEY=VALUE"):
+        load_config(layout, environ={}, overrides=[flag])

@@ -1,0 +1,179 @@
+"""The gate: off, propose, auto, exactly as the design says."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from skillfiles import BODY, write_skill
+
+from edgar_min.config import Config, ControllerConfig, SkillsConfig
+from edgar_min.controller.gate import Gate
+from edgar_min.errors import ModelError
+from edgar_min.layout import Layout
+from edgar_min.learning.turn import parse_turn
+
+RECOVERED = {
+    "prompt": "bump the httpx pin",
+    "tools": ["shell", "edit", "shell"],
+    "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+    "verification": "passed",
+}
+
+
+class Recorder:
+    """A provider that returns a fixed reply and remembers what it was shown."""
+
+    name = "recorder"
+
+    def __init__(self, reply: str | Exception, delay: float = 0.0) -> None:
+        self.reply = reply
+        self.delay = delay
+        self.prompts: list[tuple[str, str]] = []
+
+    def complete(self, system: str, prompt: str) -> str:
+        self.prompts.append((system, prompt))
+        time.sleep(self.delay)
+        if isinstance(self.reply, Exception):
+            raise self.reply
+        return self.reply
+
+
+REPLY = f"name: pin-bump\ndescription: Bump a pin and refresh the lock.\n\n{BODY}"
+
+
+@pytest.fixture
+def layout(tmp_path):
+    return Layout(tmp_path, tmp_path / "home")
+
+
+def gate(layout, mode="propose", reply=REPLY, enabled=True, delay=0.0):
+    config = Config(skills=SkillsConfig(synthesis=mode), controller=ControllerConfig(enabled=enabled))
+    provider = Recorder(reply, delay)
+    return Gate(layout, config, provider), provider
+
+
+def test_propose_writes_a_proposal_and_says_where(layout):
+    g, provider = gate(layout)
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "proposed"
+    assert outcome.triggers == ("recovered",)
+    assert outcome.path == ".edgar/proposals/pin-bump/SKILL.md"
+    assert "proposed pin-bump" in outcome.message
+    assert (layout.proposals / "pin-bump" / "SKILL.md").is_file()
+    assert not layout.learned.exists()
+    assert provider.prompts[0][1].startswith("what tripped: recovered\n")
+
+
+def test_off_makes_no_model_call_and_writes_no_skill(layout):
+    g, provider = gate(layout, mode="off")
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "off"
+    assert provider.prompts == []
+    assert not layout.proposals.exists()
+
+
+def test_no_trigger_no_model_call(layout):
+    g, provider = gate(layout)
+    outcome = g.learn(parse_turn({"prompt": "x", "tools": ["shell"], "verification": "passed"}), "s-1")
+    assert (outcome.outcome, outcome.triggers) == ("none", ())
+    assert provider.prompts == []
+    # The store still records the turn.
+    assert g.store.health().records == 1
+
+
+def test_auto_learns_only_a_verified_turn_without_a_correction(layout):
+    g, _ = gate(layout, mode="auto")
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "learned"
+    assert (layout.learned / "pin-bump" / "SKILL.md").is_file()
+
+
+def test_auto_with_a_correction_only_proposes(layout):
+    g, _ = gate(layout, mode="auto")
+    turn = parse_turn({**RECOVERED, "corrections": ["no, refresh the lock file too"]})
+    outcome = g.learn(turn, "s-1")
+    assert outcome.triggers == ("recovered", "correction")
+    assert outcome.outcome == "proposed"
+    assert "a correction can only ever propose" in outcome.message
+    assert not layout.learned.exists()
+
+
+def test_auto_with_an_unverified_correction_only_proposes(layout):
+    g, _ = gate(layout, mode="auto")
+    outcome = g.learn(parse_turn({"prompt": "x", "corrections": ["do it like this"]}), "s-1")
+    assert (outcome.outcome, outcome.triggers) == ("proposed", ("correction",))
+    assert "did not pass" in outcome.message
+
+
+def test_auto_falls_back_to_a_proposal_when_the_writer_refuses_learned(layout):
+    g, _ = gate(layout, mode="auto")
+    assert g.learn(parse_turn(RECOVERED), "s-1").outcome == "learned"
+    again = g.learn(parse_turn(RECOVERED), "s-2")
+    assert again.outcome == "proposed"
+    assert "is a patch" in again.message
+
+
+def test_a_persons_name_is_refused_in_auto_too(layout):
+    write_skill(layout.skills, "pin-bump")
+    g, _ = gate(layout, mode="auto")
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "hand-authored" in outcome.message
+    assert not layout.learned.exists()
+    assert not layout.proposals.exists()
+
+
+def test_a_model_failure_is_a_logged_rejection(layout):
+    g, _ = gate(layout, reply=ModelError("command provider: 'llm' exited with status 3"))
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "exited with status 3" in outcome.message
+    row = json.loads(layout.rejections.read_text().splitlines()[-1])
+    assert row["trigger"] == "recovered"
+    assert row["error"] == outcome.message
+
+
+def test_an_exploding_provider_never_breaks_the_turn(layout):
+    g, _ = gate(layout, reply=RuntimeError("kaboom"))
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "internal error" in outcome.message
+    assert layout.rejections.is_file()
+
+
+def test_a_refused_reply_is_logged(layout):
+    g, _ = gate(layout, reply="name: ../evil\ndescription: x\n\n" + BODY)
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "refused '../evil'" in outcome.message
+    assert "../evil" in layout.rejections.read_text()
+
+
+def test_controller_off_makes_learning_inert(layout):
+    g, provider = gate(layout, enabled=False)
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "off"
+    assert "inert" in outcome.message
+    assert provider.prompts == []
+    assert not layout.edgar.exists()
+
+
+def test_after_turn_returns_before_the_model_answers(layout):
+    g, _ = gate(layout, delay=0.5)
+    start = time.perf_counter()
+    pending = g.after_turn(parse_turn(RECOVERED), "s-1")
+    returned = time.perf_counter() - start
+    assert not pending.done()
+    outcome = pending.wait(10)
+    assert outcome.outcome == "proposed"
+    # Not a timing assertion on speed, only on order: it returned before the 0.5 s reply.
+    assert returned < 0.5
+
+
+def test_wait_with_a_short_timeout_says_the_model_did_not_answer(layout):
+    g, _ = gate(layout, delay=1.0)
+    outcome = g.after_turn(parse_turn(RECOVERED), "s-1").wait(0.01)
+    assert outcome.outcome == "refused"
+    assert "did not answer in time" in outcome.message

@@ -1,0 +1,126 @@
+"""The experience store: shape, session, verdict and skills; never the prompt."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+
+from edgar_min.errors import BadInput
+from edgar_min.learning.store import ExperienceStore, check_session
+from edgar_min.learning.turn import parse_turn
+
+TURN = parse_turn(
+    {
+        "prompt": "PROMPT-CANARY bump the pin",
+        "tools": ["shell", "edit"],
+        "verification": "passed",
+        "skills": ["a-b"],
+    }
+)
+
+
+def test_a_record_holds_the_shape_session_verdict_and_skills_but_not_the_prompt(tmp_path):
+    store = ExperienceStore(tmp_path, host="box")
+    store.record(TURN, "s-1", ["long"], now=0)
+    (path,) = store.files()
+    text = path.read_text()
+    assert path.relative_to(tmp_path).as_posix() == "turns/box/1970-01.tsv"
+    assert text == "1\t1970-01-01T00:00:00Z\ts-1\tmain:shell>edit\tpassed\ta-b\tlong\n"
+    assert "CANARY" not in text
+    (record,) = list(store.records())
+    assert (record.session, record.shape, record.verification) == ("s-1", "main:shell>edit", "passed")
+    assert (record.skills, record.triggers) == (("a-b",), ("long",))
+
+
+def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
+    store = ExperienceStore(tmp_path, host="box")
+    store.record(TURN, "s-1", now=0)
+    store.record(TURN, "s-2", now=0)
+    (path,) = store.files()
+    with path.open("ab") as handle:
+        handle.write(b"1\t1970-01-01T00:00:00Z\ts-3\tmain:she")  # a crash mid-write
+    health = store.health()
+    assert (health.records, health.torn) == (2, 1)
+    assert [r.session for r in store.records()] == ["s-1", "s-2"]
+
+
+def test_garbage_lines_are_skipped(tmp_path):
+    store = ExperienceStore(tmp_path, host="box")
+    store.record(TURN, "s-1", now=0)
+    (path,) = store.files()
+    with path.open("ab") as handle:
+        handle.write(b"not a record\n\xff\xfe\n")
+    store.record(TURN, "s-2", now=0)
+    health = store.health()
+    assert (health.records, health.torn) == (2, 2)
+
+
+def test_repeats_counts_distinct_sessions_and_stops_early(tmp_path):
+    store = ExperienceStore(tmp_path, host="box")
+    for i in range(50):
+        store.record(TURN, f"s-{i % 10}")
+    assert store.repeats(TURN.shape) == 10
+    assert store.repeats(TURN.shape, exclude_session="s-3") == 9
+    assert store.repeats(TURN.shape, enough=3) == 3
+    assert store.repeats("main:other") == 0
+
+
+def test_markers_stop_at_the_cap_but_the_count_stays_true_enough(tmp_path):
+    from edgar_min.learning.store import MARKER_CAP
+
+    store = ExperienceStore(tmp_path, host="box")
+    for i in range(MARKER_CAP + 20):
+        store.record(TURN, f"s-{i}")
+    (shape_dir,) = (tmp_path / "shapes").iterdir()
+    assert len(list(shape_dir.iterdir())) == MARKER_CAP
+    assert store.repeats(TURN.shape, exclude_session="s-0") >= MARKER_CAP - 1
+    assert store.repeats(TURN.shape, exclude_session="new", enough=3) == 3
+    assert store.health().records == MARKER_CAP + 20
+
+
+def test_hosts_write_separate_files_so_copies_merge(tmp_path):
+    ExperienceStore(tmp_path, host="laptop").record(TURN, "a")
+    ExperienceStore(tmp_path, host="desktop").record(TURN, "b")
+    assert [p.parent.name for p in ExperienceStore(tmp_path).files()] == ["desktop", "laptop"]
+    assert ExperienceStore(tmp_path).repeats(TURN.shape) == 2
+
+
+@pytest.mark.parametrize("bad", ["", "a b", "a\tb", "a\nb", "../x", "x" * 200, "-x", "é"])
+def test_unusable_session_ids_are_refused(bad):
+    with pytest.raises(BadInput, match="session id"):
+        check_session(bad)
+
+
+def _append_many(folder: str, worker: int, count: int) -> None:
+    store = ExperienceStore(__import__("pathlib").Path(folder), host="shared")
+    turn = parse_turn({"prompt": "x", "tools": ["shell"], "verification": "passed"})
+    for i in range(count):
+        store.record(turn, f"w{worker}-s{i % 7}", ["long"])
+
+
+@pytest.mark.slow
+def test_eight_processes_appending_at_once_lose_and_tear_nothing(tmp_path):
+    count = 2000
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_append_many, args=(str(tmp_path), w, count)) for w in range(8)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    store = ExperienceStore(tmp_path)
+    health = store.health()
+    assert (health.records, health.torn) == (8 * count, 0)
+    per_worker = {}
+    for record in store.records():
+        worker = record.session.split("-")[0]
+        per_worker[worker] = per_worker.get(worker, 0) + 1
+    assert per_worker == {f"w{w}": count for w in range(8)}
+    assert store.repeats("main:shell") == 8 * 7
+    # Every line is whole: seven tab-separated fields and a newline.
+    for path in store.files():
+        for line in path.read_bytes().split(b"\n")[:-1]:
+            assert line.count(b"\t") == 6, line
+    assert os.listdir(tmp_path / "turns") == ["shared"]

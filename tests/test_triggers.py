@@ -1,0 +1,65 @@
+"""The four triggers, in order, with the seed's conditions."""
+
+from __future__ import annotations
+
+import pytest
+
+from edgar_min.config import SkillsConfig
+from edgar_min.learning.store import ExperienceStore
+from edgar_min.learning.triggers import triggers
+from edgar_min.learning.turn import parse_turn
+
+CFG = SkillsConfig()
+
+
+def turn(**kw):
+    return parse_turn({"prompt": "x", **kw})
+
+
+ERR = [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}]
+
+
+@pytest.mark.parametrize(
+    ("kw", "fired"),
+    [
+        ({"tools": ["shell"] * 5, "verification": "passed"}, ["long"]),
+        ({"tools": ["shell"] * 4, "verification": "passed"}, []),
+        ({"tools": ["shell"] * 9, "verification": "failed"}, []),
+        ({"tools": ["shell"], "errors": ERR, "verification": "passed"}, ["recovered"]),
+        ({"tools": ["shell"], "errors": ERR, "verification": "unverified"}, []),
+        ({"corrections": ["no, like this"], "verification": "failed"}, ["correction"]),
+        (
+            {"tools": ["shell"] * 6, "errors": ERR, "corrections": ["no"], "verification": "passed"},
+            ["long", "recovered", "correction"],
+        ),
+    ],
+)
+def test_each_trigger_fires_only_on_its_condition(kw, fired):
+    assert triggers(turn(**kw), CFG, None) == fired
+
+
+def test_repeated_needs_distinct_earlier_sessions(tmp_path):
+    store = ExperienceStore(tmp_path, host="h")
+    t = turn(tools=["shell", "edit"], verification="passed")
+    for session in ("s1", "s1", "s2"):
+        store.record(t, session)
+    assert triggers(t, CFG, store, session="s9") == []
+    store.record(t, "s3")
+    assert triggers(t, CFG, store, session="s9") == ["repeated"]
+    # The current session does not count as an earlier one.
+    assert triggers(t, CFG, store, session="s3") == []
+
+
+def test_repeated_does_not_fire_when_a_skill_was_loaded_or_the_check_did_not_pass(tmp_path):
+    store = ExperienceStore(tmp_path, host="h")
+    t = turn(tools=["shell"], verification="passed")
+    for session in ("a", "b", "c"):
+        store.record(t, session)
+    assert triggers(t, CFG, store, "z") == ["repeated"]
+    assert triggers(turn(tools=["shell"], verification="passed", skills=["pin-bump"]), CFG, store, "z") == []
+    assert triggers(turn(tools=["shell"], verification="unverified"), CFG, store, "z") == []
+
+
+def test_thresholds_come_from_config():
+    cfg = SkillsConfig(min_tool_calls=2)
+    assert triggers(turn(tools=["a", "b"], verification="passed"), cfg, None) == ["long"]

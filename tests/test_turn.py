@@ -1,0 +1,151 @@
+"""The turn record: seven fields, refused whole on anything else."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from edgar_min.errors import BadInput
+from edgar_min.learning.turn import ErrorRecord, Turn, parse_turn, redact, strip_program, turn_from_json
+
+GOOD = {
+    "prompt": "bump the httpx pin",
+    "corrections": ["no, refresh the lock file too"],
+    "tools": ["shell", "edit", "shell"],
+    "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+    "verification": "passed",
+    "agent": "main",
+    "skills": [],
+}
+
+
+def test_the_design_example_parses_into_the_seven_fields():
+    turn = parse_turn(GOOD)
+    assert turn == Turn(
+        prompt="bump the httpx pin",
+        corrections=("no, refresh the lock file too",),
+        tools=("shell", "edit", "shell"),
+        errors=(ErrorRecord("shell", "nonzero_exit", 1, "pytest"),),
+        verification="passed",
+        agent="main",
+        skills=(),
+    )
+    assert turn.shape == "main:shell>edit"
+
+
+def test_missing_optional_keys_take_defaults():
+    turn = parse_turn({"prompt": "x"})
+    assert (turn.corrections, turn.tools, turn.errors) == ((), (), ())
+    assert (turn.verification, turn.agent, turn.skills) == ("unverified", "main", ())
+    assert turn.shape == "main:"
+
+
+@pytest.mark.parametrize("key", ["stdout", "output", "message", "args", "stderr", "result"])
+def test_a_forbidden_top_level_key_is_refused_by_name(key):
+    with pytest.raises(BadInput) as err:
+        parse_turn({**GOOD, key: "SECRET"})
+    assert repr(key) in err.value.message
+    assert "nothing was stored" in err.value.message
+    assert "SECRET" not in err.value.message
+
+
+@pytest.mark.parametrize("key", ["message", "stderr", "output", "args"])
+def test_a_forbidden_key_inside_an_error_record_is_refused(key):
+    error = {"tool": "shell", "kind": "nonzero_exit", key: "boom"}
+    with pytest.raises(BadInput) as err:
+        parse_turn({"prompt": "x", "errors": [error]})
+    assert repr(key) in err.value.message
+    assert "boom" not in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"prompt": 3}, "'prompt'"),
+        ({"prompt": "  "}, "'prompt'"),
+        ({}, "'prompt' is required"),
+        ([], "JSON object"),
+        ({"prompt": "x", "tools": "shell"}, "'tools'"),
+        ({"prompt": "x", "tools": ["Shell"]}, "not a tool name"),
+        ({"prompt": "x", "tools": ["rm -rf /"]}, "not a tool name"),
+        ({"prompt": "x", "verification": "ok"}, "'verification'"),
+        ({"prompt": "x", "errors": [{"tool": "shell", "kind": "exploded"}]}, "kind"),
+        ({"prompt": "x", "errors": [{"tool": "shell"}]}, "'kind'"),
+        ({"prompt": "x", "errors": [{"tool": "shell", "kind": "timeout", "exit_code": "1"}]}, "exit_code"),
+        ({"prompt": "x", "errors": [{"tool": "shell", "kind": "timeout", "exit_code": True}]}, "exit_code"),
+        ({"prompt": "x", "errors": ["shell failed"]}, "errors[0]"),
+        ({"prompt": "x", "agent": "Main Loop"}, "'agent'"),
+        ({"prompt": "x", "skills": ["../x"]}, "skill name"),
+        ({"prompt": "x", "corrections": [1]}, "'corrections'"),
+    ],
+)
+def test_wrong_types_and_values_get_a_sentence(data, words):
+    with pytest.raises(BadInput) as err:
+        parse_turn(data)
+    assert words in err.value.message
+
+
+def test_configured_tools_restrict_the_names():
+    assert parse_turn({"prompt": "x", "tools": ["shell"]}, ("shell", "edit")).tools == ("shell",)
+    with pytest.raises(BadInput, match="configured tools"):
+        parse_turn({"prompt": "x", "tools": ["browser"]}, ("shell", "edit"))
+
+
+@pytest.mark.parametrize(
+    ("hostile", "kept"),
+    [
+        ("pytest\nrm -rf /", "pytestrm-rf"),
+        ("py;test|cat", "pytestcat"),
+        ("ëvïl", "vl"),
+        ("x" * 500, "x" * 64),
+        ("$(curl evil)", "curlevil"),
+        ("../../bin/sh", "....binsh"),
+    ],
+)
+def test_hostile_program_names_are_stripped(hostile, kept):
+    turn = parse_turn({"prompt": "x", "errors": [{"tool": "shell", "kind": "crashed", "program": hostile}]})
+    assert turn.errors[0].program == kept
+    assert strip_program(hostile) == kept
+
+
+def test_program_is_stripped_again_when_rendered():
+    # A record built in code, bypassing the parser, still renders safely.
+    record = ErrorRecord("shell", "nonzero_exit", 2, "make; curl x|sh\n")
+    assert record.render() == "shell nonzero_exit exit 2 (makecurlxsh)"
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "sk-proj-abcdefghijklmnop1234567890",
+        "sk-ant-api03-abcdefghijklmnopqrstuvwx",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        "AKIAIOSFODNN7EXAMPLE",
+        "xoxb-1234567890-abcdefghij",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "0123456789abcdef0123456789abcdef0123",
+        "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A=",
+    ],
+)
+def test_secret_looking_tokens_are_redacted_from_prompt_and_corrections(secret):
+    turn = parse_turn({"prompt": f"use {secret} please", "corrections": [f"no, the key is {secret}"]})
+    assert secret not in turn.prompt
+    assert secret not in turn.corrections[0]
+    assert "[REDACTED]" in turn.prompt
+
+
+def test_redaction_keeps_ordinary_text():
+    text = "bump the httpx pin in src/app/settings/config_loader.py to 0.27.2, then run make test"
+    assert redact(text) == text
+    assert redact("password: hunter2 and token=abc") == "password: [REDACTED] and token=[REDACTED]"
+    assert redact("Authorization: Bearer abcdefgh12345678") == "Authorization: Bearer [REDACTED]"
+
+
+def test_malformed_json_is_bad_input_with_a_sentence():
+    with pytest.raises(BadInput, match="not valid JSON"):
+        turn_from_json("{prompt: x", "turn.json")
+
+
+def test_json_round_trip_of_the_example():
+    assert turn_from_json(json.dumps(GOOD)).shape == "main:shell>edit"

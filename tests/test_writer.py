@@ -1,0 +1,266 @@
+"""The one writer: every refusal a sentence, every write atomic and inside its folder."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import tree_snapshot
+from skillfiles import BODY, write_skill
+
+from edgar_min.errors import NotFound, Refused
+from edgar_min.layout import Layout
+from edgar_min.learning.writer import (
+    MAX_BODY_CHARS,
+    MAX_REPLY_CHARS,
+    Provenance,
+    archive,
+    parse_reply,
+    render_skill,
+    write_learned,
+)
+from edgar_min.skills.frontmatter import parse_skill
+from edgar_min.skills.validation import validate_file
+
+
+@pytest.fixture
+def layout(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    return Layout(root, tmp_path / "home")
+
+
+def write(layout, name="pin-bump-with-lockfile", body=BODY, to="proposal", **kw):
+    return write_learned(
+        layout, name, kw.pop("description", "Bump a pin and refresh the lock file."), body,
+        session="s-1", trigger="recovered", to=to, **kw,
+    )  # fmt: skip
+
+
+def test_a_proposal_lands_in_proposals_with_provenance_and_validates(layout):
+    path = write(layout)
+    assert path == layout.proposals / "pin-bump-with-lockfile" / "SKILL.md"
+    parsed = parse_skill(path.read_text())
+    assert parsed.data["name"] == "pin-bump-with-lockfile"
+    meta = parsed.data["metadata"]
+    assert (meta["learned"], meta["session"], meta["trigger"]) == ("true", "s-1", "recovered")
+    assert meta["created"].endswith("Z")
+    assert validate_file(path) == []
+
+
+def test_learned_lands_in_learned(layout):
+    path = write(layout, to="learned")
+    assert path == layout.learned / "pin-bump-with-lockfile" / "SKILL.md"
+    assert validate_file(path) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (BODY.replace("## Pitfalls", "## Gotchas"), "missing section(s): Pitfalls"),
+        ("## When to use\n\nx\n", "missing section(s): Procedure, Pitfalls, Verification"),
+        (
+            "## Procedure\n\nx\n## When to use\n\nx\n## Pitfalls\n\nx\n## Verification\n\nx\n",
+            "sections out of order",
+        ),
+        (
+            BODY.replace("- The tests fail until the lock file is refreshed.", ""),
+            "section 'Pitfalls' is empty",
+        ),
+        ("```\n" + BODY + "```\n", "missing section(s): When to use, Procedure, Pitfalls, Verification"),
+        (BODY.replace("## Verification", "```\n## Verification\n```"), "missing section(s): Verification"),
+        (BODY + "x" * MAX_BODY_CHARS, "the limit is"),
+        (BODY + "\x00", "NUL"),
+    ],
+)
+def test_a_body_out_of_shape_is_refused_and_nothing_is_written(layout, body, words):
+    before = tree_snapshot(layout.root)
+    with pytest.raises(Refused) as err:
+        write(layout, body=body)
+    assert err.value.message.startswith("refused pin-bump-with-lockfile: ")
+    assert words in err.value.message
+    assert tree_snapshot(layout.root) == before
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "../x",
+        "a/b",
+        "..",
+        ".hidden",
+        "Upper",
+        "has space",
+        "x" * 65,
+        "-lead",
+        "trail-",
+        "dou--ble",
+        "",
+        "learned",
+        "a\\b",
+        "ä",
+        "x\n",
+    ],
+)
+def test_hostile_names_are_refused_and_nothing_is_written(layout, name):
+    before = tree_snapshot(layout.root.parent)
+    with pytest.raises(Refused) as err:
+        write(layout, name=name)
+    assert err.value.message.startswith("refused ")
+    assert tree_snapshot(layout.root.parent) == before
+
+
+@pytest.mark.parametrize("scope", ["project", ".agents", ".claude", "user"])
+@pytest.mark.parametrize("to", ["proposal", "learned"])
+def test_a_name_a_person_owns_is_never_taken(layout, scope, to):
+    folder = {
+        "project": layout.skills,
+        ".agents": layout.root / ".agents" / "skills",
+        ".claude": layout.root / ".claude" / "skills",
+        "user": layout.user_skills,
+    }[scope]
+    write_skill(folder, "pin-bump-with-lockfile")
+    with pytest.raises(Refused, match="hand-authored skill of that name exists"):
+        write(layout, to=to)
+    assert not layout.proposals.exists()
+    assert not layout.learned.exists()
+
+
+def test_a_patch_to_a_persons_skill_may_be_proposed_but_never_learned(layout):
+    write_skill(layout.skills, "pin-bump-with-lockfile")
+    path = write(layout, patch=True)
+    assert path.parent.parent == layout.proposals
+    assert parse_skill(path.read_text()).data["metadata"]["patch_of"] == "pin-bump-with-lockfile"
+    with pytest.raises(Refused):
+        write(layout, patch=True, to="learned")
+
+
+def test_a_new_skill_never_overwrites_a_learned_one_but_a_patch_does(layout):
+    write(layout, to="learned")
+    with pytest.raises(Refused, match="is a patch"):
+        write(layout, to="learned")
+    path = write(layout, to="learned", patch=True, description="A better description.")
+    assert "A better description." in path.read_text()
+
+
+def test_descriptions_are_folded_onto_one_line_and_quoted_when_needed(layout):
+    tricky = 'Use when: "x" # not a comment\n---\nname: evil'
+    path = write(layout, description=tricky)
+    data = parse_skill(path.read_text()).data
+    assert data["name"] == "pin-bump-with-lockfile"
+    assert data["description"] == 'Use when: "x" # not a comment --- name: evil'
+    assert set(data) == {"name", "description", "metadata"}
+
+
+@pytest.mark.parametrize("description", ["", "   ", "x" * 1025])
+def test_a_bad_description_is_refused(layout, description):
+    with pytest.raises(Refused, match="description"):
+        write(layout, description=description)
+
+
+def test_render_skill_matches_the_design_layout():
+    text = render_skill(
+        "pin-bump-with-lockfile",
+        "Bump a dependency pin and refresh the lock file so the test suite passes.",
+        BODY,
+        Provenance(session="s-20261130-1", trigger="recovered", created="2026-11-30T09:00:00Z"),
+    )
+    assert text.startswith(
+        "---\nname: pin-bump-with-lockfile\n"
+        "description: Bump a dependency pin and refresh the lock file so the test suite passes.\n"
+        'metadata:\n  learned: "true"\n  session: "s-20261130-1"\n  trigger: "recovered"\n'
+        '  created: "2026-11-30T09:00:00Z"\n---\n\n## When to use\n'
+    )
+
+
+def test_parse_reply_splits_name_description_and_body():
+    draft = parse_reply(f"name: pin-bump\ndescription: Bump a pin.\n\n{BODY}")
+    assert (draft.name, draft.description) == ("pin-bump", "Bump a pin.")
+    assert draft.body.startswith("## When to use")
+    fenced = parse_reply(f"```markdown\n---\nname: pin-bump\ndescription: Bump a pin.\n---\n{BODY}```")
+    assert fenced.body.startswith("## When to use")
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ("", "no 'name:' line"),
+        ("Sure! Here is a skill.\nname: x\n", "no 'name:' line"),
+        ("name: x\n\n## When to use\n", "no 'description:' line"),
+        ("name: x\ndescription:\n", "no 'description:' line"),
+        ("x" * (MAX_REPLY_CHARS + 1), "the cap is"),
+    ],
+)
+def test_parse_reply_refuses_replies_out_of_format(reply, words):
+    with pytest.raises(Refused, match=words):
+        parse_reply(reply)
+
+
+def test_archive_moves_a_learned_skill_and_never_deletes(layout):
+    path = write(layout, to="learned")
+    text = path.read_text()
+    moved = archive(layout, "pin-bump-with-lockfile")
+    assert not path.exists()
+    assert moved.parent == layout.archive
+    assert (moved / "SKILL.md").read_text() == text
+
+
+def test_archive_refuses_a_persons_skill_and_unknown_names(layout):
+    write_skill(layout.skills, "mine")
+    with pytest.raises(Refused, match="hand-authored"):
+        archive(layout, "mine")
+    assert (layout.skills / "mine" / "SKILL.md").exists()
+    with pytest.raises(NotFound):
+        archive(layout, "nothing-here")
+    with pytest.raises(NotFound):
+        archive(layout, "../../etc")
+
+
+CRASHER = textwrap.dedent(
+    """
+    import os, sys, time
+    sys.path.insert(0, {repo!r})
+    import edgar_min.atomic as atomic
+    real_write = os.write
+    def slow_write(fd, data):
+        # Write half, tell the parent, and hang until killed.
+        n = real_write(fd, bytes(data[: len(data) // 2]))
+        print("HALF", flush=True)
+        time.sleep(60)
+        return n
+    atomic.os.write = slow_write
+    from pathlib import Path
+    from edgar_min.layout import Layout
+    from edgar_min.learning.writer import write_learned
+    body = open({body!r}).read()
+    write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), "pin-bump", "A new description.", body,
+                  session="s-2", trigger="long", to="learned", patch=True)
+    """
+)
+
+
+def test_a_writer_killed_mid_write_leaves_the_old_file_or_nothing(layout, tmp_path):
+    repo = str(__import__("pathlib").Path(__file__).resolve().parents[1])
+    body_file = tmp_path / "body.md"
+    body_file.write_text(BODY.replace("3. Run the tests.", "3. Run the tests. " + "Then check again. " * 600))
+    for existing in (False, True):
+        if existing:
+            old = write(layout, name="pin-bump", to="learned")
+            old_text = old.read_text()
+        script = CRASHER.format(repo=repo, body=str(body_file), root=str(layout.root))
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline().strip() == "HALF"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        target = layout.learned / "pin-bump" / "SKILL.md"
+        if existing:
+            assert target.read_text() == old_text
+        else:
+            assert not target.exists()
+        # No half-written SKILL.md anywhere; only a hidden temp file may be left.
+        for path in layout.learned.rglob("SKILL.md"):
+            assert validate_file(path) == []
