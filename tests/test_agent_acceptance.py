@@ -17,7 +17,8 @@ GOOD = textwrap.dedent(
 
 
     def predict(ctx, request):
-        decision = DecisionRequest(state=request.text, question="Which?", options=[Option("a"), Option("none")])
+        options = [Option("a"), Option("none")]
+        decision = DecisionRequest(state=request.text, question="Which?", options=options)
         result = ctx.engine.call(decision)
         return Prediction(text=result.selected, decisions=[(decision, result)])
 

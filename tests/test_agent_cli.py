@@ -37,4 +37,6 @@ def test_run_text_output(edgar, tmp_path):
     lines = r.out.splitlines()
     assert lines[0].endswith(": notes > notes.todo")
     assert lines[1].startswith("action: notes.todo: added a high-priority task to")
-    assert (tmp_path / "data/drafts/todo.md").read_text() == "- [ ] (high) add a todo: renew the passport asap\n"
+    assert (
+        tmp_path / "data/drafts/todo.md"
+    ).read_text() == "- [ ] (high) add a todo: renew the passport asap\n"

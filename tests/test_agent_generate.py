@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 from conftest import tree_snapshot
+
 from edgar_min.agent.generate import CONTRACT
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tree"
@@ -117,7 +118,9 @@ def test_a_hostile_reply_is_refused_nothing_is_written_and_the_rejection_is_logg
     assert r.code == 1
     assert "fails acceptance" in r.err
     assert "reply.py:2: imports 'ctypes'" in r.err
-    after = {k: v for k, v in tree_snapshot(root).items() if k not in {"prompt.txt", ".edgar/rejections.jsonl"}}
+    after = {
+        k: v for k, v in tree_snapshot(root).items() if k not in {"prompt.txt", ".edgar/rejections.jsonl"}
+    }
     assert after == before
     (row,) = [json.loads(x) for x in (root / ".edgar/rejections.jsonl").read_text().splitlines()]
     assert (row["trigger"], row["skill"]) == ("generate", "email.reply")

@@ -16,7 +16,10 @@ from edgar_min.layout import Layout
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tree"
 
-HEAD = "from pathlib import Path\nfrom semif_agent.skills import ActionResult, DecisionRequest, Option, Prediction\n\n"
+HEAD = (
+    "from pathlib import Path\n"
+    "from semif_agent.skills import ActionResult, DecisionRequest, Option, Prediction\n\n"
+)
 PREDICT = textwrap.dedent(
     """\
     def predict(ctx, request):
@@ -28,7 +31,12 @@ PREDICT = textwrap.dedent(
 
 
 def act_body(code: str) -> str:
-    return HEAD + PREDICT + "\n\ndef act(ctx, request, prediction):\n" + textwrap.indent(textwrap.dedent(code), "    ")
+    return (
+        HEAD
+        + PREDICT
+        + "\n\ndef act(ctx, request, prediction):\n"
+        + textwrap.indent(textwrap.dedent(code), "    ")
+    )
 
 
 def make_tree(root: Path, act_code: str, *, budget: int = 6, predict: str | None = None) -> Path:
@@ -39,7 +47,9 @@ def make_tree(root: Path, act_code: str, *, budget: int = 6, predict: str | None
             {
                 "name": "tool",
                 "description": "Run the tool on a widget.",
-                "skills": [{"name": "tool.run", "description": "Run the tool on one widget.", "cost_budget": budget}],
+                "skills": [
+                    {"name": "tool.run", "description": "Run the tool on one widget.", "cost_budget": budget}
+                ],
             }
         ]
     }
@@ -131,10 +141,15 @@ def test_writing_tmp_x_is_refused_by_the_wall(edgar, tmp_path):
     target = Path("/tmp/x")
     existed = target.exists()
     before = target.read_bytes() if existed else None
-    make_tree(tmp_path, "Path('/tmp/x').write_text('pwned')\nreturn ActionResult(action_log='wrote', new_state='y')\n")
+    make_tree(
+        tmp_path,
+        "Path('/tmp/x').write_text('pwned')\nreturn ActionResult(action_log='wrote', new_state='y')\n",
+    )
     r, doc = run_tree(edgar, tmp_path)
     assert r.code == 1
-    assert "tool.run raised PermissionError: refused by the run-time wall: writing /tmp/x" in doc["action_log"]
+    assert (
+        "tool.run raised PermissionError: refused by the run-time wall: writing /tmp/x" in doc["action_log"]
+    )
     assert doc["refused_by_walls"]
     assert target.exists() == existed
     if existed:
@@ -145,7 +160,8 @@ def test_writing_inside_the_drafts_folder_is_allowed(edgar, tmp_path):
     make_tree(
         tmp_path,
         "folder = Path(ctx.config['drafts'])\nfolder.mkdir(parents=True, exist_ok=True)\n"
-        "(folder / 'ok.txt').write_text('fine')\nreturn ActionResult(action_log='wrote ok.txt', new_state='done')\n",
+        "(folder / 'ok.txt').write_text('fine')\n"
+        "return ActionResult(action_log='wrote ok.txt', new_state='done')\n",
     )
     r, doc = run_tree(edgar, tmp_path)
     assert r.code == 0, r
@@ -179,7 +195,10 @@ def test_opening_a_socket_is_refused(edgar, tmp_path):
 
 def test_starting_a_process_is_refused(edgar, tmp_path):
     marker = tmp_path / "ran"
-    make_tree(tmp_path, f"import os\nos.system('touch {marker}')\nreturn ActionResult(action_log='x', new_state='y')\n")
+    make_tree(
+        tmp_path,
+        f"import os\nos.system('touch {marker}')\nreturn ActionResult(action_log='x', new_state='y')\n",
+    )
     r, doc = run_tree(edgar, tmp_path)
     assert r.code == 1
     assert "refused by the run-time wall: starting a process (os.system)" in doc["action_log"]
@@ -203,7 +222,9 @@ def test_an_infinite_engine_loop_blows_the_budget(edgar, tmp_path):
     make_tree(tmp_path, act, budget=5, predict=predict)
     r, doc = run_tree(edgar, tmp_path)
     assert r.code == 1
-    assert "tool.run: blown budget: cost budget of 5 engine call(s) for this run is spent" in doc["action_log"]
+    assert (
+        "tool.run: blown budget: cost budget of 5 engine call(s) for this run is spent" in doc["action_log"]
+    )
     assert doc["new_state"] == "run the tool on the widget"
     phases = [r["phase"] for r in decision_rows(tmp_path)]
     assert phases == ["navigate:category", "navigate:leaf", "predict", "predict", "predict"]
@@ -242,11 +263,13 @@ def test_a_body_importing_from_edgar_min_public_module_runs(edgar, tmp_path):
     assert doc["action_log"] == "done it"
 
 
-def test_ctx_config_is_the_agent_table_with_paths_resolved(tmp_path, _isolated_home):
-    make_tree(tmp_path, "return ActionResult(action_log=repr(sorted(ctx.config.items())), new_state='done')\n")
+def test_ctx_config_is_the_agent_table_with_paths_resolved(tmp_path):
+    make_tree(
+        tmp_path, "return ActionResult(action_log=repr(sorted(ctx.config.items())), new_state='done')\n"
+    )
     (tmp_path / ".edgar").mkdir()
     (tmp_path / ".edgar/config.toml").write_text('[agent]\nmood = "calm"\ncontacts = "data/c.json"\n')
-    layout = Layout(tmp_path, _isolated_home)
+    layout = Layout(tmp_path, tmp_path / "home")
     outcome = run_request(layout, load_config(layout), "run the tool on the widget")
     assert outcome.acted
     log = outcome.result.action_log

@@ -12,7 +12,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import tree_snapshot
 
 pytestmark = pytest.mark.model

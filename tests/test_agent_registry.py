@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import tree_snapshot
+
 from edgar_min.agent.registry import body_path, load_registry, parse_registry
 from edgar_min.errors import BadInput, NotFound
 
@@ -25,7 +25,8 @@ def test_the_example_tree_parses():
 
 
 def test_deeper_names_become_folders(tmp_path):
-    text = '{"categories": [{"name": "email", "description": "d", "skills": [{"name": "email.draft.reply", "description": "x"}]}]}'
+    skill = {"name": "email.draft.reply", "description": "x"}
+    text = json.dumps({"categories": [{"name": "email", "description": "d", "skills": [skill]}]})
     registry, problems = parse_registry(text, tmp_path / "c.json")
     assert problems == []
     assert body_path(tmp_path, registry.find("email.draft.reply")) == tmp_path / "email/draft/reply.py"
@@ -59,7 +60,9 @@ def test_every_structural_problem_is_reported_with_its_line(tmp_path):
     def line_of(needle):
         return next(i for i, x in enumerate(lines, 1) if needle in x)
 
-    assert f"{path}:{line_of('calendar.book')}: skill name 'calendar.book' must start with its category" in text
+    assert (
+        f"{path}:{line_of('calendar.book')}: skill name 'calendar.book' must start with its category" in text
+    )
     assert f"{path}:{line_of('email.Bad')}: skill name 'email.Bad' must match" in text
     assert f"{path}:{line_of('email.send')}: unknown manifest field 'colour'" in text
     assert "cost_budget of 'email.send' must be a whole number" in text
@@ -91,7 +94,9 @@ def test_validate_reports_a_missing_body_and_a_broken_one(edgar, tmp_path):
     r = edgar("--root", str(tmp_path), "--json", "skills", "validate")
     assert r.code == 1
     problems = r.json()["problems"]
-    assert any("notes.todo: its body" in p and "is missing" in p and "categories.json:" in p for p in problems)
+    assert any(
+        "notes.todo: its body" in p and "is missing" in p and "categories.json:" in p for p in problems
+    )
     assert any(p.endswith("append.py:1: does not compile: expected ':'") for p in problems), problems
     assert len(problems) == 2
 
@@ -102,7 +107,9 @@ def test_validate_the_example_tree_is_clean_and_single_files_work(edgar, tmp_pat
     assert r.code == 0, r
     assert "5 checked, 0 problem(s)" in r.out
     monkeypatch.chdir(tmp_path)
-    r = edgar("--root", str(tmp_path), "skills", "validate", "data/skills/email/compose.py", "data/categories.json")
+    r = edgar(
+        "--root", str(tmp_path), "skills", "validate", "data/skills/email/compose.py", "data/categories.json"
+    )
     assert r.code == 0, r
     (tmp_path / "data/skills/email/stray.py").write_text("x = 1\n")
     r = edgar("--root", str(tmp_path), "skills", "validate", "data/skills/email/stray.py")

@@ -26,7 +26,17 @@ def test_decide_json(edgar, tmp_path):
 
 
 def test_decide_text_marks_the_choice(edgar, tmp_path):
-    r = edgar("--root", str(tmp_path), "decide", "--state", "s mail", "--question", "q", "--option", "mail=send mail")
+    r = edgar(
+        "--root",
+        str(tmp_path),
+        "decide",
+        "--state",
+        "s mail",
+        "--question",
+        "q",
+        "--option",
+        "mail=send mail",
+    )
     assert r.code == 0
     assert "* mail" in r.out
     assert "selected mail (engine lexical; uncalibrated)" in r.out
@@ -65,7 +75,17 @@ def test_export_rows_chat_and_relabel(edgar, tmp_path):
     rows = [json.loads(x) for x in edgar("--root", str(tmp_path), "decisions", "export").out.splitlines()]
     assert len(rows) == 1
     decision_id = rows[0]["id"]
-    r = edgar("--root", str(tmp_path), "decisions", "relabel", decision_id, "--outcome", "email", "--source", "human")
+    r = edgar(
+        "--root",
+        str(tmp_path),
+        "decisions",
+        "relabel",
+        decision_id,
+        "--outcome",
+        "email",
+        "--source",
+        "human",
+    )
     assert r.code == 0, r
     assert f"labelled {decision_id}: email (human)" in r.out
     out = tmp_path / "train.jsonl"

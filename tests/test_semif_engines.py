@@ -19,12 +19,14 @@ from edgar_min.config import SemifConfig
 from edgar_min.errors import ConfigError, ModelError
 from edgar_min.semif import DecisionRequest, Option, get_engine
 
-REQ = DecisionRequest("the boiler is broken", "Who to call?", [Option("alice", "lead"), Option("bob", "landlord")])
+REQ = DecisionRequest(
+    "the boiler is broken", "Who to call?", [Option("alice", "lead"), Option("bob", "landlord")]
+)
 
 
 @pytest.fixture
 def server():
-    """A local server: set `.reply` (a JSON-able object); `.seen` holds (path, headers, body) of each request."""
+    """A local server: set `.reply` (JSON-able); `.seen` holds (path, headers, body) of each request."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
@@ -51,7 +53,9 @@ def server():
 
 def test_anthropic_forced_tool_choice_with_an_enum(server):
     server.reply = {"content": [{"type": "tool_use", "name": "choose", "input": {"choice": "bob"}}]}
-    engine = get_engine(SemifConfig(engine="anthropic", base_url=server.url), {"ANTHROPIC_API_KEY": "sk-test"})
+    engine = get_engine(
+        SemifConfig(engine="anthropic", base_url=server.url), {"ANTHROPIC_API_KEY": "sk-test"}
+    )
     result = engine.call(REQ)
     assert result.selected == "bob"
     assert result.probs == {"alice": 0.0, "bob": 1.0}
@@ -123,7 +127,8 @@ def test_unreachable_engine_is_a_sentence_naming_the_url():
 
 
 def test_unknown_engine_in_config_is_a_config_error(edgar, tmp_path):
-    r = edgar("--root", str(tmp_path), "--set", "semif.engine=magic", "decide", "--state", "s", "--question", "q",
+    r = edgar("--root", str(tmp_path), "--set", "semif.engine=magic",
+              "decide", "--state", "s", "--question", "q",
               "--option", "a")  # fmt: skip
     assert r.code == 2
     assert "semif.engine must be one of lexical, openai, systemone, anthropic" in r.err

@@ -24,7 +24,9 @@ def layout(tmp_path, _isolated_home):
 
 def test_decide_appends_one_full_row(layout):
     config = load_config(layout)
-    result = decide(layout, config, "set up a meeting friday", "Which category?", OPTIONS, phase="test", run_id="r-1")
+    result = decide(
+        layout, config, "set up a meeting friday", "Which category?", OPTIONS, phase="test", run_id="r-1"
+    )
     files = list(layout.decisions.glob("*.jsonl"))
     assert len(files) == 1
     assert files[0].name.endswith(f".{host_name()}.jsonl")
@@ -100,4 +102,5 @@ def test_a_broken_line_is_skipped_with_a_problem(layout):
         f.write('{"id": "d-trunc", "sta\n')
     read = DecisionLog.of(layout).read()
     assert len(read.rows) == 1
-    assert read.problems and "not a JSON row" in read.problems[0]
+    assert len(read.problems) == 1
+    assert "not a JSON row" in read.problems[0]

@@ -36,15 +36,19 @@ def expected_by_id(reply, decision):
     peak = max(found.values())
     weights = {x: math.exp(found[x] - peak) for x in found}
     total = sum(weights.values())
-    return {o.id: weights.get(letter, 0.0) / total for letter, o in zip(letters, decision.options, strict=False)}
+    return {
+        o.id: weights.get(letter, 0.0) / total for letter, o in zip(letters, decision.options, strict=False)
+    }
 
 
 @pytest.mark.parametrize("count", [2, 16])
 def test_probabilities_cover_exactly_the_options_and_map_letters_to_ids(llama_server, count):
     engine = get_engine(SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=60), {})
     options = [Option(w, f"Something about a {w}.") for w in WORDS[:count]]
-    random.Random(count).shuffle(options)
-    decision = DecisionRequest("I need someone to fix the boiler in my flat.", "Which word fits best?", options)
+    random.Random(count).shuffle(options)  # noqa: S311 - a fixed shuffle, not a secret
+    decision = DecisionRequest(
+        "I need someone to fix the boiler in my flat.", "Which word fits best?", options
+    )
     result = engine.call(decision)
     assert result.engine == "openai"
     assert result.option_ids == tuple(o.id for o in options)
@@ -75,7 +79,9 @@ def test_the_constrained_fallback_answers_with_one_of_the_letters(llama_server):
 def test_systemone_on_a_server_without_a_decision_model_is_a_sentence(llama_server):
     from edgar_min.errors import ModelError
 
-    engine = SystemOneEngine(SemifConfig(engine="systemone", base_url=llama_server.root_url, timeout_s=60), {})
+    engine = SystemOneEngine(
+        SemifConfig(engine="systemone", base_url=llama_server.root_url, timeout_s=60), {}
+    )
     options = [Option("a", "first"), Option("b", "second")]
     with pytest.raises(ModelError, match=r"/v1/systemone answered HTTP 501"):
         engine.call(DecisionRequest("s", "q", options))

@@ -44,7 +44,10 @@ FORBIDDEN_ATTRS = frozenset(
     {"__import__", "__builtins__", "__subclasses__", "__globals__", "__code__", "__loader__", "__spec__"}
 )
 MAX_BODY_CHARS = 64_000
-REQUIRED = {"predict": (2, "predict(ctx, request)", "Prediction"), "act": (3, "act(ctx, request, prediction)", "ActionResult")}
+REQUIRED = {
+    "predict": (2, "predict(ctx, request)", "Prediction"),
+    "act": (3, "act(ctx, request, prediction)", "ActionResult"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,8 @@ def _import_problem(node: ast.AST) -> str | None:
             if top not in stdlib:
                 return f"imports {alias.name!r}: only the stdlib and the agent package are allowed"
         return None
-    assert isinstance(node, ast.ImportFrom)
+    if not isinstance(node, ast.ImportFrom):
+        return None
     if node.level:
         return "uses a relative import; import from the stdlib or semif_agent.skills"
     module = node.module or ""
@@ -109,7 +113,9 @@ def _calls(func: ast.FunctionDef, type_name: str) -> bool:
     for node in ast.walk(func):
         if isinstance(node, ast.Call):
             f = node.func
-            if (isinstance(f, ast.Name) and f.id == type_name) or (isinstance(f, ast.Attribute) and f.attr == type_name):
+            if (isinstance(f, ast.Name) and f.id == type_name) or (
+                isinstance(f, ast.Attribute) and f.attr == type_name
+            ):
                 return True
     return False
 
@@ -135,7 +141,7 @@ def check_body(
         problems.append(Problem(path, line, message))
 
     if manifest is not None:
-        _manifest_problems(manifest, registry, new, path, add)
+        _manifest_problems(manifest, registry, new, add)
     if len(source) > MAX_BODY_CHARS:
         add(1, f"the body is {len(source)} characters; the limit is {MAX_BODY_CHARS}")
         return problems
@@ -165,11 +171,23 @@ def check_body(
         if positional != count or args.vararg or args.kwarg or args.kwonlyargs:
             add(func.lineno, f"{name} must take exactly the arguments {signature}")
         if not _calls(func, type_name):
-            add(func.lineno, f"{name} must return {'an' if type_name[0] in 'AEIOU' else 'a'} {type_name}(...)")
+            add(
+                func.lineno, f"{name} must return {'an' if type_name[0] in 'AEIOU' else 'a'} {type_name}(...)"
+            )
         for ret in _returns(func):
             value = ret.value
             if value is None or isinstance(
-                value, (ast.Constant, ast.List, ast.Dict, ast.Tuple, ast.Set, ast.JoinedStr, ast.ListComp, ast.DictComp)
+                value,
+                (
+                    ast.Constant,
+                    ast.List,
+                    ast.Dict,
+                    ast.Tuple,
+                    ast.Set,
+                    ast.JoinedStr,
+                    ast.ListComp,
+                    ast.DictComp,
+                ),
             ):
                 add(ret.lineno, f"{name} returns something that is not a {type_name}")
 
@@ -185,7 +203,9 @@ def check_body(
         elif isinstance(node, ast.Attribute):
             if node.attr in FORBIDDEN_ATTRS:
                 add(node.lineno, f"reaches for {node.attr!r} (interpreter internals are off limits)")
-            elif node.attr == "engine" and isinstance(node.value, ast.Name) and node.value.id in context_names:
+            elif (
+                node.attr == "engine" and isinstance(node.value, ast.Name) and node.value.id in context_names
+            ):
                 uses_engine = True
         elif (
             isinstance(node, ast.Call)
@@ -196,14 +216,17 @@ def check_body(
             and isinstance(node.args[1].value, str)
             and node.args[1].value.startswith("__")
         ):
-            add(node.lineno, f"{node.func.id} of {node.args[1].value!r} (interpreter internals are off limits)")
+            add(
+                node.lineno,
+                f"{node.func.id} of {node.args[1].value!r} (interpreter internals are off limits)",
+            )
     if functions and not uses_engine:
         line = functions["predict"].lineno if "predict" in functions else 1
         add(line, "never uses ctx.engine: sub-decisions go through the real engine, never a mock")
     return sorted(problems, key=lambda p: (p.path, p.line))
 
 
-def _manifest_problems(manifest: Manifest, registry: Registry | None, new: bool, path: str, add) -> None:
+def _manifest_problems(manifest: Manifest, registry: Registry | None, new: bool, add) -> None:
     from edgar_min.agent.registry import NAME_RE, near_duplicate
 
     if not NAME_RE.fullmatch(manifest.name):

@@ -113,7 +113,9 @@ def generate(
     manifest = Manifest(name=name, category=category_name, description=description.strip())
     try:
         reply = provider.complete(CONTRACT, build_prompt(name, description.strip(), category_name, leaves))
-        target = write_code_skill(layout, manifest, extract_code(reply), to="tree" if mode == "auto" else "proposal")
+        target = write_code_skill(
+            layout, manifest, extract_code(reply), to="tree" if mode == "auto" else "proposal"
+        )
     except EdgarError as exc:
         log_rejection(layout, trigger="generate", skill=name, error=exc.message)
         raise
@@ -124,5 +126,7 @@ def generate(
     if mode == "auto":
         return Generated("written", shown, f"wrote {name}: {shown} and its entry in data/categories.json")
     return Generated(
-        "proposed", shown, f"proposed {name}: {shown} (with its manifest entry beside it); review it before use"
+        "proposed",
+        shown,
+        f"proposed {name}: {shown} (with its manifest entry beside it); review it before use",
     )

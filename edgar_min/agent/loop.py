@@ -41,7 +41,9 @@ ASSESS_OPTIONS = (
 class RunEngine:
     """`ctx.engine`: the configured engine, metered against the budget, logged with phase and run id."""
 
-    def __init__(self, engine: Engine, log: DecisionLog, run_id: str, budget: int = DEFAULT_COST_BUDGET) -> None:
+    def __init__(
+        self, engine: Engine, log: DecisionLog, run_id: str, budget: int = DEFAULT_COST_BUDGET
+    ) -> None:
         self._engine = engine
         self._log = log
         self.run_id = run_id
@@ -67,7 +69,9 @@ class RunEngine:
             result = self._engine.call(decision)
             elapsed = time.perf_counter() - start
             self.engine_seconds += elapsed
-            self._log.append(result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed)
+            self._log.append(
+                result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed
+            )
         return result
 
 
@@ -123,7 +127,7 @@ def writable_folders(table: dict[str, Any]) -> list[Path]:
     if isinstance(keys, str):
         keys = [keys]
     if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-        msg = "agent.writable must be a list of [agent] keys, e.g. [\"drafts\"]"
+        msg = 'agent.writable must be a list of [agent] keys, e.g. ["drafts"]'
         raise BadInput(msg)
     folders = []
     for key in keys:
@@ -136,7 +140,9 @@ def writable_folders(table: dict[str, Any]) -> list[Path]:
 
 
 class _Run:
-    def __init__(self, layout: Layout, config: Config, request: Request, engine: Engine, log: DecisionLog) -> None:
+    def __init__(
+        self, layout: Layout, config: Config, request: Request, engine: Engine, log: DecisionLog
+    ) -> None:
         self.layout = layout
         self.config = config
         self.request = request
@@ -145,7 +151,9 @@ class _Run:
         self.category: str | None = None
         self.skill: str | None = None
 
-    def decide(self, phase: str, question: str, options: list[Option], state: str | None = None) -> DecisionResult:
+    def decide(
+        self, phase: str, question: str, options: list[Option], state: str | None = None
+    ) -> DecisionResult:
         self.meter.phase = phase
         result = self.meter.call(DecisionRequest(state or self.request.text, question, tuple(options)))
         self.rows.append({"phase": phase, "selected": result.selected, "probabilities": result.probs})
@@ -155,7 +163,9 @@ class _Run:
         result = ActionResult(action_log=why, new_state=self.request.text)
         return self.outcome(result, acted=False, refused=refused)
 
-    def outcome(self, result: ActionResult, *, acted: bool, assessment: str | None = None, refused=()) -> RunOutcome:
+    def outcome(
+        self, result: ActionResult, *, acted: bool, assessment: str | None = None, refused=()
+    ) -> RunOutcome:
         return RunOutcome(
             self.request, result, acted, self.category, self.skill, assessment,
             self.meter.calls, self.meter.engine_seconds, tuple(refused), tuple(self.rows),
@@ -185,11 +195,14 @@ def run_request(
         return run.unacted(f"no skill fits: the skill tree {layout.registry} has no categories")
     try:
         options = [Option(c.name, c.description) for c in registry.categories] + [NONE_CATEGORY]
-        chosen = run.decide("navigate:category", "Which category of skills fits the request?", options).selected
+        chosen = run.decide(
+            "navigate:category", "Which category of skills fits the request?", options
+        ).selected
         if chosen == "none":
             return run.unacted("no skill fits: no category matches the request, so nothing was done")
         category = registry.category(chosen)
-        assert category is not None
+        if category is None:  # an engine answers with one of the ids it was given
+            return run.unacted(f"the engine chose {chosen!r}, which is not a category")
         run.category = category.name
         if not category.skills:
             return run.unacted(f"no skill fits: category {category.name} has no skills yet")
@@ -198,9 +211,12 @@ def run_request(
     except BudgetExceeded as exc:
         return run.unacted(f"blown budget during navigation: {exc}")
     if leaf == "none":
-        return run.unacted(f"no skill fits: no {category.name} skill matches the request, so nothing was done")
+        return run.unacted(
+            f"no skill fits: no {category.name} skill matches the request, so nothing was done"
+        )
     manifest = registry.find(leaf)
-    assert manifest is not None
+    if manifest is None:
+        return run.unacted(f"the engine chose {leaf!r}, which is not a skill of {category.name}")
     run.skill = manifest.name
     run.meter.budget = manifest.cost_budget or DEFAULT_COST_BUDGET
     try:
@@ -216,7 +232,8 @@ def run_request(
             prediction = module.predict(ctx, request)
             if not isinstance(prediction, Prediction):
                 return run.unacted(
-                    f"{manifest.name}: predict returned {type(prediction).__name__}, not a Prediction; nothing was done",
+                    f"{manifest.name}: predict returned {type(prediction).__name__}, not a Prediction; "
+                    "nothing was done",
                     tuple(wall.refused),
                 )
             run.meter.phase = "act"
@@ -232,7 +249,9 @@ def run_request(
         raise
     except BaseException as exc:  # noqa: BLE001 - a skill that raises must not take the run down
         detail = exc.message if isinstance(exc, EdgarError) else str(exc)
-        return run.unacted(f"{manifest.name} raised {type(exc).__name__}: {detail[:300]}", tuple(wall.refused))
+        return run.unacted(
+            f"{manifest.name} raised {type(exc).__name__}: {detail[:300]}", tuple(wall.refused)
+        )
     if not isinstance(result.action_log, str) or not isinstance(result.new_state, str):
         return run.unacted(f"{manifest.name}: act returned an ActionResult whose fields are not text")
 

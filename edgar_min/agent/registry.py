@@ -158,9 +158,12 @@ def _parse_manifest(
         problems.append(f"{where}:{line}: a skill entry must be a JSON object")
         return None
     before = len(problems)
-    for key in raw:
-        if key not in MANIFEST_FIELDS:
-            problems.append(f"{where}:{line}: unknown manifest field {key!r} (fields: {', '.join(MANIFEST_FIELDS)})")
+    fields = ", ".join(MANIFEST_FIELDS)
+    problems.extend(
+        f"{where}:{line}: unknown manifest field {key!r} (fields: {fields})"
+        for key in raw
+        if key not in MANIFEST_FIELDS
+    )
     name = raw.get("name")
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         problems.append(f"{where}:{line}: skill name {name!r} must match {NAME_RE.pattern}")
@@ -181,7 +184,9 @@ def _parse_manifest(
         problems.append(f"{where}:{line}: actions of {name!r} must be text or a list of text")
     budget = raw.get("cost_budget")
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
-        problems.append(f"{where}:{line}: cost_budget of {name!r} must be a whole number of engine calls, at least 1")
+        problems.append(
+            f"{where}:{line}: cost_budget of {name!r} must be a whole number of engine calls, at least 1"
+        )
     ref = raw.get("decision_log_ref", "")
     if not isinstance(ref, str):
         problems.append(f"{where}:{line}: decision_log_ref of {name!r} must be text")
@@ -208,30 +213,38 @@ def parse_registry(text: str, path: Path) -> tuple[Registry | None, list[str]]:
         return None, [f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})"]
     if not isinstance(data, dict) or not isinstance(data.get("categories"), list):
         return None, [f'{where}:1: the registry must be an object with a "categories" list']
-    problems: list[str] = []
-    for key in data:
-        if key != "categories":
-            problems.append(f"{where}:1: unknown top-level key {key!r} (only 'categories')")
+    problems = [
+        f"{where}:1: unknown top-level key {key!r} (only 'categories')" for key in data if key != "categories"
+    ]
     lines = _Lines(text)
     categories: list[Category] = []
     seen_names: dict[str, int] = {}
     if len(data["categories"]) > MAX_PER_LEVEL:
-        problems.append(f"{where}:1: {len(data['categories'])} categories; a level holds at most {MAX_PER_LEVEL}")
+        problems.append(
+            f"{where}:1: {len(data['categories'])} categories; a level holds at most {MAX_PER_LEVEL}"
+        )
     for raw in data["categories"]:
         if not isinstance(raw, dict):
             problems.append(f"{where}:{lines.line_at(lines.cursor)}: a category must be a JSON object")
             continue
         name = raw.get("name")
         line = lines.of_name(name)
-        for key in raw:
-            if key not in CATEGORY_FIELDS:
-                problems.append(f"{where}:{line}: unknown category field {key!r} (fields: {', '.join(CATEGORY_FIELDS)})")
+        fields = ", ".join(CATEGORY_FIELDS)
+        problems.extend(
+            f"{where}:{line}: unknown category field {key!r} (fields: {fields})"
+            for key in raw
+            if key not in CATEGORY_FIELDS
+        )
         ok = True
         if not isinstance(name, str) or not CATEGORY_RE.fullmatch(name) or name == "none":
-            problems.append(f"{where}:{line}: category name {name!r} must match {CATEGORY_RE.pattern} (and not be 'none')")
+            problems.append(
+                f"{where}:{line}: category name {name!r} must match {CATEGORY_RE.pattern} (and not be 'none')"
+            )
             ok = False
         elif name in seen_names:
-            problems.append(f"{where}:{line}: category {name!r} is listed twice (first at line {seen_names[name]})")
+            problems.append(
+                f"{where}:{line}: category {name!r} is listed twice (first at line {seen_names[name]})"
+            )
         else:
             seen_names[name] = line
         description = raw.get("description")
@@ -243,11 +256,15 @@ def parse_registry(text: str, path: Path) -> tuple[Registry | None, list[str]]:
             problems.append(f"{where}:{line}: 'skills' of category {name!r} must be a list")
             continue
         if len(skills_raw) > MAX_PER_LEVEL:
-            problems.append(f"{where}:{line}: category {name!r} has {len(skills_raw)} skills; at most {MAX_PER_LEVEL}")
+            problems.append(
+                f"{where}:{line}: category {name!r} has {len(skills_raw)} skills; at most {MAX_PER_LEVEL}"
+            )
         manifests: list[Manifest] = []
         for entry in skills_raw:
             entry_line = lines.of_name(entry.get("name") if isinstance(entry, dict) else None)
-            manifest = _parse_manifest(entry, name if isinstance(name, str) else "?", where, entry_line, problems)
+            manifest = _parse_manifest(
+                entry, name if isinstance(name, str) else "?", where, entry_line, problems
+            )
             if manifest is None:
                 continue
             if manifest.name in seen_names:
@@ -256,12 +273,12 @@ def parse_registry(text: str, path: Path) -> tuple[Registry | None, list[str]]:
                     f"(first at line {seen_names[manifest.name]})"
                 )
                 continue
-            for other in manifests:
-                if near_duplicate(other.description, manifest.description):
-                    problems.append(
-                        f"{where}:{entry_line}: skill {manifest.name!r} duplicates {other.name!r} "
-                        "(nearly the same description); a leaf must be single-purpose and distinct"
-                    )
+            problems.extend(
+                f"{where}:{entry_line}: skill {manifest.name!r} duplicates {other.name!r} "
+                "(nearly the same description); a leaf must be single-purpose and distinct"
+                for other in manifests
+                if near_duplicate(other.description, manifest.description)
+            )
             seen_names[manifest.name] = entry_line
             manifests.append(manifest)
         if ok:
@@ -301,7 +318,11 @@ def load_registry(path: Path) -> Registry:
     """The registry, or `NotFound` (no file) / `BadInput` (malformed: every problem, with file and line)."""
     registry, problems = parse_registry(read_registry_text(path), path)
     if problems or registry is None:
-        more = f" (and {len(problems) - 1} more problem(s); run `edgar skills validate`)" if len(problems) > 1 else ""
+        more = (
+            f" (and {len(problems) - 1} more problem(s); run `edgar skills validate`)"
+            if len(problems) > 1
+            else ""
+        )
         msg = f"malformed skill tree: {problems[0]}{more}"
         raise BadInput(msg)
     return registry

@@ -55,7 +55,7 @@ _PROCESS_EVENTS = frozenset(
 _FORBIDDEN_IMPORTS = frozenset({"ctypes", "_ctypes"})
 
 
-class BudgetExceeded(BaseException):  # noqa: N818 - reads as a sentence at the call site
+class BudgetExceeded(BaseException):
     """Raised into a skill that asks the engine for more than its budget.
 
     A BaseException, so `except Exception` inside a body cannot swallow it and loop on.
@@ -108,7 +108,8 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
                 # The import system caching bytecode for a module the skill imported:
                 # refused quietly (importlib carries on without the cache).
                 raise PermissionError(path)
-            wall.refuse(f"writing {os.fsdecode(path) if not isinstance(path, int) else path} (outside the writable folders)")
+            shown = path if isinstance(path, int) else os.fsdecode(path)
+            wall.refuse(f"writing {shown} (outside the writable folders)")
     elif event == "os.mkdir":
         if not wall.allows_write(args[0], mkdir=True):
             wall.refuse(f"creating the folder {os.fsdecode(args[0])} (outside the writable folders)")

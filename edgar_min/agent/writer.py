@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 __all__ = ["write_code_skill"]
 
 
-def write_code_skill(layout: Layout, manifest: Manifest, body: str, *, to: Literal["proposal", "tree"]) -> Path:
+def write_code_skill(
+    layout: Layout, manifest: Manifest, body: str, *, to: Literal["proposal", "tree"]
+) -> Path:
     """Write `body` for `manifest` after acceptance; return the body's path."""
     from edgar_min.agent.acceptance import check_body
     from edgar_min.agent.registry import body_path, load_registry, read_registry_text
@@ -37,7 +39,11 @@ def write_code_skill(layout: Layout, manifest: Manifest, body: str, *, to: Liter
             "add the category (name and description) first"
         )
         raise Refused(msg)
-    target = body_path(layout.code_skills, manifest) if to == "tree" else layout.code_proposals / f"{manifest.name}.py"
+    target = (
+        body_path(layout.code_skills, manifest)
+        if to == "tree"
+        else layout.code_proposals / f"{manifest.name}.py"
+    )
     problems = check_body(body, str(target), manifest, registry, new=True)
     if problems:
         msg = f"refused {manifest.name}: the body fails acceptance: " + "; ".join(str(p) for p in problems)

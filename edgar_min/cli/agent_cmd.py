@@ -16,13 +16,17 @@ def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("tree", help="print the code-skill tree (data/categories.json)")
     p.set_defaults(handler=cmd_tree)
 
-    p = commands.add_parser("run", help="handle one request with the skill tree (navigate, predict, act, assess)")
+    p = commands.add_parser(
+        "run", help="handle one request with the skill tree (navigate, predict, act, assess)"
+    )
     p.add_argument("text", metavar="TEXT", help="the request")
     p.set_defaults(handler=cmd_run)
 
 
 def register_skills(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("generate", help="ask the model for a code skill body (through acceptance and the gate)")
+    p = sub.add_parser(
+        "generate", help="ask the model for a code skill body (through acceptance and the gate)"
+    )
     p.add_argument("name", metavar="NAME", help="category.skill")
     p.add_argument("--description", required=True, help="one or two sentences: what the skill does")
     p.set_defaults(handler=cmd_generate)

@@ -69,7 +69,9 @@ def get_engine(config: SemifConfig, environ: Mapping[str, str] | None = None) ->
 class LoggedEngine:
     """An engine that writes a decision-log row for every call, tagged with a phase and a run id."""
 
-    def __init__(self, engine: Engine, log: DecisionLog, phase: str = "decide", run_id: str | None = None) -> None:
+    def __init__(
+        self, engine: Engine, log: DecisionLog, phase: str = "decide", run_id: str | None = None
+    ) -> None:
         self.engine = engine
         self.log = log
         self.phase = phase
@@ -93,7 +95,7 @@ class LoggedEngine:
         return result
 
 
-def decide(
+def decide(  # noqa: PLR0917 - a published signature: callers pass these positionally
     layout: Layout,
     config: Config,
     state: str,
@@ -102,7 +104,10 @@ def decide(
     phase: str = "decide",
     run_id: str | None = None,
 ) -> DecisionResult:
-    """Build the configured engine, answer one decision, log it; `options` are Options or (id, description)."""
+    """Build the configured engine, answer one decision and log it.
+
+    `options` are `Option`s or (id, description) pairs.
+    """
     from edgar_min.semif.log import DecisionLog
 
     request = DecisionRequest(state, question, as_options(options))

@@ -26,11 +26,12 @@ B = 0.75
 # What the `none` option scores: one shared word that every option has.
 NONE_SCORE = 1.0
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
+_STOP_WORDS = (
     "a an and are as at be by can could do does for from has have i in is it its me my of on or "
     "our please should so that the their them then there these this those to was we were what "
-    "which who will with would you your".split()
+    "which who will with would you your"
 )
+_STOP = frozenset(_STOP_WORDS.split())
 _SUFFIXES = ("ingly", "edly", "ing", "ies", "ied", "ed", "es", "ly", "s")
 _stems: dict[str, str] = {}
 
@@ -99,6 +100,8 @@ class LexicalEngine:
     model = "bm25"
 
     def __init__(self, config: object = None, environ: object = None) -> None:
+        # Same constructor as the model engines; this one needs neither.
+        del environ
         self.config = config
 
     def call(self, decision: DecisionRequest) -> DecisionResult:

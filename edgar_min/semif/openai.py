@@ -57,13 +57,18 @@ class OpenAIEngine:
     def _post(self, body: dict[str, Any]) -> Any:
         from edgar_min.models.http import post_json
 
-        return post_json("semif engine openai", f"{self.base_url}/chat/completions", body, self.headers, self.timeout)
+        return post_json(
+            "semif engine openai", f"{self.base_url}/chat/completions", body, self.headers, self.timeout
+        )
 
     def letter_body(self, decision: DecisionRequest) -> dict[str, Any]:
         """The request body of the letter-slot readout (public so tests and the bench can reuse it)."""
         return {
             "model": self.model,
-            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": render(decision)}],
+            "messages": [
+                {"role": "system", "content": SYSTEM},
+                {"role": "user", "content": render(decision)},
+            ],
             "max_tokens": 1,
             "temperature": 0,
             "logprobs": True,
@@ -74,7 +79,7 @@ class OpenAIEngine:
         return self.read(decision, self._post(self.letter_body(decision)))
 
     def read(self, decision: DecisionRequest, reply: Any) -> DecisionResult:
-        """The result for `decision` from a letter-slot `reply` (asks again, constrained, when it has no logprobs)."""
+        """The result for `decision` from a letter-slot `reply`; asks again, constrained, without logprobs."""
         letters = letters_for(decision)
         top = _top_logprobs(reply)
         if top is None:
@@ -94,7 +99,9 @@ class OpenAIEngine:
         extra: dict[str, Any] = {"letters": letters, "probability_status": "logprobs"}
         if missing:
             extra["missing_letters"] = missing
-        return DecisionResult(decision, decision.option_ids, tuple(w / total for w in weights), "openai", extra)
+        return DecisionResult(
+            decision, decision.option_ids, tuple(w / total for w in weights), "openai", extra
+        )
 
     def constrained(self, decision: DecisionRequest, why: str) -> DecisionResult:
         """Ask for `{"choice": LETTER}` under a JSON-schema enum; probability 1 for the answer."""

@@ -42,7 +42,9 @@ class SystemOneEngine:
         if config.api_key_env:
             key = env.get(config.api_key_env, "")
             if not key:
-                msg = f"semif.api_key_env names {config.api_key_env}, but that environment variable is not set"
+                msg = (
+                    f"semif.api_key_env names {config.api_key_env}, but that environment variable is not set"
+                )
                 raise ConfigError(msg)
             self.headers["Authorization"] = f"Bearer {key}"
 
@@ -70,7 +72,11 @@ class SystemOneEngine:
             msg = f"semif engine systemone: {self.url} gave every option probability 0"
             raise ModelError(msg)
         return DecisionResult(
-            decision, decision.option_ids, tuple(p / total for p in raw), "systemone", {"reported_total": total}
+            decision,
+            decision.option_ids,
+            tuple(p / total for p in raw),
+            "systemone",
+            {"reported_total": total},
         )
 
 
@@ -83,9 +89,7 @@ def _read_probabilities(reply: Any, ids: tuple[str, ...]) -> list[float] | None:
     elif isinstance(probs, dict) and set(probs) == set(ids):
         values = [probs[i] for i in ids]
     elif isinstance(reply.get("options"), list):
-        by_id = {
-            o.get("id"): o.get("probability") for o in reply["options"] if isinstance(o, dict)
-        }
+        by_id = {o.get("id"): o.get("probability") for o in reply["options"] if isinstance(o, dict)}
         if set(by_id) != set(ids):
             return None
         values = [by_id[i] for i in ids]

@@ -95,10 +95,18 @@ class DecisionRequest:
             raise BadInput(msg)
         seen = set()
         for option in options:
-            problem = _option_problem(option)
-            if problem:
-                raise BadInput(problem)
-            if option.id in seen:
+            oid = option.id
+            # The common case inline (this runs on every decision); the sentence only on failure.
+            if (
+                type(oid) is not str
+                or len(oid) > MAX_ID_CHARS
+                or "\n" in oid
+                or "\r" in oid
+                or not oid.strip()
+                or type(option.description) is not str
+            ):
+                raise BadInput(_option_problem(option) or f"option {oid!r:.60} is not usable")
+            if oid in seen:
                 msg = f"option id {option.id!r} is given twice; ids must be unique"
                 raise BadInput(msg)
             seen.add(option.id)
