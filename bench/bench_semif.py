@@ -93,9 +93,20 @@ def letter_vs_json(base_url: str, count: int) -> None:
 
     engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=120), {})
     options = [Option(t, f"Requests about {t}.") for t in TOPICS[:6]]
-    json_system = (
-        'You choose one option of a multiple-choice decision. Answer with JSON: {"choice": "<option id>"}.'
+    # The same instructions, asking for JSON instead of a letter, so both prompts are as long.
+    json_system = SYSTEM.replace(
+        "with the single capital letter of the best option", 'with JSON {"choice": "<id of the best option>"}'
     )
+    server_ms: dict[str, list[tuple[float, float]]] = {"letter": [], "json": []}
+
+    def note(way: str, reply: dict) -> None:
+        t = reply.get("timings") or {}
+        server_ms[way].append((t.get("prompt_ms", 0.0), t.get("predicted_ms", 0.0)))
+
+    def as_letter(decision: DecisionRequest) -> str:
+        reply = engine._post(engine.letter_body(decision))  # what engine.call does, keeping the timings
+        note("letter", reply)
+        return engine.read(decision, reply).selected
 
     def as_json(decision: DecisionRequest) -> str:
         user = render(decision).rsplit("\n", 1)[0] + '\nAnswer with JSON {"choice": "<option id>"}.'
@@ -111,9 +122,9 @@ def letter_vs_json(base_url: str, count: int) -> None:
             "response_format": {"type": "json_schema", "json_schema": {"name": "choice", "schema": schema}},
         }
         reply = post_json("bench", f"{base_url}/chat/completions", body, {}, 120)
+        note("json", reply)
         return json.loads(reply["choices"][0]["message"]["content"])["choice"]
 
-    del SYSTEM
     warm = DecisionRequest("warm up", "Which?", options)
     engine.call(warm)
     as_json(warm)
@@ -131,7 +142,7 @@ def letter_vs_json(base_url: str, count: int) -> None:
                     options,
                 )
                 start = time.perf_counter()
-                picks[way, i] = engine.call(decision).selected if way == "letter" else as_json(decision)
+                picks[way, i] = as_letter(decision) if way == "letter" else as_json(decision)
                 elapsed = time.perf_counter() - start
                 if i != start_i:
                     (letter_times if way == "letter" else json_times).append(elapsed)
@@ -145,6 +156,10 @@ def letter_vs_json(base_url: str, count: int) -> None:
     print(f"  generated JSON choice:      {jm * 1000:.1f} ms")
     print(f"  ratio (JSON / letter-slot): {jm / lm:.2f}x")
     print(f"  same answer both ways:      {agree}/{len(picks) // 2}")
+    for way, label in (("letter", "letter-slot"), ("json", "JSON")):
+        prompt = statistics.median(p for p, _ in server_ms[way])
+        gen = statistics.median(g for _, g in server_ms[way])
+        print(f"  server time, {label:<12} prompt {prompt:.1f} ms + generation {gen:.1f} ms (median)")
 
 
 def run_overhead(runs: int) -> None:
