@@ -86,6 +86,16 @@ class Layout:
         return self.edgar / "hook-problems.jsonl"
 
     @property
+    def registry(self) -> Path:
+        """The code-skill tree (manifest registry)."""
+        return self.root / "data" / "categories.json"
+
+    @property
+    def code_skills(self) -> Path:
+        """Code skill bodies: `email.compose` -> `data/skills/email/compose.py`."""
+        return self.root / "data" / "skills"
+
+    @property
     def user_skills(self) -> Path:
         return self.home / "skills"
 

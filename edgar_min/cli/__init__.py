@@ -20,6 +20,8 @@ COMMAND_MODULES = (
     "edgar_min.cli.doctor_cmd",
     "edgar_min.cli.index_cmd",
     "edgar_min.cli.mcp_cmd",
+    "edgar_min.cli.semif_cmd",
+    "edgar_min.cli.agent_cmd",
 )
 
 

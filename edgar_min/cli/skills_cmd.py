@@ -25,7 +25,9 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name")
     p.set_defaults(handler=cmd_show)
 
-    p = sub.add_parser("validate", help="check SKILL.md files (all skills and proposals by default)")
+    p = sub.add_parser(
+        "validate", help="check SKILL.md files, code skill bodies and data/categories.json (all by default)"
+    )
     p.add_argument("paths", nargs="*", metavar="PATH")
     p.set_defaults(handler=cmd_validate)
 
@@ -158,22 +160,53 @@ def _targets(ctx: Context, paths: list[str]) -> list[Path]:
 def cmd_validate(ctx: Context) -> int:
     from edgar_min.skills.validation import validate_file
 
-    targets = _targets(ctx, ctx.ns.paths)
+    code_paths = [p for p in ctx.ns.paths if Path(p).suffix == ".py" or Path(p).name == "categories.json"]
+    skill_paths = [p for p in ctx.ns.paths if p not in code_paths]
+    targets = _targets(ctx, skill_paths) if skill_paths or not code_paths else []
     problems: list[str] = []
     for path in targets:
         found = validate_file(path)
         problems += found
         if not found and not ctx.json:
             ctx.out(f"ok {_rel(ctx, path)}")
+    checked, code_problems = _validate_code(ctx, code_paths)
+    problems += code_problems
+    checked += len(targets)
     for problem in problems:
         ctx.out(problem)
     if ctx.json:
-        ctx.emit({"ok": not problems, "checked": len(targets), "problems": problems})
-    elif not targets:
-        ctx.out("nothing to validate: no skills or proposals found")
+        ctx.emit({"ok": not problems, "checked": checked, "problems": problems})
+    elif not checked:
+        ctx.out("nothing to validate: no skills, proposals or skill tree found")
     else:
-        ctx.out(f"{len(targets)} checked, {len(problems)} problem(s)")
+        ctx.out(f"{checked} checked, {len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def _validate_code(ctx: Context, paths: list[str]) -> tuple[int, list[str]]:
+    """Code skills (the agent tree): the given files, or by default the whole tree and code proposals."""
+    from edgar_min.agent.validate import validate_code_file, validate_tree
+    from edgar_min.errors import BadInput
+
+    if ctx.ns.paths and not paths:
+        return 0, []
+    problems: list[str] = []
+    if not paths:
+        checked = 0
+        if ctx.layout.registry.is_file():
+            checked, problems = validate_tree(ctx.layout)
+        if ctx.layout.code_proposals.is_dir():
+            for body in sorted(ctx.layout.code_proposals.glob("*.py")):
+                checked += 1
+                problems += validate_code_file(ctx.layout, body)
+        return checked, problems
+    for raw in paths:
+        path = Path(raw) if Path(raw).is_absolute() else Path.cwd() / raw
+        if not path.is_file():
+            msg = f"{raw}: no such file"
+            raise BadInput(msg)
+        problems += validate_code_file(ctx.layout, path)
+    return len(paths), problems
 
 
 def cmd_forget(ctx: Context) -> int:

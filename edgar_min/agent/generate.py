@@ -1,0 +1,132 @@
+"""`edgar skills generate NAME --description TEXT`: ask a model for a code skill body.
+
+The model is given `CONTRACT` (what a body must be, built from the checker's
+own constants so the two cannot drift) and the category's existing leaves.
+The reply goes through `write_code_skill` (acceptance inside) and the gate:
+`skills.synthesis = propose` (the default) writes a proposal, `auto` writes
+the body and its manifest entry into the tree, `off` makes no call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.agent.acceptance import FORBIDDEN_MODULES, FORBIDDEN_NAMES
+from edgar_min.errors import BadInput, EdgarError, Refused
+
+if TYPE_CHECKING:
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+    from edgar_min.models import Provider
+
+__all__ = ["CONTRACT", "Generated", "extract_code", "generate"]
+
+CONTRACT = f"""\
+You write one code skill for a stdlib-only Python agent. A skill is a leaf of a skill tree:
+one specific action, reached by multiple-choice decisions (category, then skill). Reply with
+one Python module in a ```python fence and nothing else.
+
+The module defines, at the top level:
+
+    def predict(ctx, request):   # settle what is ambiguous; return Prediction(text, decisions)
+    def act(ctx, request, prediction):  # do the one action; return ActionResult(action_log, new_state)
+
+Import the types with: from semif_agent.skills import ActionResult, DecisionRequest, Option, Prediction
+- ctx.engine answers decisions: build DecisionRequest(state=..., question=..., options=[Option(id,
+  description), ...]) with 1 to 16 options (add Option("none", "None of these.") when nothing may
+  fit), call result = ctx.engine.call(decision) and read result.selected (an option id). Put each
+  (decision, result) pair in Prediction.decisions. Never fake an answer: use ctx.engine.
+- ctx.config is a dict of settings; ctx.config["drafts"] is the folder you may write files in.
+  Write nowhere else. request.text is the request, request.id is safe to use in a file name.
+- If the skill cannot act, return ActionResult(action_log="<why, in one line>", new_state=request.text).
+- action_log is one readable line saying what was done and where, for a reviewer.
+- Only the Python standard library and semif_agent.skills may be imported. Never import
+  {", ".join(sorted(FORBIDDEN_MODULES))}.
+- Never use {", ".join(sorted(FORBIDDEN_NAMES))}, or dunder attributes such as __globals__.
+- No loops that retry, no network, no processes: each run has a small budget of engine calls
+  and fails fast when it is spent.
+- Do not duplicate a skill the category already has.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    outcome: str  # proposed | written
+    path: str
+    message: str
+
+
+def extract_code(reply: str) -> str:
+    """The first fenced Python block of `reply`, or the whole reply when it has no fence."""
+    match = re.search(r"```(?:python|py)?[ \t]*\n(.*?)```", reply, re.DOTALL)
+    return (match.group(1) if match else reply).strip() + "\n"
+
+
+def build_prompt(name: str, description: str, category: str, leaves: list[tuple[str, str]]) -> str:
+    existing = "\n".join(f"- {n}: {d}" for n, d in leaves) or "- (none yet)"
+    return (
+        f"Skill name: {name}\nCategory: {category}\nWhat it does: {description}\n\n"
+        f"Skills the category already has (do not duplicate them):\n{existing}\n"
+    )
+
+
+def generate(
+    layout: Layout, config: Config, name: str, description: str, provider: Provider | None = None
+) -> Generated:
+    """Ask the model for a body for `name` and route it through the writer and the gate."""
+    from edgar_min.agent.registry import NAME_RE, Manifest, load_registry
+    from edgar_min.agent.writer import write_code_skill
+    from edgar_min.controller.gate import log_rejection
+
+    if not NAME_RE.fullmatch(name) or "." not in name:
+        msg = f"skill name {name[:80]!r} must be category.skill in lower case ({NAME_RE.pattern})"
+        raise BadInput(msg)
+    if not description.strip() or "\n" in description.strip():
+        msg = "--description must be one or two sentences on one line"
+        raise BadInput(msg)
+    mode = config.skills.synthesis
+    if mode == "off":
+        msg = "skills.synthesis is 'off': no model call, nothing generated"
+        raise Refused(msg)
+    category_name = name.partition(".")[0]
+    registry = load_registry(layout.registry)
+    category = registry.category(category_name)
+    if category is None:
+        msg = f"category {category_name!r} is not in the skill tree {layout.registry}; add it first"
+        raise Refused(msg)
+    if registry.find(name) is not None:
+        msg = f"{name!r} is already a leaf of category {category_name!r}"
+        raise Refused(msg)
+    if provider is None:
+        from edgar_min.models import get_provider
+
+        provider = get_provider(config.model)
+    if provider.name == "offline":
+        msg = (
+            "generating a code skill needs a model: the offline provider only writes SKILL.md files from "
+            "turn outlines; set [model] provider to openai, anthropic or command"
+        )
+        raise Refused(msg)
+    leaves = [(m.name, m.description) for m in category.skills]
+    manifest = Manifest(name=name, category=category_name, description=description.strip())
+    try:
+        reply = provider.complete(CONTRACT, build_prompt(name, description.strip(), category_name, leaves))
+        target = write_code_skill(
+            layout, manifest, extract_code(reply), to="tree" if mode == "auto" else "proposal"
+        )
+    except EdgarError as exc:
+        log_rejection(layout, trigger="generate", skill=name, error=exc.message)
+        raise
+    try:
+        shown = str(target.relative_to(layout.root))
+    except ValueError:
+        shown = str(target)
+    if mode == "auto":
+        return Generated("written", shown, f"wrote {name}: {shown} and its entry in data/categories.json")
+    return Generated(
+        "proposed",
+        shown,
+        f"proposed {name}: {shown} (with its manifest entry beside it); review it before use",
+    )

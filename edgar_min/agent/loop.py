@@ -1,0 +1,262 @@
+"""The run loop: observe -> navigate (category, leaf) -> load -> predict -> act -> observe -> assess.
+
+Every engine decision is logged with its phase and the run id. The request is
+never swallowed: when no skill fits, a body is refused, a skill raises,
+returns the wrong type, or blows its budget, the run still returns an
+`ActionResult` whose log says why and whose `new_state` is the request text.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from edgar_min.agent.skills import ActionContext, ActionResult, Prediction, Request
+from edgar_min.agent.walls import BudgetExceeded, Wall, guarded, lifted
+from edgar_min.errors import BadInput, EdgarError, Refused
+from edgar_min.semif.types import DecisionRequest, Option
+
+if TYPE_CHECKING:
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+    from edgar_min.semif import Engine
+    from edgar_min.semif.log import DecisionLog
+    from edgar_min.semif.types import DecisionResult
+
+__all__ = ["DEFAULT_COST_BUDGET", "RunEngine", "RunOutcome", "agent_config", "run_request"]
+
+# Engine calls one run may make (navigation included) when a manifest sets no cost_budget.
+DEFAULT_COST_BUDGET = 8
+NONE_CATEGORY = Option("none", "None of these categories fits the request.")
+NONE_LEAF = Option("none", "None of these skills fits the request.")
+ASSESS_QUESTION = "Did the action accomplish the request?"
+ASSESS_OPTIONS = (
+    Option("accomplished", "Yes: the action log shows the request was carried out (written, done, sent)."),
+    Option("not_accomplished", "No: the action failed, was refused, or did something else."),
+)
+
+
+class RunEngine:
+    """`ctx.engine`: the configured engine, metered against the budget, logged with phase and run id."""
+
+    def __init__(
+        self, engine: Engine, log: DecisionLog, run_id: str, budget: int = DEFAULT_COST_BUDGET
+    ) -> None:
+        self._engine = engine
+        self._log = log
+        self.run_id = run_id
+        self.budget = budget
+        self.phase = "observe"
+        self.calls = 0
+        self.engine_seconds = 0.0
+        self.charged = True
+        self.name = engine.name
+        self.model = getattr(engine, "model", "")
+
+    def call(self, decision: DecisionRequest) -> DecisionResult:
+        if not isinstance(decision, DecisionRequest):
+            msg = f"ctx.engine.call takes a DecisionRequest, not {type(decision).__name__}"
+            raise TypeError(msg)
+        if self.charged and self.calls >= self.budget:
+            msg = f"cost budget of {self.budget} engine call(s) for this run is spent; failing fast"
+            raise BudgetExceeded(msg)
+        if self.charged:
+            self.calls += 1
+        with lifted():
+            start = time.perf_counter()
+            result = self._engine.call(decision)
+            elapsed = time.perf_counter() - start
+            self.engine_seconds += elapsed
+            self._log.append(
+                result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed
+            )
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    """What one run did: the result, whether a skill acted, and how it got there."""
+
+    request: Request
+    result: ActionResult
+    acted: bool
+    category: str | None = None
+    skill: str | None = None
+    assessment: str | None = None
+    engine_calls: int = 0
+    engine_seconds: float = 0.0
+    refused: tuple[str, ...] = ()
+    decisions: tuple[dict[str, Any], ...] = field(default=())
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.request.id,
+            "request": self.request.text,
+            "acted": self.acted,
+            "category": self.category,
+            "skill": self.skill,
+            "action_log": self.result.action_log,
+            "new_state": self.result.new_state,
+            "assessment": self.assessment,
+            "engine_calls": self.engine_calls,
+            "refused_by_walls": list(self.refused),
+            "decisions": list(self.decisions),
+        }
+
+
+def agent_config(layout: Layout, config: Config) -> dict[str, Any]:
+    """The `[agent]` table as a skill sees it: relative paths resolved against the project root.
+
+    `data`, `drafts` and any text value containing a `/` are paths; a skill
+    runs with the process's working folder wherever it is, so they are made
+    absolute here.
+    """
+    table = dict(config.agent)
+    for key, value in table.items():
+        if isinstance(value, str) and (key in {"data", "drafts"} or "/" in value) and "://" not in value:
+            path = Path(value).expanduser()
+            table[key] = str(path if path.is_absolute() else layout.root / path)
+    return table
+
+
+def writable_folders(table: dict[str, Any]) -> list[Path]:
+    """The folders named by `agent.writable` (keys of the [agent] table whose values are folders)."""
+    keys = table.get("writable", [])
+    if isinstance(keys, str):
+        keys = [keys]
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        msg = 'agent.writable must be a list of [agent] keys, e.g. ["drafts"]'
+        raise BadInput(msg)
+    folders = []
+    for key in keys:
+        value = table.get(key)
+        if not isinstance(value, str) or not value:
+            msg = f"agent.writable names {key!r}, but [agent] has no folder under that key"
+            raise BadInput(msg)
+        folders.append(Path(value))
+    return folders
+
+
+class _Run:
+    def __init__(
+        self, layout: Layout, config: Config, request: Request, engine: Engine, log: DecisionLog
+    ) -> None:
+        self.layout = layout
+        self.config = config
+        self.request = request
+        self.meter = RunEngine(engine, log, request.id)
+        self.rows: list[dict[str, Any]] = []
+        self.category: str | None = None
+        self.skill: str | None = None
+
+    def decide(
+        self, phase: str, question: str, options: list[Option], state: str | None = None
+    ) -> DecisionResult:
+        self.meter.phase = phase
+        result = self.meter.call(DecisionRequest(state or self.request.text, question, tuple(options)))
+        self.rows.append({"phase": phase, "selected": result.selected, "probabilities": result.probs})
+        return result
+
+    def unacted(self, why: str, refused: tuple[str, ...] = ()) -> RunOutcome:
+        result = ActionResult(action_log=why, new_state=self.request.text)
+        return self.outcome(result, acted=False, refused=refused)
+
+    def outcome(
+        self, result: ActionResult, *, acted: bool, assessment: str | None = None, refused=()
+    ) -> RunOutcome:
+        return RunOutcome(
+            self.request, result, acted, self.category, self.skill, assessment,
+            self.meter.calls, self.meter.engine_seconds, tuple(refused), tuple(self.rows),
+        )  # fmt: skip
+
+
+def run_request(
+    layout: Layout, config: Config, text: str, engine: Engine | None = None, log: DecisionLog | None = None
+) -> RunOutcome:
+    """Handle `text` with the skill tree; raises only for bad input (an empty request, a malformed tree)."""
+    from edgar_min.agent.loader import load_skill, semif_alias
+    from edgar_min.agent.registry import load_registry
+    from edgar_min.semif import get_engine
+    from edgar_min.semif.log import DecisionLog
+
+    if not text.strip():
+        msg = "a run needs a request: the text to handle may not be empty"
+        raise BadInput(msg)
+    registry = load_registry(layout.registry)
+    table = agent_config(layout, config)
+    wall = Wall.of(writable_folders(table))
+    engine = engine if engine is not None else get_engine(config.semif)
+    run = _Run(layout, config, Request(text.strip()), engine, log or DecisionLog.of(layout))
+    request = run.request
+
+    if not registry.categories:
+        return run.unacted(f"no skill fits: the skill tree {layout.registry} has no categories")
+    try:
+        options = [Option(c.name, c.description) for c in registry.categories] + [NONE_CATEGORY]
+        chosen = run.decide(
+            "navigate:category", "Which category of skills fits the request?", options
+        ).selected
+        if chosen == "none":
+            return run.unacted("no skill fits: no category matches the request, so nothing was done")
+        category = registry.category(chosen)
+        if category is None:  # an engine answers with one of the ids it was given
+            return run.unacted(f"the engine chose {chosen!r}, which is not a category")
+        run.category = category.name
+        if not category.skills:
+            return run.unacted(f"no skill fits: category {category.name} has no skills yet")
+        options = [Option(m.name, m.description) for m in category.skills] + [NONE_LEAF]
+        leaf = run.decide("navigate:leaf", f"Which {category.name} skill fits the request?", options).selected
+    except BudgetExceeded as exc:
+        return run.unacted(f"blown budget during navigation: {exc}")
+    if leaf == "none":
+        return run.unacted(
+            f"no skill fits: no {category.name} skill matches the request, so nothing was done"
+        )
+    manifest = registry.find(leaf)
+    if manifest is None:
+        return run.unacted(f"the engine chose {leaf!r}, which is not a skill of {category.name}")
+    run.skill = manifest.name
+    run.meter.budget = manifest.cost_budget or DEFAULT_COST_BUDGET
+    try:
+        skill = load_skill(layout.code_skills, registry, manifest, wall)
+    except Refused as exc:
+        return run.unacted(f"refused body: {exc.message}", tuple(wall.refused))
+
+    ctx = ActionContext(engine=run.meter, config=table, root=layout.root)
+    module = skill.module
+    try:
+        with semif_alias(), guarded(wall):
+            run.meter.phase = "predict"
+            prediction = module.predict(ctx, request)
+            if not isinstance(prediction, Prediction):
+                return run.unacted(
+                    f"{manifest.name}: predict returned {type(prediction).__name__}, not a Prediction; "
+                    "nothing was done",
+                    tuple(wall.refused),
+                )
+            run.meter.phase = "act"
+            result = module.act(ctx, request, prediction)
+            if not isinstance(result, ActionResult):
+                return run.unacted(
+                    f"{manifest.name}: act returned {type(result).__name__}, not an ActionResult",
+                    tuple(wall.refused),
+                )
+    except BudgetExceeded as exc:
+        return run.unacted(f"{manifest.name}: blown budget: {exc}", tuple(wall.refused))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a skill that raises must not take the run down
+        detail = exc.message if isinstance(exc, EdgarError) else str(exc)
+        return run.unacted(
+            f"{manifest.name} raised {type(exc).__name__}: {detail[:300]}", tuple(wall.refused)
+        )
+    if not isinstance(result.action_log, str) or not isinstance(result.new_state, str):
+        return run.unacted(f"{manifest.name}: act returned an ActionResult whose fields are not text")
+
+    # Observe, then assess: the loop's own check, not charged to the skill's budget.
+    run.meter.charged = False
+    state = f"Request: {request.text}\nAction log: {result.action_log}\nNew state: {result.new_state}"
+    assessment = run.decide("assess", ASSESS_QUESTION, list(ASSESS_OPTIONS), state=state).selected
+    return run.outcome(result, acted=True, assessment=assessment, refused=tuple(wall.refused))

@@ -1,0 +1,87 @@
+"""`skills validate` for code skills: the tree, every body it names, and code proposals.
+
+Every problem is reported at once, each as `PATH:LINE: sentence`. Nothing here
+imports `edgar_min.learning`, so validation works in a build without it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.agent.registry import Manifest, Registry
+    from edgar_min.layout import Layout
+
+__all__ = ["is_code_path", "validate_code_file", "validate_tree"]
+
+
+def is_code_path(path: Path) -> bool:
+    return path.suffix == ".py" or path.name == "categories.json"
+
+
+def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, new: bool = False) -> list[str]:
+    from edgar_min.agent.acceptance import check_body
+
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [f"{path}:1: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
+    return [str(p) for p in check_body(source, str(path), manifest, registry, new=new)]
+
+
+def validate_tree(layout: Layout, registry_path: Path | None = None) -> tuple[int, list[str]]:
+    """Check the registry and every body it names; return (files checked, problems)."""
+    from edgar_min.agent.registry import body_path, registry_problems
+
+    path = registry_path or layout.registry
+    registry, problems = registry_problems(path)
+    checked = 1
+    if registry is None:
+        return checked, problems
+    skills_dir = path.parent / "skills"
+    for category in registry.categories:
+        for manifest in category.skills:
+            body = body_path(skills_dir, manifest)
+            checked += 1
+            if not body.is_file():
+                problems.append(f"{path}:{manifest.line}: {manifest.name}: its body {body} is missing")
+                continue
+            problems += _body_problems(body, manifest, registry)
+    return checked, problems
+
+
+def validate_code_file(layout: Layout, path: Path) -> list[str]:
+    """Check one `.py` body (in `data/skills/` or `.edgar/code-proposals/`) or one `categories.json`."""
+    from edgar_min.agent.registry import Manifest, registry_problems
+
+    if path.name == "categories.json":
+        return registry_problems(path)[1]
+    resolved = path.resolve()
+    proposals = layout.code_proposals.resolve()
+    skills_dir = layout.code_skills.resolve()
+    registry, tree_problems = registry_problems(layout.registry)
+    if resolved.parent == proposals:
+        entry = path.with_suffix(".json")
+        try:
+            raw = json.loads(entry.read_text(encoding="utf-8"))
+            manifest = Manifest(
+                name=raw["name"], category=raw.get("category") or raw["name"].partition(".")[0],
+                description=raw["description"],
+            )  # fmt: skip
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return [f"{entry}:1: the manifest entry of this proposal is missing or unreadable"]
+        return _body_problems(path, manifest, registry, new=True)
+    try:
+        parts = resolved.relative_to(skills_dir).with_suffix("").parts
+    except ValueError:
+        return [f"{path}:1: a code skill body lives in {layout.code_skills} or {layout.code_proposals}"]
+    name = ".".join(parts)
+    if registry is None:
+        return [f"{path}:1: {name} cannot be checked: {'; '.join(tree_problems)}"]
+    manifest = registry.find(name)
+    if manifest is None:
+        return [f"{path}:1: {name} is not listed in the skill tree {layout.registry}"]
+    return _body_problems(path, manifest, registry)

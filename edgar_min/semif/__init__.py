@@ -1,0 +1,115 @@
+"""SemIf: typed multiple-choice decisions, engines behind one `call(decision)`, and the decision log.
+
+    from edgar_min.semif import decide
+    result = decide(layout, config, "the user asked for a draft", "Which skill?",
+                    [("email.compose", "write an email draft"), ("none", "none of these")])
+    result.selected, result.probs
+
+Engines are looked up by `[semif] engine` and imported only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+from edgar_min.errors import ConfigError
+from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from edgar_min.config import Config, SemifConfig
+    from edgar_min.layout import Layout
+    from edgar_min.semif.log import DecisionLog
+
+__all__ = [
+    "ENGINES",
+    "LETTERS",
+    "MAX_OPTIONS",
+    "DecisionRequest",
+    "DecisionResult",
+    "Engine",
+    "LoggedEngine",
+    "Option",
+    "decide",
+    "get_engine",
+]
+
+
+class Engine(Protocol):
+    """Anything that answers a decision: `call(decision) -> DecisionResult`."""
+
+    name: str
+    model: str
+
+    def call(self, decision: DecisionRequest) -> DecisionResult: ...
+
+
+ENGINES = {
+    "lexical": "edgar_min.semif.lexical:LexicalEngine",
+    "openai": "edgar_min.semif.openai:OpenAIEngine",
+    "systemone": "edgar_min.semif.systemone:SystemOneEngine",
+    "anthropic": "edgar_min.semif.anthropic:AnthropicEngine",
+}
+
+
+def get_engine(config: SemifConfig, environ: Mapping[str, str] | None = None) -> Engine:
+    """Build the engine named by `[semif] engine`."""
+    target = ENGINES.get(config.engine)
+    if target is None:
+        msg = f"semif.engine {config.engine!r} is not one of {', '.join(ENGINES)}"
+        raise ConfigError(msg)
+    module_name, _, class_name = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    return cls(config, environ)
+
+
+class LoggedEngine:
+    """An engine that writes a decision-log row for every call, tagged with a phase and a run id."""
+
+    def __init__(
+        self, engine: Engine, log: DecisionLog, phase: str = "decide", run_id: str | None = None
+    ) -> None:
+        self.engine = engine
+        self.log = log
+        self.phase = phase
+        self.run_id = run_id
+        self.name = engine.name
+        self.model = getattr(engine, "model", "")
+        # Seconds spent inside the engine, so callers can tell their own overhead from the model's.
+        self.engine_seconds = 0.0
+        self.calls = 0
+
+    def call(self, decision: DecisionRequest) -> DecisionResult:
+        if not isinstance(decision, DecisionRequest):
+            msg = f"engine.call takes a DecisionRequest, not {type(decision).__name__}"
+            raise TypeError(msg)
+        start = time.perf_counter()
+        result = self.engine.call(decision)
+        elapsed = time.perf_counter() - start
+        self.engine_seconds += elapsed
+        self.calls += 1
+        self.log.append(result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed)
+        return result
+
+
+def decide(  # noqa: PLR0917 - a published signature: callers pass these positionally
+    layout: Layout,
+    config: Config,
+    state: str,
+    question: str,
+    options: Iterable[Any],
+    phase: str = "decide",
+    run_id: str | None = None,
+) -> DecisionResult:
+    """Build the configured engine, answer one decision and log it.
+
+    `options` are `Option`s or (id, description) pairs.
+    """
+    from edgar_min.semif.log import DecisionLog
+
+    request = DecisionRequest(state, question, as_options(options))
+    engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id)
+    return engine.call(request)

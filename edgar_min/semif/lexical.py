@@ -1,0 +1,125 @@
+"""The offline engine: BM25 of state + question against each option, then a softmax.
+
+Deterministic, no model, tens of thousands of decisions a second. Its
+probabilities are a ranking turned into numbers, not a calibrated belief, and
+every result says so in `extra`. An option whose id is `none` stands for
+"none of these": it scores a fixed threshold (what one word shared by every
+option scores), so it wins when no other option shares a word with the evidence.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from edgar_min.semif.types import DecisionResult
+
+if TYPE_CHECKING:
+    from edgar_min.semif.types import DecisionRequest, Option
+
+__all__ = ["NONE_SCORE", "LexicalEngine", "stem", "tokens"]
+
+K1 = 1.2
+B = 0.75
+# What the `none` option scores: one shared word that every option has.
+NONE_SCORE = 1.0
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP_WORDS = (
+    "a an and are as at be by can could do does for from has have i in is it its me my of on or "
+    "our please should so that the their them then there these this those to was we were what "
+    "which who will with would you your"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+_SUFFIXES = ("ingly", "edly", "ing", "ies", "ied", "ed", "es", "ly", "s")
+_stems: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """A crude suffix stripper: `drafts`, `drafting`, `drafted` -> `draft`."""
+    found = _stems.get(word)
+    if found is not None:
+        return found
+    result = word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            result = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                result += "y"
+            elif suffix == "es" and not result.endswith(("s", "x", "z", "ch", "sh")):
+                result = word[:-1]
+            break
+    if len(_stems) < 100_000:
+        _stems[word] = result
+    return result
+
+
+@lru_cache(maxsize=4096)
+def tokens(text: str) -> tuple[str, ...]:
+    """Lower-cased, stop words dropped, stemmed."""
+    return tuple(stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP)
+
+
+@lru_cache(maxsize=1024)
+def _index(options: tuple[Option, ...]) -> tuple[dict[str, list[tuple[int, float]]], int | None]:
+    """term -> [(option index, BM25 weight)] for one option set, and the index of `none`."""
+    docs = []
+    none_at = None
+    for i, option in enumerate(options):
+        if option.id == "none":
+            none_at = i
+            docs.append(())
+            continue
+        docs.append(tokens(option.id.replace("_", " ").replace(".", " ") + " " + option.description))
+    scored = [d for d in docs if d]
+    n = len(scored) or 1
+    avgdl = (sum(len(d) for d in scored) / n) or 1.0
+    df: dict[str, int] = {}
+    for doc in scored:
+        for term in set(doc):
+            df[term] = df.get(term, 0) + 1
+    postings: dict[str, list[tuple[int, float]]] = {}
+    for i, doc in enumerate(docs):
+        if not doc:
+            continue
+        norm = K1 * (1 - B + B * len(doc) / avgdl)
+        for term in set(doc):
+            tf = doc.count(term)
+            # +1: a word shared with the evidence counts even when every option
+            # has it (a lone option would otherwise score almost nothing).
+            idf = 1 + math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
+            postings.setdefault(term, []).append((i, idf * tf * (K1 + 1) / (tf + norm)))
+    return postings, none_at
+
+
+class LexicalEngine:
+    """BM25-style matching; deterministic and uncalibrated."""
+
+    name = "lexical"
+    model = "bm25"
+
+    def __init__(self, config: object = None, environ: object = None) -> None:
+        # Same constructor as the model engines; this one needs neither.
+        del environ
+        self.config = config
+
+    def call(self, decision: DecisionRequest) -> DecisionResult:
+        options = decision.options
+        postings, none_at = _index(options)
+        scores = [0.0] * len(options)
+        if none_at is not None:
+            scores[none_at] = NONE_SCORE
+        for term in set(tokens(decision.state) + tokens(decision.question)):
+            for i, weight in postings.get(term, ()):
+                scores[i] += weight
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        return DecisionResult(
+            decision,
+            decision.option_ids,
+            tuple(e / total for e in exps),
+            "lexical",
+            {"calibrated": False, "scores": scores},
+        )

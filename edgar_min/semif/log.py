@@ -1,0 +1,191 @@
+"""The decision log: one JSONL training row per decision, appended, never rewritten.
+
+Rows go to `.edgar/decisions/<YYYY-MM-DD>.<host>.jsonl` and labels to
+`.edgar/decisions/labels/<YYYY-MM-DD>.<host>.jsonl`: one file per machine per
+day, each written by single whole-line appends, so the logs of several
+machines merge by copying the files into one folder (no two machines write
+the same file). A relabel appends a label row; readers apply the latest label
+for each decision id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from edgar_min.atomic import append_line
+from edgar_min.errors import BadInput, NotFound
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+    from edgar_min.semif.types import DecisionResult
+
+__all__ = ["LABEL_SOURCES", "DecisionLog", "LogRead", "chat_rows", "host_name"]
+
+LABEL_SOURCES = ("self", "human")
+
+
+def host_name() -> str:
+    """This machine's name, reduced to characters that are safe in a file name."""
+    try:
+        raw = os.uname().nodename
+    except AttributeError:  # not POSIX
+        import platform
+
+        raw = platform.node()
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")[:64] or "host"
+
+
+@dataclass(frozen=True, slots=True)
+class LogRead:
+    """Every row of the log, labels applied, and the lines that could not be read."""
+
+    rows: tuple[dict[str, Any], ...]
+    problems: tuple[str, ...]
+
+
+class DecisionLog:
+    """Appends decision rows and labels under one folder."""
+
+    def __init__(self, folder: Path, host: str | None = None) -> None:
+        self.folder = folder
+        self.host = host or host_name()
+
+    @classmethod
+    def of(cls, layout: Layout) -> DecisionLog:
+        return cls(layout.decisions)
+
+    def _file(self, sub: str = "") -> Path:
+        day = time.strftime("%Y-%m-%d", time.gmtime())
+        base = self.folder / sub if sub else self.folder
+        return base / f"{day}.{self.host}.jsonl"
+
+    def append(
+        self, result: DecisionResult, *, phase: str, run_id: str | None, model: str, latency_s: float
+    ) -> dict[str, Any]:
+        """Write one row for `result`; return it."""
+        from edgar_min.semif.prompt import prompt_hash
+
+        request = result.request
+        row = {
+            "id": request.id,
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "phase": phase,
+            "run_id": run_id,
+            "state": request.state,
+            "question": request.question,
+            "options": [{"id": o.id, "description": o.description} for o in request.options],
+            "probabilities": [round(p, 6) for p in result.probabilities],
+            "selected": result.selected,
+            "engine": result.engine,
+            "model": model,
+            "latency_ms": round(latency_s * 1000, 3),
+            "prompt_hash": prompt_hash(request),
+            "extra": {k: v for k, v in result.extra.items() if k != "scores"},
+        }
+        append_line(self._file(), json.dumps(row, ensure_ascii=False, default=str))
+        return row
+
+    def read(self) -> LogRead:
+        """All rows, oldest file first, with the latest label of each decision applied."""
+        rows: list[dict[str, Any]] = []
+        problems: list[str] = []
+        for path in sorted(self.folder.glob("*.jsonl")) if self.folder.is_dir() else ():
+            rows += _read_file(path, problems, "id")
+        labels: dict[str, dict[str, Any]] = {}
+        label_dir = self.folder / "labels"
+        for path in sorted(label_dir.glob("*.jsonl")) if label_dir.is_dir() else ():
+            for label in _read_file(path, problems, "id"):
+                current = labels.get(label["id"])
+                if current is None or str(label.get("time", "")) >= str(current.get("time", "")):
+                    labels[label["id"]] = label
+        for row in rows:
+            label = labels.get(row["id"])
+            if label is not None:
+                row["observed_outcome"] = label.get("observed_outcome")
+                row["label_source"] = label.get("label_source")
+        rows.sort(key=lambda r: str(r.get("time", "")))
+        return LogRead(tuple(rows), tuple(problems))
+
+    def relabel(self, decision_id: str, outcome: str, source: str = "human") -> dict[str, Any]:
+        """Record what actually happened after decision `decision_id`; `source` is self or human."""
+        if source not in LABEL_SOURCES:
+            msg = f"label source must be one of {', '.join(LABEL_SOURCES)}, not {source!r}"
+            raise BadInput(msg)
+        if not outcome.strip() or "\n" in outcome:
+            msg = "an observed outcome must be one non-empty line of text"
+            raise BadInput(msg)
+        if not any(r["id"] == decision_id for r in self.read().rows):
+            msg = f"no decision with id {decision_id[:80]!r} in {self.folder}"
+            raise NotFound(msg)
+        label = {
+            "id": decision_id,
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "observed_outcome": outcome,
+            "label_source": source,
+        }
+        append_line(self._file("labels"), json.dumps(label, ensure_ascii=False))
+        return label
+
+
+def _read_file(path: Path, problems: list[str], key: str) -> list[dict[str, Any]]:
+    found = []
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        problems.append(f"{path}: cannot be read ({exc.strerror})")
+        return found
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            problems.append(f"{path}:{number}: not a JSON row (skipped)")
+            continue
+        if not isinstance(row, dict) or not isinstance(row.get(key), str):
+            problems.append(f"{path}:{number}: a row without an id (skipped)")
+            continue
+        found.append(row)
+    return found
+
+
+def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows as chat fine-tuning examples: system, the user prompt as an engine saw it, the letter.
+
+    The target is the selected option, or the observed outcome when a relabel
+    named one of the option ids (a corrected label).
+    """
+    from edgar_min.semif.prompt import SYSTEM, render
+    from edgar_min.semif.types import LETTERS, DecisionRequest, Option
+
+    examples = []
+    problems = []
+    for row in rows:
+        try:
+            options = tuple(Option(o["id"], o.get("description", "")) for o in row["options"])
+            request = DecisionRequest(row["state"], row["question"], options, row["id"])
+        except (KeyError, TypeError, BadInput) as exc:
+            problems.append(f"decision {row.get('id')!r}: cannot be exported ({exc})")
+            continue
+        ids = request.option_ids
+        target = row.get("observed_outcome") if row.get("observed_outcome") in ids else row.get("selected")
+        if target not in ids:
+            problems.append(f"decision {row['id']!r}: its selected option is not one of its options")
+            continue
+        examples.append(
+            {
+                "messages": [
+                    {"role": "system", "content": SYSTEM},
+                    {"role": "user", "content": render(request)},
+                    {"role": "assistant", "content": LETTERS[ids.index(target)]},
+                ]
+            }
+        )
+    return examples, problems

@@ -1,0 +1,144 @@
+"""The letter-slot readout on any OpenAI-compatible chat server (llama.cpp, Ollama, vLLM, hosted).
+
+The options are shown as letters and the model is asked for one token with
+`top_logprobs: 20`. Each letter's probability is the softmax, over the
+letters only, of the log-probability of its first exact-match token; a letter
+missing from the top 20 gets 0 and is listed in `extra.missing_letters`.
+A server that returns no logprobs (or no letter among them) is asked again for
+a constrained answer (a JSON-schema enum of the letters); that result gives the
+chosen option probability 1 and says so in `extra.probability_status`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import TYPE_CHECKING, Any
+
+from edgar_min.errors import ConfigError, ModelError
+from edgar_min.semif.prompt import SYSTEM, letters_for, render
+from edgar_min.semif.types import DecisionResult
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from edgar_min.config import SemifConfig
+    from edgar_min.semif.types import DecisionRequest
+
+__all__ = ["OpenAIEngine"]
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+TOP_LOGPROBS = 20
+
+
+class OpenAIEngine:
+    """SemIf decisions from an OpenAI-compatible `/chat/completions` endpoint."""
+
+    name = "openai"
+
+    def __init__(self, config: SemifConfig, environ: Mapping[str, str] | None = None) -> None:
+        from edgar_min.models.http import check_base_url
+
+        env = os.environ if environ is None else environ
+        base = config.base_url or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+        self.base_url = check_base_url("semif engine openai", base)
+        self.model = config.model or "default"
+        self.timeout = config.timeout_s
+        self.headers: dict[str, str] = {}
+        key_env = config.api_key_env or "OPENAI_API_KEY"
+        key = env.get(key_env, "")
+        if key:
+            self.headers["Authorization"] = f"Bearer {key}"
+        elif config.api_key_env:
+            msg = f"semif.api_key_env names {key_env}, but that environment variable is not set"
+            raise ConfigError(msg)
+
+    def _post(self, body: dict[str, Any]) -> Any:
+        from edgar_min.models.http import post_json
+
+        return post_json(
+            "semif engine openai", f"{self.base_url}/chat/completions", body, self.headers, self.timeout
+        )
+
+    def letter_body(self, decision: DecisionRequest) -> dict[str, Any]:
+        """The request body of the letter-slot readout (public so tests and the bench can reuse it)."""
+        return {
+            "model": self.model,
+            "messages": [
+                {"role": "system", "content": SYSTEM},
+                {"role": "user", "content": render(decision)},
+            ],
+            "max_tokens": 1,
+            "temperature": 0,
+            "logprobs": True,
+            "top_logprobs": TOP_LOGPROBS,
+        }
+
+    def call(self, decision: DecisionRequest) -> DecisionResult:
+        return self.read(decision, self._post(self.letter_body(decision)))
+
+    def read(self, decision: DecisionRequest, reply: Any) -> DecisionResult:
+        """The result for `decision` from a letter-slot `reply`; asks again, constrained, without logprobs."""
+        letters = letters_for(decision)
+        top = _top_logprobs(reply)
+        if top is None:
+            return self.constrained(decision, "the server returned no logprobs")
+        found: dict[str, float] = {}
+        for entry in top:
+            token = entry.get("token") if isinstance(entry, dict) else None
+            logprob = entry.get("logprob") if isinstance(entry, dict) else None
+            if token in letters and token not in found and isinstance(logprob, (int, float)):
+                found[token] = float(logprob)
+        if not found:
+            return self.constrained(decision, "no option letter was among the top logprobs")
+        peak = max(found.values())
+        weights = [math.exp(found[x] - peak) if x in found else 0.0 for x in letters]
+        total = sum(weights)
+        missing = [x for x in letters if x not in found]
+        extra: dict[str, Any] = {"letters": letters, "probability_status": "logprobs"}
+        if missing:
+            extra["missing_letters"] = missing
+        return DecisionResult(
+            decision, decision.option_ids, tuple(w / total for w in weights), "openai", extra
+        )
+
+    def constrained(self, decision: DecisionRequest, why: str) -> DecisionResult:
+        """Ask for `{"choice": LETTER}` under a JSON-schema enum; probability 1 for the answer."""
+        letters = letters_for(decision)
+        schema = {
+            "type": "object",
+            "properties": {"choice": {"type": "string", "enum": list(letters)}},
+            "required": ["choice"],
+            "additionalProperties": False,
+        }
+        body = self.letter_body(decision)
+        body.pop("logprobs")
+        body.pop("top_logprobs")
+        body["max_tokens"] = 16
+        body["response_format"] = {"type": "json_schema", "json_schema": {"name": "choice", "schema": schema}}
+        reply = self._post(body)
+        try:
+            content = reply["choices"][0]["message"]["content"]
+            letter = json.loads(content)["choice"]
+        except (KeyError, IndexError, TypeError, ValueError):
+            msg = "semif engine openai: the constrained answer was not a JSON object with a 'choice'"
+            raise ModelError(msg) from None
+        if letter not in letters:
+            msg = f"semif engine openai: the constrained answer {str(letter)[:20]!r} is not one of {letters}"
+            raise ModelError(msg)
+        probs = tuple(1.0 if x == letter else 0.0 for x in letters)
+        extra = {
+            "letters": letters,
+            "probability_status": f"constrained answer, no probabilities ({why}): the chosen option gets 1",
+        }
+        return DecisionResult(decision, decision.option_ids, probs, "openai", extra)
+
+
+def _top_logprobs(reply: Any) -> list[Any] | None:
+    try:
+        content = reply["choices"][0]["logprobs"]["content"]
+        top = content[0]["top_logprobs"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    return top if isinstance(top, list) and top else None

@@ -1,0 +1,87 @@
+"""The openai engine against a real llama.cpp server (SmolLM2-135M): wire format and letter mapping.
+
+A 135M model's judgement is not under test; the readout is: probabilities
+over exactly the declared options, summing to 1, each id getting the
+probability of its own letter.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from edgar_min.config import SemifConfig
+from edgar_min.models.http import post_json
+from edgar_min.semif import LETTERS, DecisionRequest, Option, get_engine
+from edgar_min.semif.systemone import SystemOneEngine
+
+pytestmark = pytest.mark.model
+
+WORDS = [
+    "apple", "boiler", "castle", "dentist", "engine", "forest", "guitar", "harbour",
+    "island", "jacket", "kettle", "lantern", "meadow", "notebook", "orchard", "pillow",
+]  # fmt: skip
+
+
+def expected_by_id(reply, decision):
+    """Map the letters of a raw reply to ids by position, independently of the engine."""
+    top = reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+    letters = LETTERS[: len(decision.options)]
+    found = {}
+    for entry in top:
+        if entry["token"] in letters and entry["token"] not in found:
+            found[entry["token"]] = entry["logprob"]
+    peak = max(found.values())
+    weights = {x: math.exp(found[x] - peak) for x in found}
+    total = sum(weights.values())
+    return {
+        o.id: weights.get(letter, 0.0) / total for letter, o in zip(letters, decision.options, strict=False)
+    }
+
+
+@pytest.mark.parametrize("count", [2, 16])
+def test_probabilities_cover_exactly_the_options_and_map_letters_to_ids(llama_server, count):
+    engine = get_engine(SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=60), {})
+    options = [Option(w, f"Something about a {w}.") for w in WORDS[:count]]
+    random.Random(count).shuffle(options)  # noqa: S311 - a fixed shuffle, not a secret
+    decision = DecisionRequest(
+        "I need someone to fix the boiler in my flat.", "Which word fits best?", options
+    )
+    result = engine.call(decision)
+    assert result.engine == "openai"
+    assert result.option_ids == tuple(o.id for o in options)
+    assert set(result.probs) == {o.id for o in options}
+    assert math.isclose(sum(result.probabilities), 1.0, rel_tol=1e-9)
+    assert result.selected in result.probs
+    assert result.extra["probability_status"] == "logprobs"
+    # The mapping, on one raw reply (two calls may differ in the last digits).
+    reply = post_json("test", f"{engine.base_url}/chat/completions", engine.letter_body(decision), {}, 60)
+    read = engine.read(decision, reply)
+    expected = expected_by_id(reply, decision)
+    for option_id, p in read.probs.items():
+        assert p == pytest.approx(expected[option_id], abs=1e-9), option_id
+    assert math.isclose(sum(read.probabilities), 1.0, rel_tol=1e-9)
+    for letter in read.extra.get("missing_letters", []):
+        assert read.probs[options[LETTERS.index(letter)].id] == 0.0
+
+
+def test_the_constrained_fallback_answers_with_one_of_the_letters(llama_server):
+    engine = get_engine(SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=60), {})
+    options = [Option("yes", "It is."), Option("no", "It is not."), Option("maybe", "Unclear.")]
+    result = engine.constrained(DecisionRequest("The sky is blue.", "Is the sky blue?", options), "test")
+    assert sorted(result.probabilities) == [0.0, 0.0, 1.0]
+    assert result.selected in {"yes", "no", "maybe"}
+    assert "constrained answer" in result.extra["probability_status"]
+
+
+def test_systemone_on_a_server_without_a_decision_model_is_a_sentence(llama_server):
+    from edgar_min.errors import ModelError
+
+    engine = SystemOneEngine(
+        SemifConfig(engine="systemone", base_url=llama_server.root_url, timeout_s=60), {}
+    )
+    options = [Option("a", "first"), Option("b", "second")]
+    with pytest.raises(ModelError, match=r"/v1/systemone answered HTTP 501"):
+        engine.call(DecisionRequest("s", "q", options))
