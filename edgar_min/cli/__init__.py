@@ -13,7 +13,7 @@ __all__ = ["main"]
 
 # Command modules; each has `register(subparsers)`. Imported only after the
 # `--version` fast path, and each keeps its heavy imports inside its handlers.
-COMMAND_MODULES = ("edgar_min.cli.skills_cmd", "edgar_min.cli.learn_cmd")
+COMMAND_MODULES = ("edgar_min.cli.skills_cmd", "edgar_min.cli.learn_cmd", "edgar_min.cli.lifecycle_cmd")
 
 
 def main(argv: list[str] | None = None) -> int:
