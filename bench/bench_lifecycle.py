@@ -105,10 +105,17 @@ def bench_stats(turns: int, runs: int) -> None:
         if run_cli("--root", str(root), "--json", "skills", "stats") != 0:
             raise SystemExit("skills stats failed")
         cli_s = median(lambda: run_cli("--root", str(root), "--json", "skills", "stats"), runs)
+        files = sorted(layout.experience.rglob("*.tsv"))
+        # The floor for any stdlib reader: read the same bytes and split them at tabs, nothing more.
+        floor_s = median(lambda: [p.read_bytes().split(b"\t") for p in files], runs)
         check = collect(layout)
         print(f"skills stats over {check.scan.turns:,} turns ({size / 1e6:.0f} MB in 12 files, 40 skills):")
         print(f"  evidence pass + per-skill figures  {evidence_s * 1000:7.0f} ms (median of {runs})")
         print(f"  `edgar --json skills stats`        {cli_s * 1000:7.0f} ms (in-process, median of {runs})")
+        print(
+            f"  floor: read + split the bytes       {floor_s * 1000:7.0f} ms "
+            f"(the pass costs {evidence_s / floor_s:.1f}x the floor)"
+        )
 
 
 def bench_similarity(count: int) -> None:
