@@ -251,18 +251,33 @@ class Evidence:
         self.stale_turns = stale_turns
         self.stale_days = stale_days
         self.index = discover(layout)
-        # shape -> [passed, failed, unverified], all turns; skill -> shape -> the same, turns that loaded it
-        self._shapes: dict[str, list[int]] = {}
-        self._with: dict[str, dict[str, list[int]]] = {}
+        # shape -> [passed, failed, unverified], all turns; skill -> shape -> the same, turns that
+        # loaded it. Shapes stay bytes (never shown); each distinct skills field is split once.
+        shapes: dict[bytes, list[int]] = {}
+        loaded_by: dict[str, dict[bytes, list[int]]] = {}
+        names_of: dict[bytes, set[str]] = {}
         for key, n in found.combos.items():
-            shape_b, verdict_b, loaded_b = key.split(b"\t")
-            shape = shape_b.decode("utf-8", "replace")
-            slot = _VERDICTS[verdict_b]
-            self._shapes.setdefault(shape, [0, 0, 0])[slot] += n
-            if loaded_b == b"-":
+            shape, verdict, loaded = key.split(b"\t")
+            slot = _VERDICTS[verdict]
+            row = shapes.get(shape)
+            if row is None:
+                row = shapes[shape] = [0, 0, 0]
+            row[slot] += n
+            if loaded == b"-":
                 continue
-            for name in set(loaded_b.decode("utf-8", "replace").split(",")):
-                self._with.setdefault(name, {}).setdefault(shape, [0, 0, 0])[slot] += n
+            names = names_of.get(loaded)
+            if names is None:
+                names = names_of[loaded] = set(loaded.decode("utf-8", "replace").split(","))
+            for name in names:
+                per = loaded_by.get(name)
+                if per is None:
+                    per = loaded_by[name] = {}
+                row = per.get(shape)
+                if row is None:
+                    row = per[shape] = [0, 0, 0]
+                row[slot] += n
+        self._shapes = shapes
+        self._with = loaded_by
         self._history = self._history_files()
 
     def _history_files(self) -> set[str]:
