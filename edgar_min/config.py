@@ -40,6 +40,12 @@ class SkillsConfig:
     distill_after: int = field(default=3, metadata={"min": 1})
     # When not empty, the only tool names a turn record may carry.
     tools: tuple[str, ...] = ()
+    # Skill lifecycle (learning/evidence.py): below this many decided turns with a skill and
+    # without it, "too few turns to tell"; a learned skill not loaded for this many recorded
+    # turns, or days of recorded use, is stale.
+    min_evidence_turns: int = field(default=10, metadata={"min": 1})
+    stale_turns: int = field(default=200, metadata={"min": 1})
+    stale_days: int = field(default=30, metadata={"min": 1})
 
 
 @dataclass(frozen=True, slots=True)

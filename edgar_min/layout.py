@@ -60,6 +60,16 @@ class Layout:
         return self.learned / ".archive"
 
     @property
+    def versions(self) -> Path:
+        """Every version of a learned skill or proposal the ledger names, by sha256."""
+        return self.edgar / "versions"
+
+    @property
+    def ledger(self) -> Path:
+        """The append-only change ledger: one JSON line per write, patch, accept, reject, archive, restore."""
+        return self.edgar / "ledger.jsonl"
+
+    @property
     def proposals(self) -> Path:
         return self.edgar / "proposals"
 

@@ -21,9 +21,11 @@ from edgar_min.errors import EdgarError, Refused
 if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
+    from edgar_min.learning.similarity import NearDuplicate
     from edgar_min.learning.store import ExperienceStore
     from edgar_min.learning.turn import Turn
     from edgar_min.models import Provider
+    from edgar_min.skills.discovery import Index
 
 __all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection"]
 
@@ -266,8 +268,13 @@ class Gate:
         trigger: str,
         verified: bool,
         patch: bool = False,
+        actor: str = "gate",
     ) -> Outcome:
-        """Propose or learn: the one place that decides, for synthesis and for patches alike."""
+        """Propose or learn: the one place that decides, for synthesis and for patches alike.
+
+        A new skill that nearly duplicates an existing one becomes a patch proposal for that one.
+        """
+        from edgar_min.learning.similarity import NearDuplicate
         from edgar_min.learning.writer import write_learned
         from edgar_min.skills.discovery import discover
 
@@ -286,7 +293,12 @@ class Gate:
                 try:
                     path = write_learned(
                         self.layout, name, description, body,
-                        session=session, trigger=trigger, to="learned", patch=patch, index=index,
+                        session=session, trigger=trigger, to="learned", patch=patch, index=index, actor=actor,
+                    )  # fmt: skip
+                except NearDuplicate as dup:
+                    return self._patch_instead(
+                        dup, description=description, body=body, session=session, trigger=trigger,
+                        fired=fired, index=index, actor=actor,
                     )  # fmt: skip
                 except Refused as exc:
                     reason = exc.message
@@ -296,7 +308,12 @@ class Gate:
         try:
             path = write_learned(
                 self.layout, name, description, body,
-                session=session, trigger=trigger, to="proposal", patch=patch, index=index,
+                session=session, trigger=trigger, to="proposal", patch=patch, index=index, actor=actor,
+            )  # fmt: skip
+        except NearDuplicate as dup:
+            return self._patch_instead(
+                dup, description=description, body=body, session=session, trigger=trigger,
+                fired=fired, index=index, actor=actor, reason=reason,
             )  # fmt: skip
         except Refused as exc:
             log_rejection(self.layout, trigger=trigger, skill=name, error=exc.message, session=session)
@@ -306,6 +323,39 @@ class Gate:
         if reason:
             message += f"; not learned: {reason}"
         return Outcome(fired, "proposed", shown, message, name)
+
+    def _patch_instead(
+        self,
+        dup: NearDuplicate,
+        *,
+        description: str,
+        body: str,
+        session: str,
+        trigger: str,
+        fired: tuple[str, ...],
+        index: Index,
+        actor: str,
+        reason: str = "",
+    ) -> Outcome:
+        """A near-duplicate is never learned: it is proposed as a patch to the skill it duplicates."""
+        from edgar_min.learning.writer import write_learned
+
+        try:
+            path = write_learned(
+                self.layout, dup.existing, description, body,
+                session=session, trigger=trigger, to="proposal", patch=True, index=index, actor=actor,
+            )  # fmt: skip
+        except Refused as exc:
+            log_rejection(self.layout, trigger=trigger, skill=dup.name, error=exc.message, session=session)
+            return Outcome(fired, "refused", None, exc.message, dup.name)
+        shown = self._shown(path)
+        message = (
+            f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
+            f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
+        )
+        if reason:
+            message += f"; not learned: {reason}"
+        return Outcome(fired, "proposed", shown, message, dup.existing)
 
     def _shown(self, path: object) -> str:
         from pathlib import Path

@@ -114,6 +114,8 @@ def accept(layout: Layout, name: str) -> Path:
         to="learned",
         patch=patch,
         index=index,
+        actor="person",
+        action="accept",
     )
     shutil.rmtree(path.parent)
     return target
@@ -129,5 +131,14 @@ def reject(layout: Layout, name: str) -> Path:
         n += 1
         target = layout.archive / f"{stamp}-{name}-rejected-{n}"
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        before = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        before = None
     os.replace(path.parent, target)
+    # --- lifecycle: one ledger row per rejection (learning/ledger.py)
+    from edgar_min.learning.ledger import record
+
+    record(layout, actor="person", action="reject", name=name, place="proposal", before=before, after=None)
+    # ---
     return target

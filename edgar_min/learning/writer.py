@@ -118,12 +118,18 @@ def write_learned(
     patch: bool = False,
     index: Index | None = None,
     created: str | None = None,
+    actor: str = "gate",
+    action: str | None = None,
 ) -> Path:
     """Write `.edgar/proposals/NAME/SKILL.md` (`to="proposal"`) or `.edgar/skills/learned/NAME/SKILL.md`.
 
     Raises `Refused` with a sentence when any rule says no; nothing is written then.
     `patch=True` marks a new body for an existing skill of that name: it may be
-    proposed for a hand-authored skill, never written over one.
+    proposed for a hand-authored skill, never written over one. A new skill (not a
+    patch) that nearly duplicates an existing skill of any origin raises
+    `NearDuplicate` naming that skill: the caller may offer it as a patch to it.
+    Every write appends a ledger row (`actor`; `action` defaults to write or patch)
+    and keeps the text it replaced.
     """
     if to not in {"proposal", "learned"}:
         msg = f"write_learned: 'to' must be 'proposal' or 'learned', not {to!r}"
@@ -152,6 +158,15 @@ def write_learned(
     target = base / name / "SKILL.md"
     if to == "learned" and not patch and target.exists():
         raise _refused(name, "a learned skill of that name exists; a new body for it is a patch")
+    # --- lifecycle: a new skill must not nearly duplicate an existing one (learning/similarity.py)
+    if not patch:
+        from edgar_min.learning.similarity import NearDuplicate, index_of_skills
+
+        existing = [*index.skills.values(), *(lo for lo, _ in index.shadowed)]
+        match = index_of_skills(existing).check(name, description, body)
+        if match is not None:
+            raise NearDuplicate(name, match)
+    # ---
     provenance = Provenance(
         session=session, trigger=trigger, created=created or _now(), patch_of=name if patch else ""
     )
@@ -168,7 +183,19 @@ def write_learned(
         raise _refused(name, "; ".join(problems))
     if os.path.commonpath([base.resolve(), target.resolve()]) != str(base.resolve()):
         raise _refused(name, "the path would leave its folder")
+    # --- lifecycle: keep the text being replaced and the new one, then one ledger row (learning/ledger.py)
+    from edgar_min.learning.ledger import record
+
+    try:
+        before = target.read_text(encoding="utf-8") if target.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        before = None
     write_text(target, text)
+    record(
+        layout, actor=actor, action=action or ("patch" if patch else "write"), name=name, place=to,
+        before=before, after=text, session=session, trigger=trigger,
+    )  # fmt: skip
+    # ---
     return target
 
 
@@ -206,7 +233,7 @@ def parse_reply(reply: str) -> Draft:
     return Draft(name=fields["name"], description=fields["description"], body=body.strip("\n") + "\n")
 
 
-def archive(layout: Layout, name: str, index: Index | None = None) -> Path:
+def archive(layout: Layout, name: str, index: Index | None = None, actor: str = "person") -> Path:
     """Move a learned skill into `learned/.archive/` (never deleted) and return where it went."""
     problem = name_problem(name)
     if problem:
@@ -229,5 +256,14 @@ def archive(layout: Layout, name: str, index: Index | None = None) -> Path:
         n += 1
         target = layout.archive / f"{stamp}-{name}-{n}"
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        before = (folder / "SKILL.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        before = None
     os.replace(folder, target)
+    # --- lifecycle: the archive row keeps the text so `edgar skills restore` can bring it back
+    from edgar_min.learning.ledger import record
+
+    record(layout, actor=actor, action="archive", name=name, place="learned", before=before, after=None)
+    # ---
     return target

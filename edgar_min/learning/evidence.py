@@ -1,0 +1,464 @@
+"""Evidence that a skill helps, from the experience store: one streaming pass over the turn lines.
+
+For each skill: the turns that loaded it and their verdicts, and its pass rate
+against turns of the same task shapes that did not load it. Definitions:
+
+- pass rate = passed / (passed + failed): turns whose declared check did not
+  run (`unverified`) say nothing either way and are left out of both rates.
+- "without" is weighted to the skill's own mix of shapes: for each shape the
+  skill was loaded in, the pass rate of that shape's turns without it, weighted
+  by how many decided turns the skill had in that shape. Shapes seen only with
+  the skill (or only without) are not compared.
+- too few turns to tell: fewer than `skills.min_evidence_turns` (default 10)
+  decided turns with the skill, or without it, in the compared shapes.
+- helps / hurts: the two rates differ by more than chance would explain (a
+  one-sided two-proportion z-test at 5%, |z| >= 1.645); otherwise "no clear
+  difference". Only "hurts" makes a skill a prune candidate.
+- stale (learned skills only): not loaded since it was last loaded (or
+  created) for `skills.stale_turns` (200) recorded turns, or for
+  `skills.stale_days` (30) days up to the newest recorded turn while at least
+  `min_evidence_turns` turns were recorded. Days are counted against the
+  newest turn in the store, not the wall clock: an idle project ages nothing.
+
+Speed: the store is read in blocks; a block whose lines are all well formed is
+split and counted by C-level calls (no object per turn); a block with a torn
+or garbage line is filtered line by line first. Turn times are kept as one
+fixed-width byte string per file so "turns since" is a binary search.
+"""
+
+from __future__ import annotations
+
+import bisect
+import calendar
+import math
+import os
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import count
+from operator import itemgetter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+    from edgar_min.learning.store import ExperienceStore
+
+__all__ = [
+    "Evidence",
+    "SkillStats",
+    "collect",
+    "lifecycle_findings",
+    "scan",
+    "usefulness_order",
+]
+
+MIN_EVIDENCE_TURNS = 10
+STALE_TURNS = 200
+STALE_DAYS = 30
+Z_CRITICAL = 1.645  # one-sided 5%
+
+_BLOCK = 1 << 22
+_TIME_WIDTH = 20  # 2026-11-30T09:00:00Z
+_VERDICTS = {b"passed": 0, b"failed": 1, b"unverified": 2}
+_VERDICT_SET = frozenset(_VERDICTS)
+_LINE = re.compile(
+    rb"1\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\t[^\t\n]+\t[^\t\n]+\t(?:passed|failed|unverified)\t[^\t\n]+\t[^\t\n]+"
+)
+
+
+class _Times:
+    """A file's turn times as one fixed-width byte string, indexable for `bisect`."""
+
+    __slots__ = ("blob", "n")
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.n = len(blob) // _TIME_WIDTH
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> bytes:
+        return self.blob[i * _TIME_WIDTH : (i + 1) * _TIME_WIDTH]
+
+    def after(self, stamp: bytes) -> int:
+        """How many turns of this file are later than `stamp` (appends come in time order)."""
+        return self.n - bisect.bisect_right(self, stamp)
+
+
+@dataclass(slots=True)
+class Scan:
+    """What one pass over the store found; counts keyed by `shape\\tverdict\\tskills` bytes."""
+
+    combos: Counter = field(default_factory=Counter)
+    last_loaded: dict[str, str] = field(default_factory=dict)
+    times: list[_Times] = field(default_factory=list)
+    turns: int = 0
+    torn: int = 0
+    files: int = 0
+    newest: str = ""
+
+    def turns_after(self, stamp: str) -> int:
+        """Recorded turns later than `stamp` (an ISO time like the store's)."""
+        key = stamp.encode()
+        return sum(t.after(key) for t in self.times)
+
+
+def _fast(data: bytes, n: int, scan: Scan, blobs: list[bytes]) -> bool:
+    """Count a block whose n lines are all well formed; False (nothing counted) when one is not."""
+    fields = data.split(b"\t")
+    # Every line then has exactly seven fields starting with the version "1": see the module notes.
+    if len(fields) != 6 * n + 1 or fields[0] != b"1" or data.count(b"\n1\t") != n - 1:
+        return False
+    stamps = b"".join(fields[1::6])
+    if len(stamps) != _TIME_WIDTH * n or b"\n" in stamps or b"\n" in b"".join(fields[2::6]):
+        return False
+    # No empty field anywhere, and only the three verdicts: checked by C loops, not one per line.
+    if b"\t\t" in data or b"\t\n" in data or not set(fields[4::6]) <= _VERDICT_SET:
+        return False
+    skills = fields[5::6]
+    scan.combos.update(map(b"\t".join, zip(fields[3::6], fields[4::6], skills, strict=True)))
+    # The last line that loaded each combination of skills: its time is the skills' last load.
+    for loaded, at in dict(zip(skills, count(), strict=False)).items():
+        if loaded == b"-":
+            continue
+        stamp = stamps[at * _TIME_WIDTH : (at + 1) * _TIME_WIDTH].decode()
+        for name in loaded.decode("utf-8", "replace").split(","):
+            if stamp > scan.last_loaded.get(name, ""):
+                scan.last_loaded[name] = stamp
+    newest = stamps[-_TIME_WIDTH:].decode()
+    scan.newest = max(scan.newest, newest)
+    blobs.append(stamps)
+    scan.turns += n
+    return True
+
+
+def _block(data: bytes, scan: Scan, blobs: list[bytes]) -> None:
+    n = data.count(b"\n")
+    if n == 0 or _fast(data, n, scan, blobs):
+        return
+    good = [line for line in data.split(b"\n")[:-1] if _LINE.fullmatch(line)]
+    scan.torn += n - len(good)
+    if good:
+        _fast(b"\n".join(good) + b"\n", len(good), scan, blobs)
+
+
+def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
+    """One pass over every turn file; torn or garbage lines are counted and skipped."""
+    result = Scan()
+    for path in store.files():
+        result.files += 1
+        blobs: list[bytes] = []
+        rest = b""
+        try:
+            handle = open(path, "rb")  # noqa: SIM115 - read in blocks below
+        except OSError:
+            continue
+        with handle:
+            while chunk := handle.read(block):
+                chunk = rest + chunk
+                cut = chunk.rfind(b"\n") + 1
+                rest = chunk[cut:]
+                _block(chunk[:cut], result, blobs)
+        if rest:  # a last line with no newline: a write that never finished
+            result.torn += 1
+        result.times.append(_Times(b"".join(blobs)))
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class SkillStats:
+    """What the store says about one skill."""
+
+    name: str
+    origin: str  # hand | learned | gone (only in the store)
+    loaded: int
+    passed: int
+    failed: int
+    unverified: int
+    with_rate: float | None
+    without_rate: float | None
+    with_turns: int  # decided turns with the skill, in the compared shapes
+    without_turns: int  # decided turns without it, in the same shapes
+    verdict: str  # too few turns to tell | helps | hurts | no clear difference
+    last_loaded: str
+    history_lines: int
+    stale: str = ""  # why a learned skill is stale; empty when it is not
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "origin": self.origin,
+            "loaded": self.loaded,
+            "verdicts": {"passed": self.passed, "failed": self.failed, "unverified": self.unverified},
+            "pass_rate_with": self.with_rate,
+            "pass_rate_without": self.without_rate,
+            "compared_turns_with": self.with_turns,
+            "compared_turns_without": self.without_turns,
+            "verdict": self.verdict,
+            "last_loaded": self.last_loaded or None,
+            "history_lines": self.history_lines,
+            "stale": self.stale or None,
+        }
+
+    def sentence(self, minimum: int) -> str:
+        """One plain line on what the evidence says."""
+        if self.verdict == "too few turns to tell":
+            return (
+                f"too few turns to tell: {self.with_turns} decided turn(s) with it and "
+                f"{self.without_turns} without it in the same task shapes; {minimum} of each are needed"
+            )
+        return (
+            f"pass rate {self.with_rate:.0%} with it vs {self.without_rate:.0%} without it over the same "
+            f"task shapes ({self.with_turns} vs {self.without_turns} decided turns): {self.verdict}"
+        )
+
+
+def _z(p1: float, n1: int, p2: float, n2: int) -> float:
+    pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
+    spread = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if spread <= 0:
+        return 0.0
+    return (p1 - p2) / math.sqrt(spread)
+
+
+def _epoch(stamp: str) -> float | None:
+    try:
+        return calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        return None
+
+
+class Evidence:
+    """Per-skill figures from one `Scan`, for the skills `discover()` finds and names in the store."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        found: Scan,
+        *,
+        min_turns: int = MIN_EVIDENCE_TURNS,
+        stale_turns: int = STALE_TURNS,
+        stale_days: int = STALE_DAYS,
+    ) -> None:
+        from edgar_min.skills.discovery import discover
+
+        self.layout = layout
+        self.scan = found
+        self.min_turns = min_turns
+        self.stale_turns = stale_turns
+        self.stale_days = stale_days
+        self.index = discover(layout)
+        # shape -> [passed, failed, unverified], all turns; skill -> shape -> the same, turns that
+        # loaded it. Shapes stay bytes (never shown); each distinct skills field is split once.
+        shapes: dict[bytes, list[int]] = {}
+        loaded_by: dict[str, dict[bytes, list[int]]] = {}
+        names_of: dict[bytes, set[str]] = {}
+        for key, n in found.combos.items():
+            shape, verdict, loaded = key.split(b"\t")
+            slot = _VERDICTS[verdict]
+            row = shapes.get(shape)
+            if row is None:
+                row = shapes[shape] = [0, 0, 0]
+            row[slot] += n
+            if loaded == b"-":
+                continue
+            names = names_of.get(loaded)
+            if names is None:
+                names = names_of[loaded] = set(loaded.decode("utf-8", "replace").split(","))
+            for name in names:
+                per = loaded_by.get(name)
+                if per is None:
+                    per = loaded_by[name] = {}
+                row = per.get(shape)
+                if row is None:
+                    row = per[shape] = [0, 0, 0]
+                row[slot] += n
+        self._shapes = shapes
+        self._with = loaded_by
+        self._history = self._history_files()
+
+    def _history_files(self) -> set[str]:
+        try:
+            return {n[:-3] for n in os.listdir(self.layout.history) if n.endswith(".md")}
+        except OSError:
+            return set()
+
+    def names(self) -> list[str]:
+        """Every skill on disk and every name a recorded turn loaded, sorted."""
+        return sorted(set(self.index.skills) | set(self._with))
+
+    def known(self, name: str) -> bool:
+        return name in self.index.skills or name in self._with
+
+    def history_lines(self, name: str) -> int:
+        if name not in self._history:
+            return 0
+        try:
+            with open(self.layout.history / f"{name}.md", "rb") as handle:
+                return sum(1 for line in handle if line.startswith(b"- "))
+        except OSError:
+            return 0
+
+    def _compare(self, name: str) -> tuple[int, int, float | None, float | None, str]:
+        with_passed = with_decided = without_decided = 0
+        weighted = 0.0
+        for shape, (p, f, _u) in self._with.get(name, {}).items():
+            total = self._shapes[shape]
+            op, of = total[0] - p, total[1] - f
+            if p + f == 0 or op + of == 0:
+                continue
+            with_passed += p
+            with_decided += p + f
+            without_decided += op + of
+            weighted += (p + f) * op / (op + of)
+        if with_decided == 0:
+            return with_decided, without_decided, None, None, "too few turns to tell"
+        rate_with = with_passed / with_decided
+        rate_without = weighted / with_decided
+        if with_decided < self.min_turns or without_decided < self.min_turns:
+            return with_decided, without_decided, rate_with, rate_without, "too few turns to tell"
+        z = _z(rate_with, with_decided, rate_without, without_decided)
+        verdict = "helps" if z >= Z_CRITICAL else "hurts" if z <= -Z_CRITICAL else "no clear difference"
+        return with_decided, without_decided, rate_with, rate_without, verdict
+
+    def _stale(self, name: str, last: str) -> str:
+        skill = self.index.skills.get(name)
+        if skill is None or skill.origin != "learned":
+            return ""
+        since = last
+        what = f"last loaded {last}"
+        if not since:
+            since = skill.provenance.get("created", "")
+            what = f"never loaded since it was created {since}" if since else ""
+        if not since:
+            try:
+                mtime = skill.path.stat().st_mtime
+            except OSError:
+                return ""
+            since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime))
+            what = f"never loaded since its file was written {since}"
+        turns = self.scan.turns_after(since)
+        if turns >= self.stale_turns:
+            return f"{what}; {turns} turns recorded since (stale after {self.stale_turns})"
+        start, newest = _epoch(since), _epoch(self.scan.newest) if self.scan.newest else None
+        if start is None or newest is None or turns < self.min_turns:
+            return ""
+        days = int((newest - start) // 86400)
+        if days >= self.stale_days:
+            return f"{what}; {days} days of use since (stale after {self.stale_days})"
+        return ""
+
+    def stats(self, name: str) -> SkillStats:
+        """The figures for one skill (zero counts for a skill no turn loaded)."""
+        p = f = u = 0
+        for sp, sf, su in self._with.get(name, {}).values():
+            p, f, u = p + sp, f + sf, u + su
+        n_with, n_without, rate_with, rate_without, verdict = self._compare(name)
+        skill = self.index.skills.get(name)
+        last = self.scan.last_loaded.get(name, "")
+        return SkillStats(
+            name=name,
+            origin=skill.origin if skill is not None else "gone",
+            loaded=p + f + u,
+            passed=p,
+            failed=f,
+            unverified=u,
+            with_rate=rate_with,
+            without_rate=rate_without,
+            with_turns=n_with,
+            without_turns=n_without,
+            verdict=verdict,
+            last_loaded=last,
+            history_lines=self.history_lines(name),
+            stale=self._stale(name, last),
+        )
+
+    def all_stats(self) -> list[SkillStats]:
+        return [self.stats(name) for name in self.names()]
+
+    def prune_candidates(self) -> list[tuple[str, str]]:
+        """Learned skills (never a person's) that are stale or measured as hurting, with the reason."""
+        found = []
+        for name, skill in sorted(self.index.skills.items()):
+            if skill.origin != "learned":
+                continue
+            s = self.stats(name)
+            if s.verdict == "hurts":
+                found.append((name, f"measured as hurting: {s.sentence(self.min_turns)}"))
+            elif s.stale:
+                found.append((name, f"stale: {s.stale}"))
+        return found
+
+    def order(self) -> list[str]:
+        """Every skill on disk, most useful first (see `usefulness_order`)."""
+        ranked = []
+        for name, skill in self.index.skills.items():
+            _n_with, _n_without, rate_with, rate_without, verdict = self._compare(name)
+            loaded = sum(sum(v) for v in self._with.get(name, {}).values())
+            lift = rate_with - rate_without if rate_with is not None and rate_without is not None else 0.0
+            tier = {"helps": 0, "no clear difference": 1, "too few turns to tell": 1, "hurts": 4}[verdict]
+            if tier == 1 and loaded == 0:
+                tier = 2 if skill.origin == "hand" else 3
+            ranked.append(
+                (tier, -lift if tier == 0 else 0.0, -loaded, self.scan.last_loaded.get(name, ""), name)
+            )
+        # Stable sorts: by name, then most recently loaded first, then by tier, lift and use.
+        ranked.sort(key=itemgetter(4))
+        ranked.sort(key=itemgetter(3), reverse=True)
+        ranked.sort(key=itemgetter(0, 1, 2))
+        return [r[4] for r in ranked]
+
+
+def collect(layout: Layout, config: Config | None = None, store: ExperienceStore | None = None) -> Evidence:
+    """Read the store once and return the evidence for every skill."""
+    from edgar_min.learning.store import ExperienceStore
+
+    store = store if store is not None else ExperienceStore(layout.experience)
+    kw = {}
+    if config is not None:
+        kw = {
+            "min_turns": config.skills.min_evidence_turns,
+            "stale_turns": config.skills.stale_turns,
+            "stale_days": config.skills.stale_days,
+        }
+    return Evidence(layout, scan(store), **kw)
+
+
+def usefulness_order(layout: Layout, store: ExperienceStore | None = None) -> list[str]:
+    """Every discovered skill's name, most useful first by the evidence.
+
+    Measured as helping (largest lift first); then loaded but not (yet) measured either
+    way, most loaded and most recently loaded first; then hand-authored skills never
+    loaded; then learned skills never loaded; last, skills measured as hurting.
+    """
+    return collect(layout, None, store).order()
+
+
+def lifecycle_findings(layout: Layout, config: Config) -> list[str]:
+    """Sentences for `doctor`: hurting skills, stale learned skills, torn ledger and store lines."""
+    from edgar_min.learning.ledger import read_ledger
+
+    evidence = collect(layout, config)
+    found = []
+    for s in evidence.all_stats():
+        if s.origin == "gone":
+            continue
+        if s.verdict == "hurts":
+            found.append(
+                f"skill {s.name} ({s.origin}) is measured as hurting: {s.sentence(evidence.min_turns)}"
+            )
+        if s.stale:
+            found.append(f"learned skill {s.name} is stale: {s.stale} (`edgar skills prune` archives it)")
+    if evidence.scan.torn:
+        found.append(
+            f"the experience store has {evidence.scan.torn} torn or garbage line(s); they are skipped"
+        )
+    torn = read_ledger(layout).torn
+    if torn:
+        found.append(
+            f"the change ledger {layout.ledger} has {torn} torn or garbage line(s); they are skipped"
+        )
+    return found

@@ -1,0 +1,247 @@
+"""The change ledger: one JSON line per change to a learned skill or proposal, and every version kept.
+
+`.edgar/ledger.jsonl` is append-only (single `O_APPEND` writes of whole lines).
+A row: `time`, `actor` (gate | distill | person), `action` (write | patch |
+accept | reject | archive | restore), `name`, `place` (learned | proposal),
+`session`, `trigger`, and `before` / `after`: the sha256 of the SKILL.md text
+before and after the change (null where there was or is no file). Every text a
+row names is kept under `.edgar/versions/<sha256>` (machine-owned), written
+once, so `restore` can bring any of them back. Reading skips and counts torn
+or garbage lines; `doctor` reports them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import append_line, write_text
+from edgar_min.errors import NotFound, Refused
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+
+__all__ = [
+    "ACTIONS",
+    "ACTORS",
+    "Ledger",
+    "Row",
+    "keep_version",
+    "read_ledger",
+    "record",
+    "restore",
+    "sha256_text",
+    "version_text",
+]
+
+ACTORS = ("gate", "distill", "person")
+ACTIONS = ("write", "patch", "accept", "reject", "archive", "restore")
+PLACES = ("learned", "proposal")
+_HEX = frozenset("0123456789abcdef")
+_MIN_PREFIX = 7
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _is_hash(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and set(value) <= _HEX
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One change, as the ledger keeps it."""
+
+    time: str
+    actor: str
+    action: str
+    name: str
+    place: str
+    session: str
+    trigger: str
+    before: str | None
+    after: str | None
+
+    def as_json(self) -> dict[str, str | None]:
+        return {
+            "time": self.time,
+            "actor": self.actor,
+            "action": self.action,
+            "name": self.name,
+            "place": self.place,
+            "session": self.session,
+            "trigger": self.trigger,
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass(slots=True)
+class Ledger:
+    """The rows read back, and how many lines were torn or garbage."""
+
+    rows: list[Row] = field(default_factory=list)
+    torn: int = 0
+
+
+def keep_version(layout: Layout, text: str) -> str:
+    """Store `text` under its sha256 (once) and return the hash."""
+    digest = sha256_text(text)
+    path = layout.versions / digest
+    if not path.is_file():
+        write_text(path, text)
+    return digest
+
+
+def record(
+    layout: Layout,
+    *,
+    actor: str,
+    action: str,
+    name: str,
+    place: str,
+    before: str | None,
+    after: str | None,
+    session: str = "",
+    trigger: str = "",
+) -> Row:
+    """Keep both texts and append one row; `before`/`after` are the file texts (None: no file)."""
+    if actor not in ACTORS or action not in ACTIONS or place not in PLACES:
+        msg = f"ledger: actor {actor!r}, action {action!r} or place {place!r} is not one the ledger knows"
+        raise ValueError(msg)
+    row = Row(
+        time=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        actor=actor,
+        action=action,
+        name=name,
+        place=place,
+        session=session,
+        trigger=trigger,
+        before=keep_version(layout, before) if before is not None else None,
+        after=keep_version(layout, after) if after is not None else None,
+    )
+    append_line(layout.ledger, json.dumps(row.as_json(), ensure_ascii=False, separators=(",", ":")))
+    return row
+
+
+def _row(raw: bytes) -> Row | None:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    texts = ("time", "actor", "action", "name", "place", "session", "trigger")
+    if not all(isinstance(data.get(k), str) for k in texts):
+        return None
+    if data["actor"] not in ACTORS or data["action"] not in ACTIONS or data["place"] not in PLACES:
+        return None
+    before, after = data.get("before"), data.get("after")
+    if not (before is None or _is_hash(before)) or not (after is None or _is_hash(after)):
+        return None
+    return Row(*(data[k] for k in texts), before=before, after=after)
+
+
+def read_ledger(layout: Layout, name: str | None = None) -> Ledger:
+    """Every well-formed row (of one skill when `name` is given), oldest first."""
+    result = Ledger()
+    try:
+        handle = layout.ledger.open("rb")
+    except FileNotFoundError:
+        return result
+    with handle:
+        for raw in handle:
+            row = _row(raw) if raw.endswith(b"\n") else None
+            if row is None:
+                if raw.strip():
+                    result.torn += 1
+                continue
+            if name is None or row.name == name:
+                result.rows.append(row)
+    return result
+
+
+def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
+    """The full hash and the kept text of a version of `name` the ledger names (a 7+ hex prefix will do)."""
+    wanted = sha.strip().lower()
+    shown = sha[:80]
+    if len(wanted) < _MIN_PREFIX or not set(wanted) <= _HEX:
+        msg = (
+            f"{shown!r} is not a version hash: give at least {_MIN_PREFIX} hex digits "
+            f"from `edgar skills log {name}`"
+        )
+        raise NotFound(msg)
+    known = {h for r in read_ledger(layout, name).rows for h in (r.before, r.after) if h}
+    found = sorted(h for h in known if h.startswith(wanted))
+    if not found:
+        msg = f"no version {shown} of {name} in the ledger (`edgar skills log {name}` lists them)"
+        raise NotFound(msg)
+    if len(found) > 1:
+        msg = f"{shown} matches {len(found)} versions of {name}; give more digits"
+        raise Refused(msg)
+    digest = found[0]
+    path: Path = layout.versions / digest
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        msg = f"version {digest[:12]} of {name} is named in the ledger but its copy {path} cannot be read"
+        raise Refused(msg) from None
+    if sha256_text(text) != digest:
+        msg = f"version {digest[:12]} of {name}: the copy at {path} has been changed; refusing to restore it"
+        raise Refused(msg)
+    return digest, text
+
+
+def restore(layout: Layout, name: str, to: str | None = None, actor: str = "person") -> tuple[str, Path]:
+    """Bring back a version of `name` as its learned skill, through `write_learned`.
+
+    Without `to`: the version before the last change to the learned skill
+    (undoes a patch, brings back an archived skill). Returns the hash and the path.
+    """
+    from edgar_min.learning.writer import write_learned
+    from edgar_min.skills.frontmatter import parse_skill
+    from edgar_min.skills.names import name_problem
+
+    problem = name_problem(name)
+    if problem:
+        raise NotFound(f"no skill named {name[:80]!r}: {problem}")
+    if to is None:
+        rows = [r for r in read_ledger(layout, name).rows if r.place == "learned"]
+        if not rows:
+            msg = f"the ledger has no changes to a learned skill named {name}; nothing to restore"
+            raise NotFound(msg)
+        last = rows[-1]
+        if last.before is None:
+            msg = (
+                f"{name} has no earlier version: its last change ({last.action}, {last.time}) created it "
+                f"(`edgar skills log {name}` lists its versions; `--to SHA` picks one)"
+            )
+            raise Refused(msg)
+        to = last.before
+    digest, text = version_text(layout, name, to)
+    parsed = parse_skill(text, str(layout.versions / digest))
+    meta = parsed.data.get("metadata") if isinstance(parsed.data.get("metadata"), dict) else {}
+    description = parsed.data.get("description")
+    if not isinstance(description, str):
+        msg = f"refused {name}: version {digest[:12]} has no description"
+        raise Refused(msg)
+    path = write_learned(
+        layout,
+        name,
+        description,
+        parsed.body,
+        session=str(meta.get("session", "person")),
+        trigger=str(meta.get("trigger", "restore")),
+        to="learned",
+        patch=(layout.learned / name / "SKILL.md").is_file(),
+        created=str(meta["created"]) if meta.get("created") else None,
+        actor=actor,
+        action="restore",
+    )
+    return digest, path
