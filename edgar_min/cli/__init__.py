@@ -22,8 +22,8 @@ COMMAND_MODULES = (
     "edgar_min.cli.mcp_cmd",
     "edgar_min.cli.semif_cmd",
     "edgar_min.cli.agent_cmd",
+    "edgar_min.cli.lifecycle_cmd",
 )
-COMMAND_MODULES = ("edgar_min.cli.skills_cmd", "edgar_min.cli.learn_cmd", "edgar_min.cli.lifecycle_cmd")
 
 
 def main(argv: list[str] | None = None) -> int:
