@@ -155,6 +155,11 @@ def test_a_learned_skill_patch_is_proposed_and_keeps_its_name(edgar, project):
     assert 'patch_of: "pin-bump"' in proposal
     assert "Refresh the lock file." in proposal
     assert not (root / ".edgar" / "proposals" / "something-else").exists()
+    from edgar_min.layout import Layout
+    from edgar_min.learning.ledger import read_ledger
+
+    last = read_ledger(Layout(root, root / "home"), "pin-bump").rows[-1]
+    assert (last.actor, last.name) == ("distill", "pin-bump")
 
 
 def test_auto_writes_a_learned_patch_only_when_the_turn_passed(project):

@@ -230,3 +230,39 @@ def test_doctor_without_network_makes_no_request(edgar, tmp_path, api, monkeypat
     config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n')
     assert edgar("--root", str(tmp_path), "doctor").code == 0
     assert api.requests == []
+
+
+def test_doctor_shows_the_declared_check(edgar, tmp_path):
+    assert "declared check: none" in edgar("--root", str(tmp_path), "doctor").out
+    config(tmp_path, '[check]\ncommand = ["python3", "-m", "pytest", "-q"]\ntimeout_s = 120\n')
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert "declared check: python3 -m pytest -q (timeout 120 s)" in result.out
+    assert result.code == 0
+
+
+def test_doctor_reports_a_skill_measured_as_hurting(edgar, tmp_path):
+    from edgar_min.layout import Layout
+    from edgar_min.learning.store import ExperienceStore
+    from edgar_min.learning.turn import parse_turn
+
+    skill(tmp_path, ".edgar/skills", "bad-advice")
+    store = ExperienceStore(Layout(tmp_path, tmp_path / "home").experience, host="h")
+    base = {"prompt": "x", "tools": ["shell", "edit"]}
+    for i in range(30):
+        store.record(parse_turn({**base, "verification": "failed", "skills": ["bad-advice"]}), f"a{i}")
+        store.record(parse_turn({**base, "verification": "passed"}), f"b{i}")
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    assert "skills: skill bad-advice (hand) is measured as hurting" in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["store"]["records"] == 60
+    assert any("bad-advice" in item for item in doc["lifecycle"])
+
+
+def test_doctor_reports_torn_ledger_lines(edgar, tmp_path):
+    (tmp_path / ".edgar").mkdir()
+    (tmp_path / ".edgar" / "ledger.jsonl").write_text('{"time": "2026-11-30T09:00:00Z", "act')
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    assert "ledger" in result.out
+    assert "torn or garbage line(s)" in result.out

@@ -121,3 +121,24 @@ def test_the_cache_rereads_a_changed_file(tmp_path):
     assert "First." in build_index(layout, 1000, cache=cache).text
     write_skill(tmp_path / ".edgar" / "skills", "skill-00", "Second, and longer.")
     assert "Second, and longer." in build_index(layout, 1000, cache=cache).text
+
+
+def test_the_cli_index_puts_the_skill_that_helps_first(edgar, tmp_path):
+    from edgar_min.layout import Layout
+    from edgar_min.learning.store import ExperienceStore
+    from edgar_min.learning.turn import parse_turn
+
+    for name in ("aardvark-tips", "zebra-helper"):
+        path = tmp_path / ".edgar" / "skills" / name / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(f"---\nname: {name}\ndescription: Does {name} things.\n---\n\nProse.\n")
+    store = ExperienceStore(Layout(tmp_path, tmp_path / "home").experience, host="h")
+    base = {"prompt": "x", "tools": ["shell"]}
+    for i in range(30):
+        store.record(parse_turn({**base, "verification": "passed", "skills": ["zebra-helper"]}), f"a{i}")
+        store.record(parse_turn({**base, "verification": "failed"}), f"b{i}")
+    listed = edgar("--root", str(tmp_path), "--json", "skills", "index").json()
+    assert [e["name"] for e in listed["entries"]] == ["zebra-helper", "aardvark-tips"]
+    # An explicit order still wins.
+    listed = edgar("--root", str(tmp_path), "--json", "skills", "index", "--order", "aardvark-tips").json()
+    assert [e["name"] for e in listed["entries"]][0] == "aardvark-tips"

@@ -150,8 +150,9 @@ def diagnose(
     from edgar_min.config import Config, load_config
     from edgar_min.controller.gate import AUTO_SYNTHESIS, INERT
     from edgar_min.errors import EdgarError
+    from edgar_min.learning.check import describe_check
+    from edgar_min.learning.evidence import collect, lifecycle_findings
     from edgar_min.learning.proposals import list_proposals
-    from edgar_min.learning.store import ExperienceStore
 
     attention: list[str] = []
     report: dict[str, Any] = {}
@@ -168,13 +169,18 @@ def diagnose(
     report["controller"] = {"enabled": enabled, "note": None if enabled else INERT}
     report["model"], provider = _model(config, environ, attention)
     report["skills"] = _skills(layout, attention)
-    health = ExperienceStore(layout.experience).health()
-    report["store"] = {"records": health.records, "torn": health.torn, "files": health.files}
+    report["check"] = describe_check(config.check)
+    # One pass over the store serves both the store's health and the skills' evidence.
+    evidence = collect(layout, config)
+    health = evidence.scan
+    report["store"] = {"records": health.turns, "torn": health.torn, "files": health.files}
     if health.torn:
         attention.append(
             f"store: {health.torn} torn or unreadable line(s) in {_rel(layout, layout.experience)} "
             "(skipped when read; a crash mid-write leaves one)"
         )
+    report["lifecycle"] = lifecycle_findings(layout, config, evidence)
+    attention += [f"skills: {finding}" for finding in report["lifecycle"]]
     proposals = list_proposals(layout)
     report["proposals"] = {"waiting": len(proposals), "names": [p.name for p in proposals]}
     report["histories"] = {
@@ -242,6 +248,7 @@ def cmd_doctor(ctx: Context) -> int:
     ctx.out(
         f"store: {store['records']} turn record(s) in {store['files']} file(s), {store['torn']} torn line(s)"
     )
+    ctx.out(report["check"])
     ctx.out(f"proposals waiting: {report['proposals']['waiting']}")
     histories = report["histories"]
     every = histories["distill_after"]

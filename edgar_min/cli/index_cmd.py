@@ -39,7 +39,12 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 def cmd_index(ctx: Context) -> int:
     from edgar_min.skills.index import build_index
 
-    index = build_index(ctx.layout, ctx.ns.budget_chars, ctx.ns.order)
+    order = ctx.ns.order
+    if not order:
+        from edgar_min.learning.evidence import usefulness_order
+
+        order = usefulness_order(ctx.layout)
+    index = build_index(ctx.layout, ctx.ns.budget_chars, order)
     if ctx.json:
         ctx.emit(index.as_json())
     else:

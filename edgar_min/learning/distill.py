@@ -136,5 +136,12 @@ def distill(
         log_rejection(layout, trigger=trigger, skill=name, error=exc.message, session=session)
         return Outcome(fired, "refused", message=f"distill {name}: {exc.message}", name=name)
     return gate.apply(
-        name, description, new_body, session=session, trigger=trigger, verified=verified, patch=True
+        name,
+        description,
+        new_body,
+        session=session,
+        trigger=trigger,
+        verified=verified,
+        patch=True,
+        actor="distill",
     )

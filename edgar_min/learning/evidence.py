@@ -437,11 +437,14 @@ def usefulness_order(layout: Layout, store: ExperienceStore | None = None) -> li
     return collect(layout, None, store).order()
 
 
-def lifecycle_findings(layout: Layout, config: Config) -> list[str]:
-    """Sentences for `doctor`: hurting skills, stale learned skills, torn ledger and store lines."""
+def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None = None) -> list[str]:
+    """Sentences for `doctor`: hurting skills, stale learned skills, torn ledger lines.
+
+    Torn store lines are `doctor`'s own line (from `evidence.scan`), so they are not repeated here.
+    """
     from edgar_min.learning.ledger import read_ledger
 
-    evidence = collect(layout, config)
+    evidence = evidence if evidence is not None else collect(layout, config)
     found = []
     for s in evidence.all_stats():
         if s.origin == "gone":
@@ -452,10 +455,6 @@ def lifecycle_findings(layout: Layout, config: Config) -> list[str]:
             )
         if s.stale:
             found.append(f"learned skill {s.name} is stale: {s.stale} (`edgar skills prune` archives it)")
-    if evidence.scan.torn:
-        found.append(
-            f"the experience store has {evidence.scan.torn} torn or garbage line(s); they are skipped"
-        )
     torn = read_ledger(layout).torn
     if torn:
         found.append(

@@ -175,6 +175,17 @@ class ExperienceStore:
             return []
         return sorted(p for p in turns.glob("*/*.tsv") if p.is_file())
 
+    def signature(self) -> tuple[tuple[str, int, int], ...]:
+        """Name, size and mtime of every turn file: it changes whenever a turn is recorded."""
+        found = []
+        for path in self.files():
+            try:
+                st = path.stat()
+            except FileNotFoundError:
+                continue
+            found.append((str(path), st.st_size, st.st_mtime_ns))
+        return tuple(found)
+
     def records(self, health: StoreHealth | None = None) -> Iterator[Record]:
         """Every well-formed record; torn or garbage lines are counted in `health` and skipped."""
         for path in self.files():

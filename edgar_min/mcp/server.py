@@ -206,6 +206,7 @@ class Server:
         self.layout = layout
         self.load_config = load_config
         self.cache: DescriptionCache = DescriptionCache()
+        self._order_cache: tuple[tuple[tuple[str, int, int], ...], list[str]] | None = None
         self.initialized = False
 
     # Transport-independent: a decoded message in, an answer (or None) out.
@@ -312,6 +313,17 @@ class Server:
 
     # The tools. Each returns (text for the model, structured content or None).
 
+    def _usefulness(self) -> list[str]:
+        """Skills most useful first by the evidence, recomputed only when the store has changed."""
+        from edgar_min.learning.evidence import usefulness_order
+        from edgar_min.learning.store import ExperienceStore
+
+        store = ExperienceStore(self.layout.experience)
+        signature = store.signature()
+        if self._order_cache is None or self._order_cache[0] != signature:
+            self._order_cache = (signature, usefulness_order(self.layout, store))
+        return self._order_cache[1]
+
     def _tool_skills_index(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from edgar_min.skills.index import build_index
 
@@ -323,7 +335,7 @@ class Server:
         if not all(isinstance(n, str) for n in order):
             msg = "order must be a list of skill names"
             raise ToolRefused(msg)
-        index = build_index(self.layout, budget, order, cache=self.cache)
+        index = build_index(self.layout, budget, order or self._usefulness(), cache=self.cache)
         data = index.as_json()
         return index.text, {k: data[k] for k in ("entries", "shortened", "omitted")}
 

@@ -221,7 +221,8 @@ def build_index(
         raise BadInput(msg)
     skills = discover(layout).skills
     first = [name for name in dict.fromkeys(order or ()) if name in skills]
-    rest = sorted(name for name in skills if name not in set(first))
+    placed = set(first)
+    rest = sorted(name for name in skills if name not in placed)
     describe = cache.get if cache is not None else _describe
     items = [(name, _one_line(describe(skills[name]))) for name in [*first, *rest]]
     longest = max((len(d) for _, d in items), default=0)
