@@ -47,8 +47,11 @@ def main() -> int:
         for draft in sorted((tree / "data" / "drafts").rglob("*.txt")):
             print(f"\n--- {draft.relative_to(scratch)}")
             print(draft.read_text(encoding="utf-8"))
-        rows = sum(len(p.read_text().splitlines()) for p in (tree / ".edgar" / "decisions").glob("*.jsonl"))
-        print(f"--- {rows} decisions logged under tree/.edgar/decisions/ (edgar decisions export --format chat)")
+        logs = (tree / ".edgar" / "decisions").glob("*.jsonl")
+        rows = sum(len(p.read_text().splitlines()) for p in logs)
+        print(
+            f"--- {rows} decisions logged under tree/.edgar/decisions/ (edgar decisions export --format chat)"
+        )
     return 0
 
 

@@ -141,4 +141,4 @@ def test_the_cli_index_puts_the_skill_that_helps_first(edgar, tmp_path):
     assert [e["name"] for e in listed["entries"]] == ["zebra-helper", "aardvark-tips"]
     # An explicit order still wins.
     listed = edgar("--root", str(tmp_path), "--json", "skills", "index", "--order", "aardvark-tips").json()
-    assert [e["name"] for e in listed["entries"]][0] == "aardvark-tips"
+    assert listed["entries"][0]["name"] == "aardvark-tips"
