@@ -32,6 +32,8 @@ file and the line, never a guess. The subset:
   anything else is text. Where YAML 1.1 (PyYAML) reads a plain scalar
   differently - `yes`/`no`/`on`/`off`, `0777`, `1_000`, `1:20`, `1e3`,
   `2024-01-31`, `0o17`, `+0x1F` - it is refused as ambiguous: quote it.
+  So is number-like text with `_` in it (`-_4`), which some readers take as
+  a number.
 
 Outside the subset, each with its own sentence: flow mappings `{...}`,
 flow lists over several lines or nested, anchors `&`, aliases `*`, tags
@@ -169,6 +171,8 @@ _YAML11_BOOLS = frozenset(["yes", "Yes", "YES", "no", "No", "NO", "on", "On", "O
 _WORD_START = frozenset("nNtTfFyYoO")
 _NUMBER_START = frozenset("-+.0123456789")
 _RESOLVE_START = _WORD_START | _NUMBER_START | frozenset("~<=")
+# Number-like text with '_' in it: some YAML readers (ruamel, js-yaml) take '_' as a digit separator.
+_NUMBER_CHARS = frozenset("0123456789_+-.:eExXoObBabcdfABCDF")
 # First characters that need a closer look before a plain scalar (or key) may start.
 _PLAIN_ODD = frozenset("&*!{}%-?:[]|>,@`#\"'.")
 
@@ -224,10 +228,8 @@ def _yaml11_number(text: str) -> tuple[str, Any]:
             digits = digits.lstrip("+-")
             if digits == "0":
                 return "int", 0
-            if digits.startswith("0b"):
-                return "int", sign * int(digits[2:], 2)
-            if digits.startswith("0x"):
-                return "int", sign * int(digits[2:], 16)
+            if digits.startswith(("0b", "0x")):
+                return "int", sign * int(digits, 0)
             if digits[0] == "0":
                 return "int", sign * int(digits, 8)
             if ":" in digits:
@@ -252,11 +254,7 @@ def _yaml12_number(text: str) -> tuple[str, Any]:
     _, _, _, int_re, float_re = _number_res()
     try:
         if int_re.fullmatch(text):
-            if text.startswith("0o"):
-                return "int", int(text[2:], 8)
-            if text.startswith("0x"):
-                return "int", int(text[2:], 16)
-            return "int", int(text)
+            return "int", int(text, 0) if text.startswith(("0o", "0x")) else int(text)
         if float_re.fullmatch(text):
             lowered = text.lower()
             if lowered.endswith((".inf", ".nan")):
@@ -454,10 +452,8 @@ class _Reader:
             if line[at] == "\t":
                 self.fail(index, "tab characters are not allowed between a ':' or '-' and its value")
             if line[at] != "#":
-                if level == _ITEM and _is_item(line, at):
-                    self.fail(index, f"lists inside lists are {_SUBSET}")
-                if level == _ITEM and self.is_entry(line, at):
-                    self.fail(index, f"lists of mappings are {_SUBSET}")
+                if level == _ITEM:
+                    self.check_item(index, line, at)
                 return self.scalar(index, at, parent)
         # Nothing on this line: the value is on the lines below, or it is null.
         nxt, indent = self.next_content(index + 1)
@@ -472,12 +468,20 @@ class _Reader:
             return self.sequence(nxt, indent, parent)
         if indent <= parent:
             return None, nxt
+        if level == _ITEM:
+            self.check_item(nxt, below, indent)
         if self.is_entry(below, indent):
             if level == _TOP:
                 return self.mapping(nxt, indent, _NESTED)
-            what = "lists of mappings are" if level == _ITEM else "mappings nested more than one level are"
-            self.fail(nxt, f"{what} {_SUBSET}")
+            self.fail(nxt, f"mappings nested more than one level are {_SUBSET}")
         return self.scalar(nxt, indent, parent)
+
+    def check_item(self, index: int, line: str, at: int) -> None:
+        """A block list item must be a scalar: refuse lists and mappings inside it."""
+        if _is_item(line, at) or line[at] == "[":
+            self.fail(index, f"lists inside lists are {_SUBSET}")
+        if self.is_entry(line, at):
+            self.fail(index, f"lists of mappings are {_SUBSET}")
 
     def is_entry(self, line: str, at: int) -> bool:
         """Whether the text at `at` is a `key: value` entry (not a plain or quoted scalar)."""
@@ -515,6 +519,8 @@ class _Reader:
         if first in "-?:" and follow in {"", " ", "\t"}:
             if first == "?":
                 self.fail(index, f"complex keys ('? ') are {_SUBSET}")
+            if first == "-" and what == "a key":
+                self.fail(index, "expected 'key: value', found a list item ('- ')")
             if first == "-":
                 self.fail(index, f"a list item ('- ') cannot start here (nested lists are {_SUBSET})")
             self.fail(index, f"expected {what} before ':'")
@@ -556,7 +562,12 @@ class _Reader:
             old = _yaml11_number(text)
             new = _yaml12_number(text)
             if old[0] == new[0] and repr(old[1]) == repr(new[1]) and old[0] != "error":
-                return old[1]
+                if old[0] != "str" or "_" not in text or not _NUMBER_CHARS.issuperset(text):
+                    return old[1]
+                self.fail(
+                    index,
+                    f"ambiguous plain scalar {text!r} (some YAML readers take it as a number): quote it",
+                )
             self.fail(
                 index,
                 f"ambiguous plain scalar {text!r} (YAML 1.1 reads {_describe(*old)}, "
@@ -623,54 +634,50 @@ class _Reader:
         pos = at + 1
         while True:
             # One line of the scalar: raw text and escapes until the closing quote or the line end.
-            raw_start = pos
             joined = False  # the line ends in an escaped line break
-            while pos < len(line):
-                char = line[pos]
-                if char == quote:
-                    if not double and line[pos + 1 : pos + 2] == "'":
-                        parts.append(line[raw_start : pos + 1])
-                        pos += 2
-                        raw_start = pos
-                        continue
-                    parts.append(line[raw_start:pos])
-                    if single_line:
-                        return "".join(parts), pos + 1
-                    what = "the closing quote" + ("" if double else " (inside single quotes, write ' as '')")
-                    self.tail(index, pos + 1, what)
-                    return "".join(parts), index + 1
-                if double and char == "\\":
-                    parts.append(line[raw_start:pos])
-                    if pos + 1 == len(line):
+            while True:
+                close = line.find(quote, pos)
+                slash = line.find("\\", pos, None if close < 0 else close) if double else -1
+                if slash >= 0:
+                    parts.append(line[pos:slash])
+                    if slash + 1 == len(line):
                         joined = True
-                        pos += 1
-                        raw_start = pos
+                        pos = len(line)
                         break
-                    pos = self.escape(index, line, pos, parts)
-                    raw_start = pos
-                    continue
-                pos += 1
+                    pos = self.escape(index, line, slash, parts)
+                elif close < 0:
+                    break
+                elif not double and line[close + 1 : close + 2] == "'":
+                    parts.append(line[pos : close + 1])
+                    pos = close + 2
+                else:
+                    parts.append(line[pos:close])
+                    if single_line:
+                        return "".join(parts), close + 1
+                    what = "the closing quote" + ("" if double else " (inside single quotes, write ' as '')")
+                    self.tail(index, close + 1, what)
+                    return "".join(parts), index + 1
             if single_line:
                 self.fail(start, f"unclosed {kind} quote")
             if not joined:
                 # Trailing blanks before a line break fold away; escaped ones were appended already.
-                parts.append(line[raw_start:pos].rstrip(" \t"))
+                parts.append(line[pos:].rstrip(" \t"))
             blank = 0
             index += 1
             while True:
                 if index >= len(lines):
                     self.fail(start, f"unclosed {kind} quote")
                 line = lines[index]
-                stripped = line.lstrip(" ")
-                if stripped.strip("\t"):
+                if line.strip(" \t"):
                     break
                 blank += 1
                 index += 1
+            stripped = line.lstrip(" ")
             indent = len(line) - len(stripped)
             if indent <= parent:
                 if stripped[0] == "\t":
                     self.fail(index, "tab characters are not allowed for indentation")
-                self.fail(start, f"unclosed {kind} quote")
+                self.fail(start, f"unclosed {kind} quote (its next lines must be indented under the key)")
             if blank:
                 parts.append("\n" * blank)
             elif not joined:
@@ -856,18 +863,16 @@ def _quote_end(line: str, at: int) -> int:
     """The index just past the quoted scalar that starts at `at`, or -1 if it does not close."""
     quote = line[at]
     pos = at + 1
-    while pos < len(line):
-        char = line[pos]
-        if quote == '"' and char == "\\":
-            pos += 2
-            continue
-        if char == quote:
-            if quote == "'" and line[pos + 1 : pos + 2] == "'":
-                pos += 2
-                continue
-            return pos + 1
-        pos += 1
-    return -1
+    while True:
+        close = line.find(quote, pos)
+        if close < 0:
+            return -1
+        if quote == "'" and line[close + 1 : close + 2] == "'":
+            pos = close + 2
+        elif quote == '"' and (len(line[pos:close]) - len(line[pos:close].rstrip("\\"))) % 2:
+            pos = close + 1  # an escaped quote: an odd run of backslashes before it
+        else:
+            return close + 1
 
 
 def _after_colon_sentence(char: str) -> str:
