@@ -19,6 +19,8 @@ from edgar_min.atomic import append_line
 from edgar_min.errors import EdgarError, Refused
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.learning.similarity import NearDuplicate
@@ -205,35 +207,37 @@ class Gate:
                 due.append(name)
         return due
 
-    def _run_distill(self, pending: Pending, name: str, verified: bool, session: str) -> None:
-        """A distill in the background; any failure becomes a logged rejection."""
+    def _safely(
+        self, work: Callable[[], Outcome], *, fired: tuple[str, ...], skill: str | None, session: str
+    ) -> Outcome:
+        """Run background work; anything it raises becomes a logged rejection, never a broken turn."""
         try:
-            from edgar_min.learning.distill import distill
-
-            outcome = distill(
-                self.layout, self.config, name, self._provider, session=session, verified=verified
-            )
-        except Exception as exc:  # noqa: BLE001 - a distill that explodes must not break a turn
-            sentence = exc.message if isinstance(exc, EdgarError) else f"internal error: {type(exc).__name__}"
-            try:
-                log_rejection(self.layout, trigger="distill", skill=name, error=sentence, session=session)
-            except OSError:
-                pass
-            outcome = Outcome(("distill",), "refused", message=f"distill {name}: {sentence}", name=name)
-        pending.distilled.append(outcome)
-
-    def _run(self, pending: Pending, turn: Turn, fired: tuple[str, ...], session: str) -> None:
-        try:
-            outcome = self.synthesize(turn, fired, session)
+            return work()
         except Exception as exc:  # noqa: BLE001 - a synthesiser that explodes must not break a turn
             sentence = exc.message if isinstance(exc, EdgarError) else f"internal error: {type(exc).__name__}"
-            trigger = ",".join(fired)
             try:
-                log_rejection(self.layout, trigger=trigger, skill=None, error=sentence, session=session)
+                log_rejection(
+                    self.layout, trigger=",".join(fired), skill=skill, error=sentence, session=session
+                )
             except OSError:
                 pass
-            outcome = Outcome(fired, "refused", message=sentence)
-        pending._finish(outcome)
+            if skill is not None:
+                sentence = f"distill {skill}: {sentence}"
+            return Outcome(fired, "refused", message=sentence, name=skill)
+
+    def _run_distill(self, pending: Pending, name: str, verified: bool, session: str) -> None:
+        from edgar_min.learning.distill import distill
+
+        def work() -> Outcome:
+            return distill(self.layout, self.config, name, self._provider, session=session, verified=verified)
+
+        pending.distilled.append(self._safely(work, fired=("distill",), skill=name, session=session))
+
+    def _run(self, pending: Pending, turn: Turn, fired: tuple[str, ...], session: str) -> None:
+        def work() -> Outcome:
+            return self.synthesize(turn, fired, session)
+
+        pending._finish(self._safely(work, fired=fired, skill=None, session=session))
 
     def synthesize(self, turn: Turn, fired: tuple[str, ...], session: str) -> Outcome:
         """Ask the model for a skill from the turn's outline and route it through `apply`."""
