@@ -469,3 +469,19 @@ def test_a_password_in_the_base_url_never_reaches_a_sentence():
         post_json("openai provider", "http://user:CANARY-PASS@127.0.0.1:9/v1/chat/completions", {}, {}, 2)
     assert "CANARY-PASS" not in err.value.message
     assert "127.0.0.1:9/v1/chat/completions" in err.value.message
+
+
+@pytest.mark.parametrize("engine", ["openai", "anthropic"])
+def test_semif_engines_never_show_an_echoed_key(api, engine):
+    from edgar_min.config import SemifConfig
+    from edgar_min.semif import get_engine
+    from edgar_min.semif.types import DecisionRequest, Option
+
+    api.mode = "401"
+    base = f"http://127.0.0.1:{api.port}" + ("/v1" if engine == "openai" else "")
+    cfg = SemifConfig(engine=engine, base_url=base, model="m", api_key_env="MY_KEY", timeout_s=5)
+    decision = DecisionRequest("state", "question?", [Option("a", "first"), Option("b", "second")])
+    with pytest.raises(ModelError) as caught:
+        get_engine(cfg, {"MY_KEY": CANARY}).call(decision)
+    assert "HTTP 401" in caught.value.message
+    assert CANARY not in caught.value.message

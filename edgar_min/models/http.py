@@ -67,13 +67,24 @@ def post_json(
 ) -> Any:
     """POST `body` as JSON to `url`; return the decoded JSON reply or raise `ModelError`.
 
-    `secret` (a key) is cut out of every sentence, in case a server echoes it back.
+    Keys (`secret`, and whatever the `Authorization` and `x-api-key` headers carry) are cut
+    out of every sentence, in case a server echoes them back.
     """
+    secrets = [secret] if secret else []
+    for name, value in headers.items():
+        if name.lower() == "authorization":
+            secrets.append(value.partition(" ")[2] or value)
+        elif name.lower() in {"x-api-key", "api-key"}:
+            secrets.append(value)
     try:
         return _post_json(who, url, body, headers, timeout)
     except ModelError as exc:
-        if secret and secret in exc.message:
-            raise ModelError(exc.message.replace(secret, "[REDACTED]")) from None
+        message = exc.message
+        for value in secrets:
+            if value:
+                message = message.replace(value, "[REDACTED]")
+        if message != exc.message:
+            raise ModelError(message) from None
         raise
 
 
