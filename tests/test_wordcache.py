@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import zlib
 
 import pytest
 from conftest import tree_snapshot
@@ -12,7 +13,7 @@ from test_similarity import DISTINCT, DUPLICATES, body
 
 from edgar_min.layout import Layout
 from edgar_min.learning import wordcache
-from edgar_min.learning.similarity import NearDuplicate, index_of_skills
+from edgar_min.learning.similarity import NearDuplicate, index_of_skills, skill_words
 from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.learning.writer import write_learned
 from edgar_min.skills.discovery import discover
@@ -175,16 +176,23 @@ def test_a_deleted_skill_no_longer_matches_and_leaves_the_cache(layout):
     assert "cook-rice" in layout.word_cache.read_text()
 
 
+def _forged(text: str, change) -> str:
+    """The cache with its lines changed by `change` and a checksum that matches again."""
+    head, _, rest = text.split("\n", 2)
+    lines = rest.split("\n")
+    change(lines)  # lines[0]: the digest; 1-7: the columns; then the index, one word a line
+    rest = "\n".join(lines)
+    return f"{head}\n{zlib.crc32(rest.encode()):08x}\n{rest}"
+
+
 def _corruptions(text: str) -> list[tuple[str, str | bytes]]:
     head, crc, rest = text.split("\n", 2)
-    lines = rest.split("\n")
-    # An index line naming entries that do not exist, with a checksum that matches it.
-    bad = lines[:]
-    for i, line in enumerate(bad):
-        if i > 7 and "\t" in line:
-            bad[i] = line.split("\t")[0] + "\t99999 -3 x"
-    forged = "\n".join(bad)
-    import zlib
+
+    def every_index_line(lines):
+        lines[8:-1] = [line.split("\t")[0] + "\t99999 -3 x" for line in lines[8:-1]]
+
+    def a_short_column(lines):
+        lines[3] = lines[3].rsplit("\t", 1)[0]
 
     return [
         ("torn", text[: len(text) // 2]),
@@ -193,12 +201,15 @@ def _corruptions(text: str) -> list[tuple[str, str | bytes]]:
         ("foreign version", text.replace("skill-words 1", "skill-words 99", 1)),
         ("other normalisation", f"{head[:-8]}00000000\n{crc}\n{rest}"),
         ("bit flip", text.replace("\t", " ", 1)),
-        ("forged index", f"{head}\n{zlib.crc32(forged.encode()):08x}\n{forged}"),
+        ("forged index", _forged(text, every_index_line)),
+        ("forged short column", _forged(text, a_short_column)),
+        ("forged index line without a tab", _forged(text, lambda lines: lines.insert(8, "word"))),
+        ("forged without columns", _forged(text, lambda lines: lines.__delitem__(slice(1, None)))),
     ]
 
 
 @pytest.mark.usefixtures("settled")
-@pytest.mark.parametrize("kind", range(7))
+@pytest.mark.parametrize("kind", range(10))
 def test_a_corrupt_cache_is_rebuilt_and_the_decision_is_still_right(layout, kind):
     fill(layout)
     _, b = DUPLICATES[2]
@@ -246,3 +257,20 @@ def test_the_cache_ignores_itself_for_version_control(layout, settled):
     write_skill(layout.skills, a[0], a[1], body(a[2]))
     check(layout, b)
     assert (layout.cache / ".gitignore").read_text() == "*\n"
+
+
+@pytest.mark.usefixtures("settled")
+def test_a_damaged_index_line_the_check_did_not_need_is_no_error_when_a_skill_changed(layout):
+    fill(layout)
+    _, b = DUPLICATES[2]
+    check(layout, b)
+    needed = skill_words(b[0], b[1], body(b[2]))
+
+    def damage_one(lines):
+        at = next(i for i, line in enumerate(lines[8:-1], 8) if line.split("\t")[0] not in needed)
+        lines[at] = lines[at].split("\t")[0] + "\tnot numbers"
+
+    layout.word_cache.write_text(_forged(layout.word_cache.read_text(), damage_one))
+    write_skill(layout.skills, "cook-rice", "Boil rice for dinner.", body("1. Boil water."))
+    assert check(layout, b) == reference(layout, b)
+    assert check(layout, DISTINCT[0][1]) == reference(layout, DISTINCT[0][1])
