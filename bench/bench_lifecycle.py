@@ -5,7 +5,9 @@
   command in-process (`edgar --json skills stats`), medians of repeated runs;
 - the near-duplicate check of one new skill against 10,000 existing ones held in memory
   (median over 50 new skills), building that index from texts in memory, and the whole
-  path `write_learned` takes: discovering and reading 10,000 SKILL.md files first;
+  path `write_learned` takes for a near-duplicate (discovery, the rules, the check, the
+  refusal): cold, with no word cache, so every SKILL.md is read, and warm, with the cache
+  present and nothing changed; and `discover()` alone, which the warm path includes;
 - `usefulness_order` over 10,000 skills with 100,000 stored turns (what a budgeted index calls).
 
 Usage: python3 bench/bench_lifecycle.py [--quick]   (--quick: 100,000 turns, 2,000 skills)
@@ -27,7 +29,9 @@ sys.path.insert(0, str(REPO))
 
 from edgar_min.layout import Layout  # noqa: E402
 from edgar_min.learning.evidence import collect, usefulness_order  # noqa: E402
-from edgar_min.learning.similarity import SimilarityIndex, index_of_skills  # noqa: E402
+from edgar_min.learning.similarity import NearDuplicate, SimilarityIndex  # noqa: E402
+from edgar_min.learning.wordcache import SETTLE_NS  # noqa: E402
+from edgar_min.learning.writer import write_learned  # noqa: E402
 from edgar_min.skills.discovery import discover  # noqa: E402
 
 _WORDS = (
@@ -149,12 +153,36 @@ def bench_similarity(count: int) -> None:
             (folder / "SKILL.md").write_text(
                 f"---\nname: {name}\ndescription: {description}\n---\n\n{body(procedure)}"
             )
-        start = time.perf_counter()
-        skills = list(discover(layout).skills.values())
-        disk_index = index_of_skills(skills)
-        disk_index.check(*news[0][:2], body(news[0][2]))
-        disk_s = time.perf_counter() - start
-        print(f"  whole writer path: discover + read {count:,} SKILL.md + check  {disk_s * 1000:7.0f} ms")
+        # Files changed within the settle time are never cached: let them age as real skills have.
+        time.sleep(SETTLE_NS / 1e9 + 0.1)
+        planted, description, procedure = texts[count // 3]
+
+        def writer_path() -> None:
+            """`write_learned` of a near-duplicate: discovery, the owner rules, the check, the refusal."""
+            try:
+                write_learned(layout, "copy-of-it", description, body(procedure), session="s", trigger="t")
+            except NearDuplicate as exc:
+                if exc.existing != planted:
+                    raise SystemExit("the writer named the wrong skill") from None
+            else:
+                raise SystemExit("the writer let a near-duplicate through")
+
+        def cold() -> None:
+            layout.word_cache.unlink(missing_ok=True)
+            writer_path()
+
+        cold_s = median(cold, 3)
+        warm_s = median(writer_path, 21)
+        discover_s = median(lambda: discover(layout), 21)
+        size = layout.word_cache.stat().st_size
+        print(
+            f"  whole writer path, cold (no cache, reads each SKILL.md) {cold_s * 1000:7.0f} ms (median of 3)"
+        )
+        print(f"  whole writer path, warm (cache, nothing changed)  {warm_s * 1000:7.1f} ms (median of 21)")
+        print(
+            f"    of which discover() alone                      {discover_s * 1000:7.1f} ms (median of 21)"
+        )
+        print(f"    cache file {size / 1e6:.1f} MB ({layout.word_cache.relative_to(root)})")
 
 
 def bench_order(count: int, turns: int) -> None:

@@ -78,6 +78,16 @@ class Layout:
         return self.edgar / "code-proposals"
 
     @property
+    def cache(self) -> Path:
+        """Machine-owned derived data: safe to delete, rebuilt when missing or unreadable."""
+        return self.edgar / "cache"
+
+    @property
+    def word_cache(self) -> Path:
+        """Each skill's word set and name key for the near-duplicate check, keyed by file stat."""
+        return self.cache / "skill-words.txt"
+
+    @property
     def experience(self) -> Path:
         return self.edgar / "experience"
 

@@ -113,6 +113,45 @@ def _joined(parts: tuple[str, ...]) -> str:
     return "".join(parts)
 
 
+def name_variants(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The name's parts stemmed, and as written: the two spellings a name is compared by."""
+    raw = tuple(p for p in name.split("-") if p)
+    return tuple(_stem(p) for p in raw), raw
+
+
+def letters_key(variant: tuple[str, ...]) -> str:
+    """The letters of a name's parts, sorted: equal keys are candidates for a run-together spelling."""
+    return "".join(sorted(_joined(variant)))
+
+
+def run_together(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """Is one of the two a single word that is the other's parts run together in some order?"""
+    short, long_ = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
+    if len(short) != 1 or len(long_) > _MAX_PARTS_PERMUTED:
+        return False
+    return any(_joined(order) == short[0] for order in permutations(long_))
+
+
+def same_name_reason(name: str, same: str) -> str:
+    return "the same name" if same == name else f"the same name parts as {same} in another order"
+
+
+def run_together_reason(name: str, other: str) -> str:
+    return f"{name} and {other} are one name spelled two ways"
+
+
+def words_reason(score: float, threshold: float) -> str:
+    return f"{score:.0%} of their words in common; the limit is {threshold:.0%}"
+
+
+def normalisation_key() -> str:
+    """A short fingerprint of how words and names are normalised: a cache made under another one is void."""
+    import zlib
+
+    spec = repr((_WORD.pattern, _STOP_WORDS, _SUFFIXES, _BODY_CAP, _MAX_PARTS_PERMUTED))
+    return f"{zlib.crc32(spec.encode('utf-8')):08x}"
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """An existing skill a new one nearly duplicates, and why."""
@@ -154,27 +193,20 @@ class SimilarityIndex:
     def add_words(self, name: str, word_set: frozenset[str]) -> None:
         self._names.append(name)
         self._sets.append(word_set)
-        parts = tuple(_stem(p) for p in name.split("-") if p)
+        parts, raw = name_variants(name)
         self._keys.setdefault(tuple(sorted(parts)), name)
-        raw = tuple(p for p in name.split("-") if p)
         for variant in {parts, raw}:
-            self._letters.setdefault("".join(sorted(_joined(variant))), []).append((name, variant))
+            self._letters.setdefault(letters_key(variant), []).append((name, variant))
 
     def _name_match(self, name: str) -> Match | None:
-        parts = tuple(_stem(p) for p in name.split("-") if p)
-        raw = tuple(p for p in name.split("-") if p)
+        parts, raw = name_variants(name)
         same = self._keys.get(tuple(sorted(parts)))
         if same is not None:
-            how = "the same name" if same == name else f"the same name parts as {same} in another order"
-            return Match(same, 1.0, how)
+            return Match(same, 1.0, same_name_reason(name, same))
         for mine in {parts, raw}:
-            for other, theirs in self._letters.get("".join(sorted(_joined(mine))), ()):
-                # One of the two is a single word: is it the other's parts run together in some order?
-                short, long_ = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
-                if len(short) != 1 or len(long_) > _MAX_PARTS_PERMUTED:
-                    continue
-                if any(_joined(order) == short[0] for order in permutations(long_)):
-                    return Match(other, 1.0, f"{name} and {other} are one name spelled two ways")
+            for other, theirs in self._letters.get(letters_key(mine), ()):
+                if run_together(mine, theirs):
+                    return Match(other, 1.0, run_together_reason(name, other))
         return None
 
     def check(self, name: str, description: str, body: str, threshold: float = THRESHOLD) -> Match | None:
@@ -201,7 +233,7 @@ class SimilarityIndex:
                     best, best_at = score, at
         if best >= threshold:
             existing = self._names[best_at]
-            return Match(existing, best, f"{best:.0%} of their words in common; the limit is {threshold:.0%}")
+            return Match(existing, best, words_reason(best, threshold))
         return None
 
 

@@ -160,10 +160,11 @@ def write_learned(
         raise _refused(name, "a learned skill of that name exists; a new body for it is a patch")
     # --- lifecycle: a new skill must not nearly duplicate an existing one (learning/similarity.py)
     if not patch:
-        from edgar_min.learning.similarity import NearDuplicate, index_of_skills
+        from edgar_min.learning.similarity import NearDuplicate
+        from edgar_min.learning.wordcache import near_duplicate
 
         existing = [*index.skills.values(), *(lo for lo, _ in index.shadowed)]
-        match = index_of_skills(existing).check(name, description, body)
+        match = near_duplicate(layout, existing, name, description, body)
         if match is not None:
             raise NearDuplicate(name, match)
     # ---

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -103,14 +104,33 @@ def shape_problems(body: str) -> list[str]:
 class Skill:
     """One SKILL.md found on disk; its frontmatter is read on first use."""
 
-    __slots__ = ("_frontmatter", "name", "origin", "path", "scope")
+    __slots__ = ("_frontmatter", "_path", "name", "origin", "scope", "stat")
 
-    def __init__(self, name: str, origin: str, scope: str, path: Path) -> None:
+    def __init__(
+        self, name: str, origin: str, scope: str, path: Path | str, stat: os.stat_result | None = None
+    ) -> None:
         self.name = name
         self.origin = origin  # "hand" | "learned"
         self.scope = scope  # "project" | ".agents" | ".claude" | "user" | "learned"
-        self.path = path  # the SKILL.md file
+        # Discovery passes a str: a Path costs more to build than the stat, and most are never asked for.
+        self._path = path
+        # The file's stat when discovery found it: the word cache compares it instead of a second stat.
+        self.stat = stat
         self._frontmatter: Frontmatter | None = None
+
+    @property
+    def path(self) -> Path:
+        """The SKILL.md file."""
+        if isinstance(self._path, str):
+            from pathlib import Path
+
+            self._path = Path(self._path)
+        return self._path
+
+    @property
+    def file(self) -> str:
+        """The SKILL.md file as a string (no `Path` built)."""
+        return os.fspath(self._path)
 
     def __repr__(self) -> str:
         return f"Skill({self.name!r}, {self.origin!r}, {self.scope!r}, {str(self.path)!r})"
@@ -184,13 +204,18 @@ def _scan(folder: Path, origin: str, scope: str, problems: list[str], skip: froz
             continue
         if not entry.is_dir():
             continue
-        path = folder / name / "SKILL.md"
-        if not os.path.isfile(path):
+        path = entry.path + os.sep + "SKILL.md"
+        # os.path.isfile stats the file and drops the answer; keep it for the word cache.
+        try:
+            found_stat = os.stat(path)  # noqa: PTH116 - a str path: a Path costs more than the stat
+        except (OSError, ValueError):
+            continue
+        if not stat.S_ISREG(found_stat.st_mode):
             continue
         if name in RESERVED:
-            problems.append(f"{path.parent}: '{name}' is a reserved name; this folder is not read as a skill")
+            problems.append(f"{entry.path}: '{name}' is a reserved name; this folder is not read as a skill")
             continue
-        found.append(Skill(name, origin, scope, path))
+        found.append(Skill(name, origin, scope, path, found_stat))
     return found
 
 
