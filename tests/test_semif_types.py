@@ -56,3 +56,26 @@ def test_selected_is_the_argmax_id_and_the_first_on_a_tie():
     tie = DecisionResult(req, req.option_ids, (0.4, 0.4, 0.2), "test")
     assert tie.selected == "o0"
     assert tie.as_json()["selected"] == "o0"
+
+
+def test_decisions_with_the_same_options_share_a_prompt_prefix_up_to_the_evidence():
+    from edgar_min.semif.prompt import render
+
+    options = [Option("billing", "Invoices and payments."), Option("none", "None of these.")]
+    first = render(DecisionRequest("my invoice is wrong", "Which topic?", options))
+    second = render(DecisionRequest("where is my parcel", "Which topic?", options))
+    assert first.splitlines() == [
+        "Criterion: Which topic?",
+        "",
+        "Options:",
+        "A. billing: Invoices and payments.",
+        "B. none: None of these.",
+        "",
+        "Evidence:",
+        "my invoice is wrong",
+        "",
+        "Answer with one letter (A, B).",
+    ]
+    shared = first[: first.index("my invoice")]
+    assert second.startswith(shared)
+    assert shared.endswith("Evidence:\n")

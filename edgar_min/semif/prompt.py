@@ -1,4 +1,4 @@
-"""The letter-slot prompt: evidence, criterion, lettered options, answer with one letter.
+"""The letter-slot prompt: criterion, lettered options, evidence, answer with one letter.
 
 One renderer serves the model engines, the decision log's prompt hash and the
 chat export, so a training row shows the prompt exactly as a model saw it.
@@ -27,14 +27,26 @@ def letters_for(request: DecisionRequest) -> str:
 
 
 def render(request: DecisionRequest) -> str:
-    """The user message a model engine sends for `request`."""
-    lines = ["Evidence:", request.state.strip(), "", f"Criterion: {request.question.strip()}", "", "Options:"]
+    """The user message a model engine sends for `request`.
+
+    The criterion and the lettered options come before the evidence on purpose: decisions
+    asked with the same options (every navigation step, say) then share a prompt prefix that
+    llama.cpp and vLLM keep cached, so only the evidence is evaluated anew. Measured on
+    SmolLM2-135M with llama.cpp's server, this halves the latency of a letter-slot decision.
+    """
+    lines = [f"Criterion: {request.question.strip()}", "", "Options:"]
     for letter, option in zip(LETTERS, request.options, strict=False):
         text = f"{letter}. {option.id}"
         if option.description.strip():
             text += f": {' '.join(option.description.split())}"
         lines.append(text)
-    lines += ["", f"Answer with one letter ({', '.join(letters_for(request))})."]
+    lines += [
+        "",
+        "Evidence:",
+        request.state.strip(),
+        "",
+        f"Answer with one letter ({', '.join(letters_for(request))}).",
+    ]
     return "\n".join(lines)
 
 
