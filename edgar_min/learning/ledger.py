@@ -204,8 +204,7 @@ def restore(layout: Layout, name: str, to: str | None = None, actor: str = "pers
     Without `to`: the version before the last change to the learned skill
     (undoes a patch, brings back an archived skill). Returns the hash and the path.
     """
-    from edgar_min.learning.writer import write_learned
-    from edgar_min.skills.frontmatter import parse_skill
+    from edgar_min.learning.writer import write_stored
     from edgar_min.skills.names import name_problem
 
     problem = name_problem(name)
@@ -225,23 +224,7 @@ def restore(layout: Layout, name: str, to: str | None = None, actor: str = "pers
             raise Refused(msg)
         to = last.before
     digest, text = version_text(layout, name, to)
-    parsed = parse_skill(text, str(layout.versions / digest))
-    meta = parsed.data.get("metadata") if isinstance(parsed.data.get("metadata"), dict) else {}
-    description = parsed.data.get("description")
-    if not isinstance(description, str):
-        msg = f"refused {name}: version {digest[:12]} has no description"
-        raise Refused(msg)
-    path = write_learned(
-        layout,
-        name,
-        description,
-        parsed.body,
-        session=str(meta.get("session", "person")),
-        trigger=str(meta.get("trigger", "restore")),
-        to="learned",
-        patch=(layout.learned / name / "SKILL.md").is_file(),
-        created=str(meta["created"]) if meta.get("created") else None,
-        actor=actor,
-        action="restore",
+    path = write_stored(
+        layout, name, text, str(layout.versions / digest), actor=actor, action="restore", keep_created=True
     )
     return digest, path

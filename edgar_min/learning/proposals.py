@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,19 +81,16 @@ def _proposal_path(layout: Layout, name: str) -> Path:
 
 def accept(layout: Layout, name: str) -> Path:
     """A person accepts: the proposal goes through `write_learned` into learned/, then is removed."""
-    from edgar_min.learning.writer import write_learned
+    from edgar_min.learning.writer import write_stored
     from edgar_min.skills.discovery import discover
-    from edgar_min.skills.frontmatter import read_skill
 
     path = _proposal_path(layout, name)
-    parsed = read_skill(path)
-    meta = parsed.data.get("metadata") if isinstance(parsed.data.get("metadata"), dict) else {}
-    description = parsed.data.get("description")
-    if not isinstance(description, str):
-        msg = f"refused {name}: the proposal has no description"
-        raise Refused(msg)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        msg = f"refused {name}: {path} cannot be read ({exc})"
+        raise Refused(msg) from None
     index = discover(layout)
-    patch = bool(meta.get("patch_of")) or (layout.learned / name / "SKILL.md").is_file()
     owner = index.owner(name)
     if owner is not None:
         msg = (
@@ -104,41 +99,14 @@ def accept(layout: Layout, name: str) -> Path:
             f"`edgar skills reject {name}`"
         )
         raise Refused(msg)
-    target = write_learned(
-        layout,
-        name,
-        description,
-        parsed.body,
-        session=str(meta.get("session", "person")),
-        trigger=str(meta.get("trigger", "accepted")),
-        to="learned",
-        patch=patch,
-        index=index,
-        actor="person",
-        action="accept",
-    )
+    target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
     shutil.rmtree(path.parent)
     return target
 
 
 def reject(layout: Layout, name: str) -> Path:
     """Move a proposal into `learned/.archive/` (kept, not deleted)."""
-    path = _proposal_path(layout, name)
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = layout.archive / f"{stamp}-{name}-rejected"
-    n = 1
-    while target.exists():
-        n += 1
-        target = layout.archive / f"{stamp}-{name}-rejected-{n}"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        before = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        before = None
-    os.replace(path.parent, target)
-    # --- lifecycle: one ledger row per rejection (learning/ledger.py)
-    from edgar_min.learning.ledger import record
+    from edgar_min.learning.writer import move_to_archive
 
-    record(layout, actor="person", action="reject", name=name, place="proposal", before=before, after=None)
-    # ---
-    return target
+    path = _proposal_path(layout, name)
+    return move_to_archive(layout, path.parent, name, actor="person", action="reject", place="proposal")

@@ -250,21 +250,69 @@ def archive(layout: Layout, name: str, index: Index | None = None, actor: str = 
             raise Refused(msg)
         msg = f"no learned skill named {name}"
         raise NotFound(msg)
+    return move_to_archive(layout, folder, name, actor=actor, action="archive", place="learned")
+
+
+def move_to_archive(layout: Layout, folder: Path, name: str, *, actor: str, action: str, place: str) -> Path:
+    """Move a skill folder into `learned/.archive/STAMP-NAME[-rejected]` and record it in the ledger.
+
+    The ledger row keeps the text, so `edgar skills restore` can bring it back.
+    """
+    from edgar_min.learning.ledger import record
+
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = layout.archive / f"{stamp}-{name}"
+    label = f"{stamp}-{name}" + ("-rejected" if action == "reject" else "")
+    target = layout.archive / label
     n = 1
     while target.exists():
         n += 1
-        target = layout.archive / f"{stamp}-{name}-{n}"
+        target = layout.archive / f"{label}-{n}"
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         before = (folder / "SKILL.md").read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         before = None
     os.replace(folder, target)
-    # --- lifecycle: the archive row keeps the text so `edgar skills restore` can bring it back
-    from edgar_min.learning.ledger import record
-
-    record(layout, actor=actor, action="archive", name=name, place="learned", before=before, after=None)
-    # ---
+    record(layout, actor=actor, action=action, name=name, place=place, before=before, after=None)
     return target
+
+
+def write_stored(
+    layout: Layout,
+    name: str,
+    text: str,
+    source: str,
+    *,
+    actor: str,
+    action: str,
+    index: Index | None = None,
+    keep_created: bool = False,
+) -> Path:
+    """Write a stored SKILL.md text (a proposal, a kept version) into learned/ through `write_learned`.
+
+    Its provenance (session, trigger) is kept, so every rule of the writer applies again. It is
+    a patch when it says so (`patch_of`) or when a learned skill of that name exists.
+    """
+    from edgar_min.skills.frontmatter import parse_skill
+
+    parsed = parse_skill(text, source)
+    meta = parsed.data.get("metadata") if isinstance(parsed.data.get("metadata"), dict) else {}
+    description = parsed.data.get("description")
+    if not isinstance(description, str):
+        msg = f"refused {name}: {source} has no description"
+        raise Refused(msg)
+    patch = bool(meta.get("patch_of")) or (layout.learned / name / "SKILL.md").is_file()
+    return write_learned(
+        layout,
+        name,
+        description,
+        parsed.body,
+        session=str(meta.get("session", "person")),
+        trigger=str(meta.get("trigger", action)),
+        to="learned",
+        patch=patch,
+        index=index,
+        created=str(meta["created"]) if keep_created and meta.get("created") else None,
+        actor=actor,
+        action=action,
+    )
