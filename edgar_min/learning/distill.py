@@ -60,14 +60,9 @@ def outline(body: str, lines: tuple[str, ...] | list[str]) -> str:
 
 def parse_patch(name: str, reply: str, current_description: str) -> tuple[str, str]:
     """(description, body) from a patch reply; the name is always the skill's own."""
-    from edgar_min.learning.writer import MAX_REPLY_CHARS, parse_reply
+    from edgar_min.learning.writer import parse_reply, reply_lines
 
-    if len(reply) > MAX_REPLY_CHARS:
-        msg = f"refused {name}: the model's reply is {len(reply)} characters; the cap is {MAX_REPLY_CHARS}"
-        raise Refused(msg)
-    lines = reply.replace("\r\n", "\n").strip().split("\n")
-    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```":
-        lines = lines[1:-1]
+    lines = reply_lines(reply, f"refused {name}")
     while lines and (not lines[0].strip() or lines[0].strip() == "---"):
         lines.pop(0)
     # A model that repeats (or renames) the skill: the name is not its to choose.

@@ -200,15 +200,21 @@ def write_learned(
     return target
 
 
-def parse_reply(reply: str) -> Draft:
-    """Split a model reply (`name:` line, `description:` line, then the body) or raise `Refused`."""
+def reply_lines(reply: str, who: str = "refused") -> list[str]:
+    """A model reply's lines, capped in size, with a code fence wrapping the whole reply removed."""
     if len(reply) > MAX_REPLY_CHARS:
-        msg = f"refused: the model's reply is {len(reply)} characters; the cap is {MAX_REPLY_CHARS}"
+        msg = f"{who}: the model's reply is {len(reply)} characters; the cap is {MAX_REPLY_CHARS}"
         raise Refused(msg)
     lines = reply.replace("\r\n", "\n").strip().split("\n")
-    # A reply wrapped whole in one code fence, or given as frontmatter, is unwrapped.
     if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```":
         lines = lines[1:-1]
+    return lines
+
+
+def parse_reply(reply: str) -> Draft:
+    """Split a model reply (`name:` line, `description:` line, then the body) or raise `Refused`."""
+    # A reply wrapped whole in one code fence, or given as frontmatter, is unwrapped.
+    lines = reply_lines(reply)
     fields: dict[str, str] = {}
     at = 0
     while at < len(lines) and len(fields) < 2:
