@@ -40,8 +40,9 @@ def describe_check(config: CheckConfig) -> str:
     """One line for `doctor`: the declared check and its time limit, or that there is none."""
     if not config.command:
         return (
-            "declared check: none ([check] command is empty), so every turn is 'unverified' "
-            "and the long, recovered and repeated triggers cannot fire"
+            "declared check: none ([check] command is empty): a turn record's own verdict is used; "
+            "turns read from an agent's log (learn --from, the hook) stay 'unverified', so long, "
+            "recovered and repeated cannot fire for them"
         )
     shown = shlex.join(config.command)
     program = config.command[0]
