@@ -230,6 +230,39 @@ def test_an_infinite_engine_loop_blows_the_budget(edgar, tmp_path):
     assert phases == ["navigate:category", "navigate:leaf", "predict", "predict", "predict"]
 
 
+def test_a_body_stuck_in_its_own_loop_is_stopped_by_the_time_limit(edgar, tmp_path):
+    predict = textwrap.dedent(
+        """\
+        def predict(ctx, request):
+            d = DecisionRequest(state=request.text, question="Which?", options=[Option("go"), Option("none")])
+            r = ctx.engine.call(d)
+            while True:
+                try:
+                    pass
+                except Exception:
+                    pass
+            return Prediction(text=r.selected, decisions=[(d, r)])
+        """
+    )
+    act = "def act(ctx, request, prediction):\n    return ActionResult(action_log='x', new_state='y')\n"
+    make_tree(tmp_path, act, predict=predict)
+    (tmp_path / ".edgar").mkdir()
+    (tmp_path / ".edgar" / "config.toml").write_text("[agent]\ntime_limit_s = 0.5\n")
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert "tool.run: blown budget: the skill's own code ran longer than 0.5 s" in doc["action_log"]
+    assert doc["new_state"] == "run the tool on the widget"
+
+
+def test_a_small_time_limit_does_not_stop_a_quick_skill(edgar, tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path, dirs_exist_ok=True)
+    config = tmp_path / ".edgar" / "config.toml"
+    config.write_text(config.read_text() + "time_limit_s = 0.5\n")
+    r, doc = run_tree(edgar, tmp_path, "write an email to bob about the boiler repair")
+    assert r.code == 0, r
+    assert doc["acted"] is True
+
+
 def test_a_skill_that_raises(edgar, tmp_path):
     make_tree(
         tmp_path,

@@ -172,6 +172,20 @@ class _Run:
         )  # fmt: skip
 
 
+def _time_limit(table: dict[str, Any]) -> float:
+    """`[agent] time_limit_s`, else the default; a value that is not a positive number is ignored."""
+    from edgar_min.agent.walls import TIME_LIMIT_S
+
+    value = table.get("time_limit_s", TIME_LIMIT_S)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return TIME_LIMIT_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        return TIME_LIMIT_S
+    return seconds if seconds > 0 else TIME_LIMIT_S
+
+
 def run_request(
     layout: Layout, config: Config, text: str, engine: Engine | None = None, log: DecisionLog | None = None
 ) -> RunOutcome:
@@ -227,7 +241,7 @@ def run_request(
     ctx = ActionContext(engine=run.meter, config=table, root=layout.root)
     module = skill.module
     try:
-        with semif_alias(), guarded(wall):
+        with semif_alias(), guarded(wall, _time_limit(table)):
             run.meter.phase = "predict"
             prediction = module.predict(ctx, request)
             if not isinstance(prediction, Prediction):

@@ -7,6 +7,12 @@ anything outside the configured writable folders; starting a process; any
 socket; loading ctypes; adding another audit hook. Engine calls lift the wall
 for their own duration (the engine is edgar's code, not the skill's).
 
+A skill's own code also has a time limit (`TIME_LIMIT_S`, or `[agent] time_limit_s`),
+counted only while its code runs, not while the engine answers: a body stuck in a
+loop that never calls the engine is stopped with `TimeLimitExceeded`. The limit
+needs a main-thread timer (SIGALRM); where there is none (another thread, Windows)
+only the engine budget bounds a run.
+
 This is defence in depth behind the static acceptance checks, not a sandbox:
 Python code in the same process can always find a way round an audit hook
 that a determined author looks for. Run bodies you have reviewed.
@@ -25,7 +31,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-__all__ = ["BudgetExceeded", "Wall", "guarded", "install", "lifted"]
+__all__ = ["TIME_LIMIT_S", "BudgetExceeded", "TimeLimitExceeded", "Wall", "guarded", "install", "lifted"]
+
+# Seconds a skill's own code may run in one phase (engine calls not counted).
+TIME_LIMIT_S = 10.0
 
 _active: contextvars.ContextVar[Wall | None] = contextvars.ContextVar("edgar_wall", default=None)
 _installed = False
@@ -60,6 +69,10 @@ class BudgetExceeded(BaseException):
 
     A BaseException, so `except Exception` inside a body cannot swallow it and loop on.
     """
+
+
+class TimeLimitExceeded(BudgetExceeded):
+    """Raised into a skill whose own code ran longer than its time limit."""
 
 
 @dataclass(slots=True)
@@ -137,22 +150,49 @@ def install() -> None:
         _installed = True
 
 
+def _timer_usable() -> bool:
+    import signal
+    import threading
+
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
 @contextmanager
-def guarded(wall: Wall) -> Iterator[Wall]:
-    """Run the block with `wall` up."""
+def guarded(wall: Wall, seconds: float | None = None) -> Iterator[Wall]:
+    """Run the block with `wall` up and, when `seconds` is given, a time limit on the skill's code."""
     install()
     token = _active.set(wall)
+    timed = bool(seconds) and _timer_usable()
+    if timed:
+        import signal
+
+        def expired(_signum: int, _frame: object) -> None:
+            msg = f"the skill's own code ran longer than {seconds:g} s (engine time not counted)"
+            raise TimeLimitExceeded(msg)
+
+        previous = signal.signal(signal.SIGALRM, expired)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield wall
     finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
         _active.reset(token)
 
 
 @contextmanager
 def lifted() -> Iterator[None]:
-    """Run the block (edgar's own code, e.g. an engine call) with no wall."""
+    """Run the block (edgar's own code, e.g. an engine call) with no wall and the time limit paused."""
     token = _active.set(None)
+    paused = 0.0
+    if _timer_usable():
+        import signal
+
+        paused = signal.setitimer(signal.ITIMER_REAL, 0)[0]
     try:
         yield
     finally:
+        if paused:
+            signal.setitimer(signal.ITIMER_REAL, paused)
         _active.reset(token)
