@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 def readme_snippet() -> str:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     section = text[text.index("## Use it from a harness") :]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    return re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
 
 
 def test_the_readme_harness_snippet_runs_as_written(tmp_path, monkeypatch):
