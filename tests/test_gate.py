@@ -177,3 +177,18 @@ def test_wait_with_a_short_timeout_says_the_model_did_not_answer(layout):
     outcome = g.after_turn(parse_turn(RECOVERED), "s-1").wait(0.01)
     assert outcome.outcome == "refused"
     assert "did not answer in time" in outcome.message
+
+
+def test_a_new_proposal_says_when_it_replaces_one_that_was_waiting(layout):
+    from edgar_min.learning.ledger import read_ledger, version_text
+
+    g, _ = gate(layout)
+    first = g.learn(parse_turn(RECOVERED), "s-1")
+    assert "replaces" not in first.message
+    old = (layout.proposals / "pin-bump" / "SKILL.md").read_text()
+    second = g.learn(parse_turn(RECOVERED), "s-2")
+    assert second.outcome == "proposed"
+    assert "it replaces the proposal that was waiting" in second.message
+    # The replaced text is still there to read.
+    before = read_ledger(layout, "pin-bump").rows[-1].before
+    assert version_text(layout, "pin-bump", before)[1] == old

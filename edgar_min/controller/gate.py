@@ -309,6 +309,7 @@ class Gate:
                 else:
                     shown = self._shown(path)
                     return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
+        waiting = (self.layout.proposals / name / "SKILL.md").is_file()
         try:
             path = write_learned(
                 self.layout, name, description, body,
@@ -324,6 +325,8 @@ class Gate:
             return Outcome(fired, "refused", None, exc.message, name)
         shown = self._shown(path)
         message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
+        if waiting:
+            message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
         if reason:
             message += f"; not learned: {reason}"
         return Outcome(fired, "proposed", shown, message, name)
