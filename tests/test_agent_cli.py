@@ -24,10 +24,19 @@ def test_tree_text_and_json(edgar, tmp_path):
     )
 
 
-def test_tree_without_a_registry_is_exit_1(edgar, tmp_path):
+def test_tree_without_a_registry_says_there_is_none(edgar, tmp_path):
     r = edgar("--root", str(tmp_path), "tree")
+    assert r.code == 0
+    assert "no skill tree yet" in r.out
+    assert edgar("--root", str(tmp_path), "--json", "tree").json() == {"categories": []}
+    assert not (tmp_path / "data").exists()
+
+
+def test_run_without_a_registry_is_exit_1_and_says_how_to_make_one(edgar, tmp_path):
+    r = edgar("--root", str(tmp_path), "run", "write an email to bob")
     assert r.code == 1
     assert "no skill tree at" in r.err
+    assert "examples/tree" in r.err
 
 
 def test_run_text_output(edgar, tmp_path):

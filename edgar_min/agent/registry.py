@@ -290,7 +290,10 @@ def read_registry_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        msg = f"no skill tree at {path} (create data/categories.json; see `edgar tree`)"
+        msg = (
+            f"no skill tree at {path}: create data/categories.json "
+            '({"categories": [{"name", "description", "skills": [...]}]}, see examples/tree)'
+        )
         raise NotFound(msg) from None
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror})"

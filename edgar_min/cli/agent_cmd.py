@@ -35,6 +35,11 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 def cmd_tree(ctx: Context) -> int:
     from edgar_min.agent.registry import body_path, load_registry
 
+    if not ctx.layout.registry.exists():
+        # An empty project is a normal case, as for `skills list`.
+        ctx.emit({"categories": []})
+        ctx.out(f"no skill tree yet: {ctx.layout.registry} does not exist (see examples/tree for one)")
+        return 0
     registry = load_registry(ctx.layout.registry)
     entries = []
     for category in registry.categories:
