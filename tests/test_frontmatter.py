@@ -103,12 +103,23 @@ INSIDE = [
     "a:\n- one\n continued\n-  two\nb: x\n",
     "a:\n  -\n    value below the dash\n",
     "a:\n  - x\n\n  # comment between items\n  - y\n",
-    # one level of nested mapping
+    # nested mappings
     "metadata:\n  author: me\n  version: '1.0'\n  tags: [a, b]\n  more:\n    - x\n    - y\n",
     "metadata:\n  level:\n  - z\n  empty:\nname: x\n",
     "metadata:\n    deeper: indent\n    also: fine\nother:\n - a\n",
     "metadata:\n  \"quoted key\": x\n  'single key': y\n  plain key: z\n",
     "metadata:\n  a: |\n    block\n  b: >\n    folded\n    text\n",
+    # deeper nesting, as Hermes-style skills write `metadata: hermes: tags:`
+    (
+        "metadata:\n  hermes:\n    tags: [pdf, forms]\n    related_skills:\n    - docx\n"
+        "    version: 1.0.0\nlicense: MIT\n"
+    ),
+    (
+        'prerequisites:\n  commands: [himalaya]\n  env:\n    KINDLE_EMAIL: "x@kindle.com"\n'
+        "metadata:\n  hermes:\n    tags: [a]\n"
+    ),
+    "a:\n  b:\n      c:\n        - x\n        - y\n      d: |\n        block\n  e: f\ng: h\n",
+    "a:\n b:\n  c:\n   d:\n    e:\n     f:\n      g:\n       h:\n        i: eight levels below the top\n",
     # keys
     '"name": x\n\'description\': y\n"with: colon": z\n',
     "a : spaced\nb  : more\nallowed-tools: x\nuser-invocable: false\nargument-hint: '[name]'\n",
@@ -153,6 +164,7 @@ def test_the_real_fixtures_are_there():
         "huggingface-trackio",
         "prowler-changelog",
         "ai-sdk-5",
+        "nano-pdf",
     }
 
 
@@ -174,6 +186,14 @@ def test_a_real_prowler_skill_keeps_its_lists_under_metadata():
     assert len(parsed.data["metadata"]["auto_invoke"]) == 4
     assert parsed.data["description"].startswith("Manages changelog entries for Prowler")
     assert parsed.data["description"].endswith("or prowler/.\n")
+
+
+def test_a_real_hermes_skill_keeps_its_metadata_nested_two_deep():
+    parsed = read_skill(FIXTURES / "nano-pdf" / "SKILL.md")
+    hermes = parsed.data["metadata"]["hermes"]
+    assert hermes["tags"] == ["PDF", "Documents", "Editing", "NLP", "Productivity"]
+    assert hermes["homepage"] == "https://pypi.org/project/nano-pdf/"
+    assert parsed.data["platforms"] == ["linux", "macos", "windows"]
 
 
 # --- delimiters and body -------------------------------------------------------------------------
@@ -272,7 +292,12 @@ ERRORS = [
     ("---\nmetadata: {a: 1}\n---\n", 2, "flow mappings ('{...}') are outside the supported subset"),
     ("---\n? name\n: x\n---\n", 2, "complex keys ('? ') are outside the supported subset"),
     ("---\n%YAML 1.2\nname: x\n---\n", 2, "directives ('%') are outside the supported subset"),
-    ("---\nmetadata:\n  a:\n    b: c\n---\n", 4, "mappings nested more than one level are outside"),
+    (
+        "---\n" + "".join(" " * i + f"k{i}:\n" for i in range(9)) + " " * 9 + "k9: v\n---\n",
+        11,
+        "mappings nested more than 8 levels deep are outside",
+    ),
+    ("---\nmetadata:\n    a:\n      b: c\n  x: y\n---\n", 5, "unexpected indentation"),
     ("---\ntools:\n  - name: x\n---\n", 3, "lists of mappings are outside the supported subset"),
     ("---\ntools:\n  -\n    name: x\n---\n", 4, "lists of mappings"),
     ("---\ntools:\n- - a\n---\n", 3, "lists inside lists are outside the supported subset"),
@@ -529,10 +554,10 @@ def with_comment(draw, lines: list[str]) -> list[str]:
 
 
 @st.composite
-def entry(draw, key: str, indent: int, nested_ok: bool) -> list[str]:
-    """The lines of one `key: value` entry at `indent`."""
+def entry(draw, key: str, indent: int, depth: int) -> list[str]:
+    """The lines of one `key: value` entry at `indent`; its value may nest `depth` more mappings."""
     pad = " " * indent
-    kinds = ["scalar", "scalar", "flow", "block list", "empty"] + (["map"] * nested_ok)
+    kinds = ["scalar", "scalar", "flow", "block list", "empty"] + (["map"] * (depth > 0))
     kind = draw(st.sampled_from(kinds))
     if kind == "empty":
         return [pad + key + ":"]
@@ -557,7 +582,7 @@ def entry(draw, key: str, indent: int, nested_ok: bool) -> list[str]:
     nested_indent = indent + draw(st.integers(1, 4))
     out = [pad + key + ":"]
     for nested_key in draw(st.lists(KEYS, min_size=1, max_size=4, unique=True)):
-        out += draw(entry(nested_key, nested_indent, nested_ok=False))
+        out += draw(entry(nested_key, nested_indent, depth - 1))
     return out
 
 
@@ -567,7 +592,7 @@ def documents(draw) -> str:
     for key in draw(st.lists(KEYS, max_size=6, unique=True)):
         if draw(st.integers(0, 5)) == 0:
             lines.append("# a comment line")
-        lines += draw(entry(key, 0, nested_ok=True))
+        lines += draw(entry(key, 0, depth=3))
     return "".join(line + "\n" for line in lines)
 
 

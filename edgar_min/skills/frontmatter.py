@@ -15,8 +15,9 @@ file and the line, never a guess. The subset:
 - The frontmatter is a block mapping whose keys start in column 1. Keys are
   plain (`allowed-tools`) or quoted on one line (`"a key"`), must read as
   text, and may not repeat.
-- A value is a scalar, a list of scalars, or (under a top-level key only) a
-  mapping one level deep whose values are scalars or lists of scalars.
+- A value is a scalar, a list of scalars, or a block mapping of such values;
+  mappings may nest up to 8 levels below the top (`metadata:` then
+  `hermes:` then `tags: [...]`, as Hermes-style skills write it).
 - Scalars: plain, also over several more-indented lines, folded as YAML
   folds them; single-quoted (`''` is a quote); double-quoted with every YAML
   escape (`\\ \\" \\n \\t \\xXX \\uXXXX \\UXXXXXXXX \\N \\_ \\L \\P ...`,
@@ -38,8 +39,8 @@ file and the line, never a guess. The subset:
 Outside the subset, each with its own sentence: flow mappings `{...}`,
 flow lists over several lines or nested, anchors `&`, aliases `*`, tags
 `!`, complex keys `? `, directives `%`, a second document (`--- ` or `...`
-inside the frontmatter), deeper nesting (lists of mappings, lists of lists,
-mappings inside mappings inside mappings), duplicate keys, tabs used for
+inside the frontmatter), lists of mappings, lists of lists, mappings nested
+deeper than 8 levels, duplicate keys, tabs used for
 indentation or between tokens, control characters, a byte-order mark, and
 the YAML 1.1-only line breaks (U+0085, U+2028, U+2029). A frontmatter with
 no keys reads as `{}` (PyYAML would give None).
@@ -296,8 +297,10 @@ _ESCAPES = {
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
-# What may follow a value's first character: the part of the subset each context allows.
-_TOP, _NESTED, _ITEM = 0, 1, 2
+# Where a value sits: a list item, or a mapping at nesting depth 0 (top) to _MAX_DEPTH.
+_ITEM, _TOP = -1, 0
+# Mappings nest exactly as in YAML; the limit keeps a hostile file from exhausting the stack.
+_MAX_DEPTH = 8
 
 _SUBSET = "outside the supported subset"
 _SLOW = object()  # the fast path's "not sure: read it the careful way"
@@ -471,9 +474,10 @@ class _Reader:
         if level == _ITEM:
             self.check_item(nxt, below, indent)
         if self.is_entry(below, indent):
-            if level == _TOP:
-                return self.mapping(nxt, indent, _NESTED)
-            self.fail(nxt, f"mappings nested more than one level are {_SUBSET}")
+            # A list item holding a mapping was refused by check_item above.
+            if level >= _MAX_DEPTH:
+                self.fail(nxt, f"mappings nested more than {_MAX_DEPTH} levels deep are {_SUBSET}")
+            return self.mapping(nxt, indent, level + 1)
         return self.scalar(nxt, indent, parent)
 
     def check_item(self, index: int, line: str, at: int) -> None:
