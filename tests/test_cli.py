@@ -186,6 +186,46 @@ def test_shadowed_skills_are_listed(edgar, root):
     assert [e["shadowed_by"] for e in listed] == [None, ".edgar/skills/dup/SKILL.md"]
 
 
+def test_list_shows_a_block_description_on_one_line(edgar, root):
+    folder = root / ".edgar" / "skills" / "tracker"
+    folder.mkdir(parents=True)
+    text = "---\nname: tracker\ndescription: |\n  Tracks dependencies.\n  Invoked after a diff.\n---\nbody\n"
+    (folder / "SKILL.md").write_text(text)
+    listed = edgar("--root", str(root), "skills", "list")
+    assert listed.code == 0
+    assert listed.out.splitlines() == ["tracker  project   Tracks dependencies. Invoked after a diff."]
+    as_json = edgar("--root", str(root), "--json", "skills", "list").json()
+    assert as_json[0]["description"] == "Tracks dependencies.\nInvoked after a diff.\n"
+
+
+def test_list_says_why_a_skill_has_no_description(edgar, root):
+    folder = root / ".edgar" / "skills" / "jobs"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: jobs\ntools:\n  - name: x\n---\nbody\n")
+    before = tree_snapshot(root)
+    listed = edgar("--root", str(root), "skills", "list")
+    assert listed.code == 0
+    assert "jobs  project" in listed.out
+    assert "SKILL.md:4: lists of mappings are outside the supported subset" in listed.err
+    assert tree_snapshot(root) == before
+
+
+def test_validate_says_what_is_wrong_with_metadata_values(edgar, root):
+    folder = root / ".edgar" / "skills" / "nano-pdf"
+    folder.mkdir(parents=True)
+    text = (
+        "---\nname: nano-pdf\ndescription: Edit PDFs.\nmetadata:\n  hermes:\n    tags: [PDF]\n"
+        "  scope: [root, api]\n  version: 1.0\n  author: me\n---\nbody\n"
+    )
+    (folder / "SKILL.md").write_text(text)
+    result = edgar("--root", str(root), "skills", "validate")
+    assert result.code == 1
+    assert "metadata value 'hermes' must be a string, not a map (the format allows only text" in result.out
+    assert "metadata value 'scope' must be a string, not a list" in result.out
+    assert "metadata value 'version' must be a string (quote it), not 1.0" in result.out
+    assert "'author'" not in result.out
+
+
 def test_unknown_skill_is_exit_1(edgar, root):
     result = edgar("--root", str(root), "skills", "show", "nope")
     assert result.code == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.errors import NotFound
+from edgar_min.errors import EdgarError, NotFound
 
 if TYPE_CHECKING:
     import argparse
@@ -88,12 +88,21 @@ def cmd_list(ctx: Context) -> int:
             f"{ctx.layout.user_skills} and .edgar/skills/learned)"
         )
         return 0
+    for skill in winners:
+        # A listed skill whose frontmatter cannot be read would otherwise show no description
+        # and no reason; say why once, the way 'skills validate' would.
+        try:
+            skill.frontmatter()
+        except EdgarError as exc:
+            ctx.warn(f"edgar: {exc.message}")
     width = max(len(e["name"]) for e in entries)
     for e in entries:
         if e["shadowed_by"]:
             continue
         tag = "learned" if e["origin"] == "learned" else e["scope"]
-        ctx.out(f"{e['name']:<{width}}  {tag:<8}  {e['description']}")
+        # One line per skill: a `|` block description keeps its line breaks in --json only.
+        description = " ".join(e["description"].split())
+        ctx.out(f"{e['name']:<{width}}  {tag:<8}  {description}")
     for e in entries:
         if e["shadowed_by"]:
             ctx.out(f"shadowed: {e['name']} at {e['path']} (hidden by {e['shadowed_by']})")

@@ -73,7 +73,14 @@ def validate_frontmatter(data: dict[str, Any], folder_name: str | None) -> list[
             problems.append("'metadata' must be a map of string keys to string values")
         else:
             for key, value in meta.items():
-                if not isinstance(value, str):
+                if isinstance(value, dict | list):
+                    # Quoting cannot fix a list or a map: the format allows only text here.
+                    kind = "a map" if isinstance(value, dict) else "a list"
+                    problems.append(
+                        f"metadata value {key!r} must be a string, not {kind} "
+                        "(the format allows only text values under 'metadata')"
+                    )
+                elif not isinstance(value, str):
                     problems.append(f"metadata value {key!r} must be a string (quote it), not {value!r}")
     return problems
 
