@@ -49,8 +49,10 @@ def as_options(options: Iterable[Any]) -> tuple[Option, ...]:
     """`Option`s from `Option` objects or `(id, description)` pairs (a bare string is an id)."""
     found = []
     for item in options:
-        if isinstance(item, Option):
+        if type(item) is Option:
             found.append(item)
+        elif isinstance(item, Option):  # a subclass may override what reading a field does
+            found.append(Option(item.id, item.description))
         elif isinstance(item, str):
             found.append(Option(item, ""))
         elif isinstance(item, (tuple, list)) and len(item) in (1, 2):
@@ -59,6 +61,14 @@ def as_options(options: Iterable[Any]) -> tuple[Option, ...]:
             msg = f"an option must be an Option or an (id, description) pair, not {item!r:.80}"
             raise BadInput(msg)
     return tuple(found)
+
+
+def _plain(value: Any) -> Any:
+    return str.__str__(value) if type(value) is not str and isinstance(value, str) else value
+
+
+def _subclassed(option: Option) -> bool:
+    return type(option.id) is not str or type(option.description) is not str
 
 
 def _new_id() -> str:
@@ -78,6 +88,14 @@ class DecisionRequest:
         options = self.options
         if type(options) is not tuple or any(type(o) is not Option for o in options):
             options = as_options(options)
+            object.__setattr__(self, "options", options)
+        # An engine reads these texts with no wall up: a str subclass could run its own code there.
+        for name in ("state", "question", "id"):
+            value = getattr(self, name)
+            if type(value) is not str and isinstance(value, str):
+                object.__setattr__(self, name, str.__str__(value))
+        if any(type(o) is not Option or _subclassed(o) for o in options):
+            options = tuple(Option(*(_plain(v) for v in (o.id, o.description))) for o in options)
             object.__setattr__(self, "options", options)
         if not self.id:
             object.__setattr__(self, "id", _new_id())
