@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -104,7 +105,7 @@ class TimeLimitExceeded(BudgetExceeded):
 
 @dataclass(frozen=True, slots=True)
 class Wall:
-    """The folders a skill may write under (real paths)."""
+    """The folders a skill may write under (real paths, resolved before the body runs)."""
 
     writable: tuple[str, ...]
 
@@ -112,90 +113,141 @@ class Wall:
     def of(cls, folders: list[Path]) -> Wall:
         return cls(tuple(os.path.realpath(p) for p in folders))
 
-    def allows_write(self, path: Any, mkdir: bool = False) -> bool:
-        """Whether `path` (absolute, str or bytes) lies under a writable folder, links resolved."""
-        try:
-            text = os.fsdecode(path)
-        except (TypeError, ValueError):
+
+def _checker(writable: tuple[str, ...]) -> Callable[[str, tuple[Any, ...]], str | None]:
+    """The wall's decision for one audit event: None (allowed), "" (refused quietly) or a sentence.
+
+    Everything it calls is bound here, before the body runs: a body that
+    replaces `os.path.realpath`, `os.fsdecode` or a global of this module
+    changes nothing the check uses. Paths are resolved with `os.lstat` and
+    `os.readlink` taken now, the way the kernel resolves them.
+    """
+    lstat, readlink, encoding = os.lstat, os.readlink, sys.getfilesystemencoding()
+    write_flags, sep = _WRITE_FLAGS, os.sep
+    path_events = types.MappingProxyType(dict(_PATH_EVENTS))
+    metadata_events = types.MappingProxyType(dict(_METADATA_EVENTS))
+    refused_events = types.MappingProxyType(dict(_REFUSED_EVENTS))
+    process_events, frame_attrs, forbidden_imports = _PROCESS_EVENTS, _FRAME_ATTRS, _FORBIDDEN_IMPORTS
+    cache = f"{sep}__pycache__{sep}"
+
+    def text(path: Any) -> str | None:
+        if type(path) is str:
+            return path
+        if type(path) is bytes:
+            return path.decode(encoding, "surrogateescape")
+        return None
+
+    def real(path: str) -> str | None:
+        """`path` (absolute) with every link resolved; None past 40 links."""
+        todo = path.split(sep)[::-1]
+        resolved, hops = "", 0
+        while todo:
+            part = todo.pop()
+            if part in {"", "."}:
+                continue
+            if part == "..":
+                resolved = resolved.rpartition(sep)[0]
+                continue
+            candidate = resolved + sep + part
+            try:
+                mode = lstat(candidate).st_mode
+            except (OSError, ValueError):
+                resolved = candidate
+                continue
+            if mode & 0o170000 != 0o120000:  # not a symbolic link
+                resolved = candidate
+                continue
+            hops += 1
+            if hops > 40:
+                return None
+            target = readlink(candidate)
+            if target.startswith(sep):
+                resolved = ""
+            todo.extend(target.split(sep)[::-1])
+        return resolved or sep
+
+    def allows(path: Any, mkdir: bool = False) -> bool:
+        named = text(path)
+        if named is None or not named.startswith(sep):
             return False
-        if not os.path.isabs(text):  # noqa: PTH117 - an audit hook stays with plain str paths
+        resolved = real(named)
+        if resolved is None:
             return False
-        real = os.path.realpath(text)
-        for folder in self.writable:
-            if real == folder or real.startswith(folder + os.sep):
+        for folder in writable:
+            if resolved == folder or resolved.startswith(folder + sep):
                 return True
             # `mkdir(parents=True)` of a writable folder creates its parents first.
-            if mkdir and folder.startswith(real + os.sep):
+            if mkdir and folder.startswith(resolved + sep):
                 return True
         return False
 
+    def shown(path: Any) -> str:
+        if type(path) is int:
+            return f"descriptor {path}"
+        return text(path) or "a path that is not text"
 
-def _fd_path(fd: int) -> str | None:
-    try:
-        return os.readlink(f"/proc/self/fd/{fd}")  # noqa: PTH115 - as above
-    except OSError:
-        return None
+    def dir_fd(args: tuple[Any, ...], indexes: tuple[int, ...]) -> bool:
+        return any(i < len(args) and args[i] is not None and args[i] != -1 for i in indexes)
 
-
-def _has_dir_fd(args: tuple[Any, ...], indexes: tuple[int, ...]) -> bool:
-    return any(i < len(args) and args[i] is not None and args[i] != -1 for i in indexes)
-
-
-def _shown(path: Any) -> str:
-    try:
-        return os.fsdecode(path) if not isinstance(path, int) else f"descriptor {path}"
-    except (TypeError, ValueError):
-        return repr(path)[:200]
-
-
-def _check(wall: Wall, event: str, args: tuple[Any, ...]) -> str | None:
-    """The refusal sentence for `event`, or None when the wall allows it."""
-    if event == "open":
-        path, mode, flags = args[0], args[1], args[2]
-        writing = bool(flags & _WRITE_FLAGS) if isinstance(flags, int) else False
-        if isinstance(mode, str) and any(c in mode for c in "wax+"):
-            writing = True
-        if not writing or isinstance(path, int) or wall.allows_write(path):
+    def check(event: str, args: tuple[Any, ...]) -> str | None:
+        if event == "open":
+            path, mode, flags = args[0], args[1], args[2]
+            writing = bool(flags & write_flags) if type(flags) is int else False
+            if type(mode) is str and any(c in mode for c in "wax+"):
+                writing = True
+            if not writing or type(path) is int or allows(path):
+                return None
+            named = shown(path)
+            if cache in named:
+                return ""  # the import system caching bytecode: refused quietly
+            if not named.startswith(sep):
+                return f"writing the relative path {named} (use an absolute path in a writable folder)"
+            return f"writing {named} (outside the writable folders)"
+        if event == "os.mkdir":
+            if dir_fd(args, (2,)):
+                return f"creating the folder {shown(args[0])} relative to a descriptor (dir_fd)"
+            if not allows(args[0], mkdir=True):
+                return f"creating the folder {shown(args[0])} (outside the writable folders)"
             return None
-        if isinstance(path, str) and f"{os.sep}__pycache__{os.sep}" in path:
-            return ""  # the import system caching bytecode: refused quietly
-        if not os.path.isabs(_shown(path)):  # noqa: PTH117 - as above
-            return f"writing the relative path {_shown(path)} (use an absolute path in a writable folder)"
-        return f"writing {_shown(path)} (outside the writable folders)"
-    if event == "os.mkdir":
-        if _has_dir_fd(args, (2,)):
-            return f"creating the folder {_shown(args[0])} relative to a descriptor (dir_fd)"
-        if not wall.allows_write(args[0], mkdir=True):
-            return f"creating the folder {_shown(args[0])} (outside the writable folders)"
+        if event in path_events:
+            paths, fds = path_events[event]
+            if dir_fd(args, fds):
+                return f"{event} relative to a descriptor (dir_fd)"
+            for i in paths:
+                if i < len(args) and not allows(args[i]):
+                    return f"{event} on {shown(args[i])} (outside the writable folders)"
+            return None
+        if event in metadata_events:
+            index, fd_index = metadata_events[event]
+            path = args[index]
+            if dir_fd(args, (fd_index,)):
+                return f"{event} relative to a descriptor (dir_fd)"
+            if type(path) is int:
+                try:
+                    path = readlink(f"/proc/self/fd/{path}")
+                except OSError:
+                    path = None
+            if path is None or not allows(path):
+                return f"{event} on {shown(args[index])} (outside the writable folders)"
+            return None
+        if event in process_events:
+            return f"starting a process ({event})"
+        if event.startswith("socket."):
+            return f"network access ({event})"
+        if event in refused_events:
+            return f"{refused_events[event]} ({event})"
+        if event == "object.__getattr__" and len(args) > 1 and args[1] in frame_attrs:
+            return f"reaching a frame ({args[1]})"
+        if (
+            event == "import"
+            and args
+            and type(args[0]) is str
+            and args[0].partition(".")[0] in forbidden_imports
+        ):
+            return f"importing {args[0]}"
         return None
-    if event in _PATH_EVENTS:
-        paths, dir_fds = _PATH_EVENTS[event]
-        if _has_dir_fd(args, dir_fds):
-            return f"{event} relative to a descriptor (dir_fd)"
-        for i in paths:
-            if i < len(args) and not wall.allows_write(args[i]):
-                return f"{event} on {_shown(args[i])} (outside the writable folders)"
-        return None
-    if event in _METADATA_EVENTS:
-        index, dir_fd = _METADATA_EVENTS[event]
-        path = args[index]
-        if _has_dir_fd(args, (dir_fd,)):
-            return f"{event} relative to a descriptor (dir_fd)"
-        named = _fd_path(path) if isinstance(path, int) else path
-        if named is None or not wall.allows_write(named):
-            return f"{event} on {_shown(path)} (outside the writable folders)"
-        return None
-    if event in _PROCESS_EVENTS:
-        return f"starting a process ({event})"
-    if event.startswith("socket."):
-        return f"network access ({event})"
-    if event in _REFUSED_EVENTS:
-        return f"{_REFUSED_EVENTS[event]} ({event})"
-    if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRS:
-        return f"reaching a frame ({args[1]})"
-    if event == "import" and args and str(args[0]).partition(".")[0] in _FORBIDDEN_IMPORTS:
-        return f"importing {args[0]}"
-    return None
+
+    return check
 
 
 def install(wall: Wall, refused: list[str]) -> Callable[[str, tuple[Any, ...]], None]:
@@ -204,15 +256,16 @@ def install(wall: Wall, refused: list[str]) -> Callable[[str, tuple[Any, ...]], 
     Only a forked child calls this: an audit hook cannot be removed, and this
     one has no off switch.
     """
+    check, note = _checker(wall.writable), refused.append
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
-        sentence = _check(wall, event, args)
+        sentence = check(event, args)
         if sentence is None:
             return
         if not sentence:
             raise PermissionError(event)
-        sentence = f"refused by the run-time wall: {sentence}"
-        refused.append(sentence)
+        sentence = "refused by the run-time wall: " + sentence
+        note(sentence)
         raise PermissionError(sentence)
 
     sys.addaudithook(hook)
