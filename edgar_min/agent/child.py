@@ -69,6 +69,9 @@ def _quiet(keep: tuple[int, ...]) -> None:
         os.closerange(high, fd)
         high = fd + 1
     os.closerange(high, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+    # The caller's sys.stdout may be no descriptor at all (a harness's buffer, a test's capture).
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - the child's for its whole life
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - as above
 
 
 class _Pipe:

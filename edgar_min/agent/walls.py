@@ -10,7 +10,7 @@ module global a body could import its way to. While up it refuses, with a
 - opening a file for writing, renaming, removing, linking or creating anything
   outside the configured writable folders; a write to a relative path (with
   `dir_fd` the kernel and the hook would resolve it differently); any call
-  given a `dir_fd`; fifos, device nodes and extended attributes; changing the
+  given a `dir_fd`; extended attributes; changing the
   mode, owner or times of an open descriptor it cannot name;
 - starting a process or a thread, any socket, sqlite3, ctypes, pickle loads,
   building code objects, tracing, another audit hook, the garbage collector's object
@@ -64,8 +64,6 @@ _REFUSED_EVENTS = {
     "sqlite3.connect": "opening an sqlite3 database (ATTACH can write anywhere)",
     "sqlite3.enable_load_extension": "loading an sqlite3 extension",
     "sqlite3.load_extension": "loading an sqlite3 extension",
-    "os.mkfifo": "creating a fifo",
-    "os.mknod": "creating a device node",
     "os.setxattr": "setting an extended attribute",
     "os.removexattr": "removing an extended attribute",
     "pickle.find_class": "loading a pickle (it runs code)",
