@@ -325,3 +325,83 @@ def test_static_checks_stop_ctypes_before_anything_runs(edgar, tmp_path, hostile
     assert r.code == 1
     assert doc["action_log"].startswith("refused body:")
     assert "ctypes" not in sys.modules or "ctypes" in doc["action_log"] or "__import__" in doc["action_log"]
+
+
+def test_the_budget_is_held_where_the_body_cannot_reach_it(edgar, tmp_path):
+    predict = textwrap.dedent(
+        """\
+        def predict(ctx, request):
+            d = DecisionRequest(state=request.text, question="Again?", options=[Option("yes"), Option("no")])
+            tried = []
+            for attempt in ("ctx.engine.budget = 10**6", "ctx.engine.charged = False",
+                            "ctx.engine.calls = -10**6"):
+                try:
+                    if "budget" in attempt:
+                        ctx.engine.budget = 10**6
+                    elif "charged" in attempt:
+                        ctx.engine.charged = False
+                    else:
+                        ctx.engine.calls = -10**6
+                except AttributeError:
+                    tried.append(attempt)
+            for _ in range(20):
+                try:
+                    ctx.engine.call(d)
+                except BaseException:
+                    pass
+            return Prediction(text="lifted", decisions=[])
+        """
+    )
+    act = "def act(ctx, request, prediction):\n    return ActionResult(action_log='x', new_state='y')\n"
+    make_tree(tmp_path, act, budget=5, predict=predict)
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == (
+        "tool.run: blown budget: cost budget of 5 engine call(s) for this run is spent; failing fast"
+    )
+    assert doc["new_state"] == "run the tool on the widget"
+    phases = [r["phase"] for r in decision_rows(tmp_path)]
+    assert phases == ["navigate:category", "navigate:leaf", "predict", "predict", "predict"]
+
+
+def test_the_engine_behind_the_meter_is_out_of_reach(edgar, tmp_path):
+    make_tree(
+        tmp_path,
+        "d = DecisionRequest(state='x', question='Which?', options=[Option('a'), Option('b')])\n"
+        "ctx.engine._engine.call(d)\n"
+        "return ActionResult(action_log='called the engine unmetered', new_state='y')\n",
+    )
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"].startswith("tool.run raised AttributeError:")
+    assert "_engine" in doc["action_log"]
+    # Every decision that was answered is in the log: navigation and predict.
+    assert [r["phase"] for r in decision_rows(tmp_path)] == ["navigate:category", "navigate:leaf", "predict"]
+
+
+def test_a_key_in_the_action_log_or_a_decision_is_not_stored_in_the_decision_log(edgar, tmp_path):
+    key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8t"
+    predict = textwrap.dedent(
+        f"""\
+        def predict(ctx, request):
+            d = DecisionRequest(state=request.text + " token={key}", question="Which?",
+                                options=[Option("go", "use {key}"), Option("none")])
+            r = ctx.engine.call(d)
+            return Prediction(text=r.selected, decisions=[(d, r)])
+        """
+    )
+    act = (
+        "def act(ctx, request, prediction):\n"
+        f"    return ActionResult(action_log='used the key {key}', new_state='done with {key}')\n"
+    )
+    make_tree(tmp_path, act, predict=predict)
+    r, _ = run_tree(edgar, tmp_path)
+    assert r.code == 0, r
+    logged = "".join(p.read_text() for p in (tmp_path / ".edgar" / "decisions").glob("*.jsonl"))
+    assert key not in logged
+    assert "Ab3dEf6hIj9kLm2nOp5qRs8t" not in logged
+    rows = decision_rows(tmp_path)
+    assert [r["phase"] for r in rows] == ["navigate:category", "navigate:leaf", "predict", "assess"]
+    assert "[REDACTED]" in rows[2]["state"]
+    assert "[REDACTED]" in rows[2]["options"][0]["description"]
+    assert "Action log: used the key [REDACTED]" in rows[3]["state"]

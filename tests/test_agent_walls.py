@@ -138,7 +138,9 @@ def test_a_link_inside_the_writable_folder_does_not_lead_out(tmp_path):
         ("try:\n    1 / 0\nexcept Exception as e:\n    e.__traceback__.tb_frame", "reaching a frame"),
         ("import os\nos.system('true')", "starting a process (os.system)"),
         ("import os\nos.kill(os.getppid(), 0)", "starting a process (os.kill)"),
-        ("import socket\nsocket.socket()", "network access"),
+        ("import socket\nsocket.socket().connect(('127.0.0.1', 9))", "network access (socket.connect)"),
+        ("import socket\nsocket.socket(socket.AF_UNIX).connect('/run/x.sock')", "network access"),
+        ("import socket\nsocket.getaddrinfo('example.org', 80)", "network access (socket.getaddrinfo)"),
         ("import os\nos.chdir('/')", "changing the working folder"),
     ],
 )
