@@ -18,6 +18,7 @@ harness's JSON, the MCP channel) or print a traceback at a person.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -305,6 +306,9 @@ def run_body(
     pid = os.fork()
     if pid == 0:  # the child: never returns
         try:
+            # A collection would touch every object the parent had, copying its whole heap page by
+            # page; the child lives for one run, so its cycles can wait for its exit.
+            gc.disable()
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the child
             os.close(parent_r)
             os.close(parent_w)
