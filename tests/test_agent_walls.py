@@ -304,3 +304,46 @@ def test_the_caller_s_modules_and_hooks_are_untouched(tmp_path):
     target = tmp_path / "outside" / "parent.txt"
     target.write_text("the parent may write")
     assert target.read_text() == "the parent may write"
+
+
+def test_a_body_flooding_the_pipe_with_messages_still_runs_out_of_time(tmp_path):
+    report = run(
+        tmp_path,
+        body("""\
+            import os
+            line = b'{"op": "phase", "phase": "act"}\\n' * 2000
+            while True:
+                os.write(ctx.engine._pipe.wfd, line)
+        """),
+        0.5,
+    )
+    assert (report.kind, report.message) == (
+        "blown",
+        "the skill's own code ran longer than 0.5 s (engine time not counted)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "sentence"),
+    [
+        (b"not json\n", "tool.run sent the run loop a message it cannot read"),
+        (
+            b'{"op": "done", "action_log": 1, "new_state": "y"}\n',
+            "reported a result the run loop cannot read",
+        ),
+        (b"x" * (2 << 20), "tool.run sent a message over 1048576 bytes"),
+    ],
+)
+def test_a_forged_message_ends_the_run_with_a_sentence(tmp_path, line, sentence):
+    report = run(
+        tmp_path,
+        body(f"""\
+            import os, time
+            data = {line!r}
+            while data:
+                data = data[os.write(ctx.engine._pipe.wfd, data):]
+            time.sleep(5)
+        """),
+    )
+    assert report.kind == "failed"
+    assert sentence in report.message

@@ -204,16 +204,26 @@ def _status(status: int) -> str:
 
 
 class _Supervisor:
-    """The parent's side: the clock (the child's own time only), the answers, the verdict."""
+    """The parent's side: the clock, the answers, the verdict.
+
+    The clock runs from the fork, less the time spent answering decisions (the
+    engine's time is not the skill's): a child that floods the pipe with
+    messages spends its own time too.
+    """
 
     def __init__(self, pid: int, pipe: _Pipe, seconds: float, name: str) -> None:
         self.pid = pid
         self.pipe = pipe
         self.seconds = seconds
         self.name = name
-        self.own = 0.0  # seconds the child ran while the parent waited for it
+        self.started = time.monotonic()
+        self.engine_seconds = 0.0
         self.poller = select.poll()
         self.poller.register(pipe.rfd, select.POLLIN)
+
+    @property
+    def own(self) -> float:
+        return time.monotonic() - self.started - self.engine_seconds
 
     def over(self) -> str:
         return f"the skill's own code ran longer than {self.seconds:g} s (engine time not counted)"
@@ -223,10 +233,7 @@ class _Supervisor:
         left = self.seconds - self.own
         if left <= 0:
             return False
-        start = time.monotonic()
-        events = self.poller.poll(math.ceil(left * 1000))
-        self.own += time.monotonic() - start
-        return bool(events)
+        return bool(self.poller.poll(math.ceil(left * 1000)))
 
     def next_message(self) -> dict[str, Any] | tuple[Literal["failed", "blown"], str] | None:
         """The child's next message; (kind, sentence) when it must be stopped; None at end of file."""
@@ -259,7 +266,6 @@ class _Supervisor:
             if self.own >= self.seconds:
                 return ""
             time.sleep(0.005)
-            self.own += 0.005
 
 
 def _answer(ask: dict[str, Any], answer: Callable[[DecisionRequest], DecisionResult]) -> dict[str, Any]:
@@ -350,16 +356,19 @@ def _supervise(
             return BodyReport(message[0], message[1], None, ())
         op = message.get("op")
         if op == "call" and isinstance(message.get("call"), dict):
+            start = time.monotonic()
             try:
                 reply = _answer(message["call"], answer)
             except Stop as exc:
                 return BodyReport("blown", str(exc), None, ())
+            finally:
+                supervisor.engine_seconds += time.monotonic() - start
             try:
                 supervisor.pipe.send(reply)
             except (BlockingIOError, BrokenPipeError):
                 return BodyReport("failed", f"{name} stopped reading the engine's answers", None, ())
         elif op == "phase" and message.get("phase") == "act":
-            on_phase("act")
+            on_phase("act")  # said once by the child; a repeat changes nothing
         elif op in {"done", "failed"}:
             raw = message.get("refused")
             refused = tuple(str(r)[:300] for r in raw[:50]) if isinstance(raw, list) else ()
