@@ -22,6 +22,7 @@ __all__ = [
     "FORBIDDEN_ATTRS",
     "FORBIDDEN_MODULES",
     "FORBIDDEN_NAMES",
+    "FORBIDDEN_SUBMODULES",
     "MAX_BODY_CHARS",
     "Problem",
     "attribute_problem",
