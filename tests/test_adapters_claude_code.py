@@ -44,7 +44,7 @@ def typical(t: Claude) -> Claude:
     t.tool("t2", "Edit", {"file_path": "/p/pyproject.toml", "old_string": "a", "new_string": "b"})
     t.result("t2", "The file has been updated.")
     t.tool("t3", "Write", {"file_path": "/p/uv.lock", "content": "x"})
-    t.result("t3", REJECTION + "refresh the lock file with uv instead", is_error=True)
+    t.reject("t3", "refresh the lock file with uv instead")
     t.tool("t4", "Bash", {"command": "uv lock"})
     t.result("t4", "Resolved 12 packages")
     t.tool("t5", "Grep", {"pattern": "httpx"})
@@ -140,7 +140,7 @@ def test_a_canary_in_every_other_field_reaches_no_file_and_no_prompt(tmp_path, e
     side.user(f"sidechain prompt {c}", agentId=c)
     side.tool("s1", "Bash", {"command": f"{c} --flag"})
     t.lines += side.lines
-    t.user([{"type": "text", "text": "[Request interrupted by user]"}])
+    t.interrupt()
     t.user("no, refresh the lock file too")
     t.tool("t6", "Bash", {"command": f"uv lock {c}"})
     t.result("t6", f"Resolved {c}")
@@ -220,8 +220,7 @@ def test_a_tool_result_without_its_tool_use_is_skipped(tmp_path):
 def test_an_interruption_then_a_typed_line_is_a_correction_not_a_new_turn(tmp_path):
     t = Claude().user("migrate the config")
     t.tool("t1", "Bash", {"command": "sleep 100"})
-    t.result("t1", "[Request interrupted by user for tool use]", is_error=True)
-    t.user([{"type": "text", "text": "[Request interrupted by user for tool use]"}])
+    t.interrupt("t1")
     t.user("use the new schema instead")
     t.tool("t2", "Edit", {"file_path": "/p/a"}).result("t2", "ok")
     record = _read(t.write(tmp_path / "t.jsonl")).record

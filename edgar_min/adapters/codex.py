@@ -22,6 +22,7 @@ Codex records no skill loading and no subagent type, so `skills` is empty and
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.adapters import (
@@ -42,6 +43,34 @@ if TYPE_CHECKING:
 __all__ = ["read_session"]
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+# Lines of the first rollout format (2025), written bare: no `{timestamp, type, payload}` wrapper.
+BARE_ITEMS = frozenset(
+    {
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "local_shell_call",
+    }
+)
+# The IDE extension's preamble (open tabs, the active file, files mentioned) ends with this
+# heading; what follows it is what the person typed.
+REQUEST = "## My request for Codex:"
+# Context Codex injects as user messages: instructions files and the environment.
+INJECTED = ("<", "# AGENTS.md")
+_IMAGE = re.compile(r"<image\b[^>]*>.*?</image>|</?image\b[^>]*>", re.DOTALL)
+
+
+def typed_text(text: str) -> str:
+    """What a person typed in a Codex user message: the request after the IDE preamble, no image tags."""
+    _, found, request = text.partition(REQUEST)
+    if found:
+        text = request
+    return _IMAGE.sub("", text).strip()
+
+
 CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "pwsh", "powershell"})
@@ -115,6 +144,9 @@ class _Reader:
                 self.unknown += 1
                 continue
             kind, payload = line.get("type"), line.get("payload")
+            if "payload" not in line and (kind in BARE_ITEMS or kind is None):
+                self._bare(line)
+                continue
             if kind not in KNOWN_TYPES:
                 self.unknown += 1
                 continue
@@ -128,8 +160,19 @@ class _Reader:
             elif kind == "response_item":
                 self._item(payload)
 
+    def _bare(self, line: dict[str, Any]) -> None:
+        """A line of the first format: a response item, the session header, or a state marker."""
+        if line.get("type") is not None:
+            self._item(line)
+        elif "record_type" in line:
+            pass
+        elif isinstance(line.get("id"), str) and "instructions" in line:
+            self.session = line["id"] or self.session
+        else:
+            self.unknown += 1
+
     def _typed(self, text: str) -> None:
-        text = text.strip()
+        text = typed_text(text)
         if not text:
             return
         if self.turn is not None and self.interrupted:
@@ -177,7 +220,7 @@ class _Reader:
             ]
             text = "\n".join(texts).strip()
             # Injected context is wrapped in tags (<environment_context>, <user_instructions>, ...).
-            if text and not text.startswith("<") and not text.startswith("# AGENTS.md"):
+            if text and not text.startswith(INJECTED):
                 self._typed(text)
             return
         if kind in CALLS:
