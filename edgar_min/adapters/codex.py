@@ -12,8 +12,14 @@ Each line is `{"timestamp", "type", "payload"}`. Read here:
 - `response_item` with `payload.type` `function_call` / `custom_tool_call` /
   `local_shell_call` (a tool call: `name`, `call_id`, `arguments` JSON text or
   `input`) and `function_call_output` / `custom_tool_call_output` (its result:
-  `output` text, either plain — "Exit code: 1", "Process exited with code 1" —
-  or JSON with `metadata.exit_code`).
+  `output` text, either plain — "Exit code: 1", "Process exited with code 1",
+  "execution error: No such file or directory (os error 2)" when the program
+  could not be started — or JSON with `metadata.exit_code`).
+
+A user message's text is what a person typed, after the IDE extension's
+preamble (`# Context from my IDE setup: … ## My request for Codex:`) and image
+tags are dropped. The first rollout format (bare response items, no wrapper)
+is read too.
 
 Codex records no skill loading and no subagent type, so `skills` is empty and
 `agent` is `main`.
@@ -254,7 +260,14 @@ class _Reader:
             return
         head, code = _output_facts(payload.get("output"))
         lowered = head.lstrip().lower()
-        if (code is not None and code != 0) or error_kind(head, None) == "denied" or "timed out" in lowered:
+        # "execution error: No such file or directory (os error 2)": the command never started.
+        spawn = lowered.startswith("execution error")
+        if (
+            (code is not None and code != 0)
+            or spawn
+            or error_kind(head, None) == "denied"
+            or "timed out" in lowered
+        ):
             self.failed.add(call_id)
             tool, program = call
             self.turn.add_error(tool, error_kind(head, code), code, program)
