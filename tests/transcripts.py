@@ -59,9 +59,10 @@ ASKED = "To tell you how to proceed, the user said:\n"
 class Claude:
     """Lines of a Claude Code transcript, built the way Claude Code writes them."""
 
-    def __init__(self, session: str = SESSION, sidechain: bool = False) -> None:
+    def __init__(self, session: str = SESSION, sidechain: bool = False, version: str = "2.0.14") -> None:
         self.session = session
         self.sidechain = sidechain
+        self.version = version
         self.lines: list[Any] = []
         self.n = 0
 
@@ -73,7 +74,7 @@ class Claude:
             "userType": "external",
             "cwd": "/home/dev/project",
             "sessionId": self.session,
-            "version": "2.0.14",
+            "version": self.version,
             "gitBranch": "main",
             "type": kind,
             "uuid": f"uuid-{self.n}",
