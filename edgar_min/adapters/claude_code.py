@@ -1,22 +1,28 @@
 """Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`) to a turn record.
 
-A transcript is JSONL; the lines read here have `type` `user` or `assistant`,
-with `message.content` a string or a list of blocks (`text`, `tool_use` with
-`id`/`name`/`input`, `tool_result` with `tool_use_id`/`content`/`is_error`),
-plus `sessionId`, `isSidechain`, `isMeta`. Every other line type (`system`,
-`summary`, `file-history-snapshot`, `progress`, ...) is passed over; one this
-version has never heard of is counted.
+A transcript is JSONL; the lines read here have `type` `user`, `assistant` or
+`attachment`, with `message.content` a string or a list of blocks (`text`,
+`tool_use` with `id`/`name`/`input`, `tool_result` with
+`tool_use_id`/`content`/`is_error`), plus `sessionId`, `isSidechain`, `isMeta`,
+`origin`, `toolUseResult` and `toolDenialKind`. Every other line type (`system`,
+`summary`, `file-history-snapshot`, `progress`, `last-prompt`, ...) is passed
+over; one this version has never heard of is counted.
 
 What is computed, for the last turn of the main chain:
 
-- prompt: the last message a person typed (not a tool result, not command
-  output, not a system-injected or sidechain message) starts the turn;
-- corrections: a message a person typed right after interrupting the agent,
-  and the reason a person gave when rejecting a tool call;
+- prompt: the last message a person typed starts the turn: not a tool result,
+  not a meta, compaction or sidechain message, not one whose `origin.kind` is
+  other than `human`; within it, every block of `HARNESS_BLOCKS` is dropped
+  wherever it stands, and a message of `HARNESS_MESSAGES` is dropped whole;
+- corrections: a message a person typed right after interrupting the agent, a
+  line queued while the agent worked (`attachment` `queued_command` of human
+  origin), and the reason given when rejecting a tool call, taken only when
+  the record itself marks the result as a rejection (`_said_no`);
 - tools: each `tool_use` name, mapped through the tool table;
-- errors: one per `tool_result` with `is_error`: the tool, a kind, the exit
-  code the result states ("Exit code 1"), and the first word of a shell
-  command; nothing else from the result;
+- errors: one per `tool_result` with `is_error` (not a call cancelled because
+  a sibling failed): the tool, a kind, the exit code the result states
+  ("Exit code 1"), and the program the shell command ran; nothing else from
+  the result;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill;
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
