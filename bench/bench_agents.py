@@ -184,12 +184,12 @@ def _in_process_body(code, job, *, wall, seconds, answer, on_phase):
         def call(self, decision):
             return answer(decision)
 
-    module = types.ModuleType(job["module"])
+    module = types.ModuleType(job.module)
     exec(code, module.__dict__)  # noqa: S102 - the example tree's own bodies
-    ctx = skills.ActionContext(engine=Engine(), config=job["config"], root=job["root"])
-    prediction = module.predict(ctx, job["request"])
+    ctx = skills.ActionContext(engine=Engine(), config=job.config, root=job.root)
+    prediction = module.predict(ctx, job.request)
     on_phase("act")
-    result = module.act(ctx, job["request"], prediction)
+    result = module.act(ctx, job.request, prediction)
     return BodyReport("acted", "", result, ())
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from edgar_min.agent.child import run_body
+from edgar_min.agent.child import BodyJob, run_body
 from edgar_min.agent.skills import Request
 from edgar_min.agent.walls import Wall
 from edgar_min.semif.lexical import LexicalEngine
@@ -39,11 +39,9 @@ def run(tmp_path: Path, source: str, seconds: float = 10.0):
     outside.mkdir(exist_ok=True)
     code = compile(source, str(tmp_path / "body.py"), "exec")
     engine = LexicalEngine(None)
-    job = {
-        "name": "tool.run", "module": "edgar_skill__tool__run", "path": str(tmp_path / "body.py"),
-        "request": Request("run the tool"), "config": {"drafts": str(drafts), "outside": str(outside)},
-        "root": tmp_path, "engine": "lexical", "model": "",
-    }  # fmt: skip
+    config = {"drafts": str(drafts), "outside": str(outside)}
+    job = BodyJob("tool.run", "edgar_skill__tool__run", str(tmp_path / "body.py"), Request("run the tool"),
+                  config, tmp_path, "lexical", "")  # fmt: skip
     return run_body(code, job, wall=Wall.of([drafts]), seconds=seconds, answer=engine.call, on_phase=str)
 
 

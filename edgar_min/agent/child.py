@@ -36,10 +36,12 @@ from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
+    from edgar_min.agent.skills import Request
     from edgar_min.agent.walls import Wall
 
-__all__ = ["MAX_MESSAGE", "BodyReport", "Stop", "run_body"]
+__all__ = ["MAX_MESSAGE", "BodyJob", "BodyReport", "Stop", "run_body"]
 
 # The largest line either side sends (a decision, an action log): beyond it the child is stopped.
 MAX_MESSAGE = 1 << 20
@@ -54,6 +56,20 @@ class BodyReport:
     message: str
     result: ActionResult | None
     refused: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BodyJob:
+    """What the child runs: the skill's name, the module name and file it gets, and what it is handed."""
+
+    name: str
+    module: str
+    path: str
+    request: Request
+    config: dict[str, Any]
+    root: Path | None
+    engine: str
+    model: str
 
 
 class Stop(Exception):
@@ -153,19 +169,19 @@ def _describe(exc: BaseException, name: str) -> str:
     return f"{name} raised {type(exc).__name__}: {detail[:300]}"
 
 
-def _child(code: types.CodeType, job: dict[str, Any], wall: Wall, pipe: _Pipe, refused: list[str]) -> dict:
+def _child(code: types.CodeType, job: BodyJob, wall: Wall, pipe: _Pipe, refused: list[str]) -> dict[str, Any]:
     """Everything the child does, behind the wall; returns its last message (`done` or `failed`)."""
     from edgar_min.agent import skills
     from edgar_min.agent.loader import install_aliases
     from edgar_min.agent.walls import install
 
-    name = job["name"]
+    name = job.name
     install_aliases(skills)
     install(wall, refused)
-    module = types.ModuleType(job["module"])
-    module.__file__ = job["path"]
+    module = types.ModuleType(job.module)
+    module.__file__ = job.path
     # In sys.modules under its own name so dataclasses and the like work inside a body.
-    sys.modules[job["module"]] = module
+    sys.modules[job.module] = module
     try:
         exec(code, module.__dict__)  # noqa: S102 - the body passed acceptance in the parent
     except BaseException as exc:  # noqa: BLE001 - whatever a body raises is a sentence
@@ -173,9 +189,9 @@ def _child(code: types.CodeType, job: dict[str, Any], wall: Wall, pipe: _Pipe, r
             "op": "failed",
             "message": f"the body of {name} failed while loading ({_describe(exc, name)})",
         }
-    request = job["request"]
-    engine = _ChildEngine(pipe, job["engine"], job["model"], request.id)
-    ctx = ActionContext(engine=engine, config=job["config"], root=job["root"])
+    request = job.request
+    engine = _ChildEngine(pipe, job.engine, job.model, request.id)
+    ctx = ActionContext(engine=engine, config=job.config, root=job.root)
     try:
         prediction = module.predict(ctx, request)
         if not isinstance(prediction, Prediction):
@@ -293,17 +309,14 @@ def _answer(ask: dict[str, Any], answer: Callable[[DecisionRequest], DecisionRes
 
 def run_body(
     code: types.CodeType,
-    job: dict[str, Any],
+    job: BodyJob,
     *,
     wall: Wall,
     seconds: float,
     answer: Callable[[DecisionRequest], DecisionResult],
     on_phase: Callable[[str], None],
 ) -> BodyReport:
-    """Run the compiled body `code` in a child; `answer` is the parent's engine (it may raise `Stop`).
-
-    `job` holds `name`, `module`, `path`, `request`, `config`, `root`, `engine`, `model`.
-    """
+    """Run the compiled body `code` in a child; `answer` is the parent's engine (it may raise `Stop`)."""
     if not hasattr(os, "fork"):
         msg = "running a code skill needs os.fork (a POSIX system), which this Python does not have"
         raise Refused(msg)
@@ -328,7 +341,7 @@ def run_body(
     os.close(child_r)
     os.close(child_w)
     os.set_blocking(parent_w, False)
-    supervisor = _Supervisor(pid, _Pipe(parent_r, parent_w), seconds, job["name"])
+    supervisor = _Supervisor(pid, _Pipe(parent_r, parent_w), seconds, job.name)
     try:
         return _supervise(supervisor, answer, on_phase)
     finally:

@@ -198,7 +198,7 @@ def run_request(
     layout: Layout, config: Config, text: str, engine: Engine | None = None, log: DecisionLog | None = None
 ) -> RunOutcome:
     """Handle `text` with the skill tree; raises only for bad input (an empty request, a malformed tree)."""
-    from edgar_min.agent.child import Stop, run_body
+    from edgar_min.agent.child import BodyJob, Stop, run_body
     from edgar_min.agent.loader import module_name, read_body
     from edgar_min.agent.registry import load_registry
     from edgar_min.semif import get_engine
@@ -257,11 +257,16 @@ def run_request(
         run.meter.phase = phase
 
     run.meter.phase = "predict"
-    job = {
-        "name": manifest.name, "module": module_name(manifest), "path": str(body.path), "request": request,
-        "config": table, "root": layout.root, "engine": run.meter.name, "model": run.meter.model,
-    }  # fmt: skip
-    report = run_body(body.code, job, wall=wall, seconds=_time_limit(table), answer=answer, on_phase=on_phase)
+    job = BodyJob(
+        manifest.name, module_name(manifest), str(body.path), request, table, layout.root,
+        run.meter.name, run.meter.model,
+    )  # fmt: skip
+    try:
+        report = run_body(
+            body.code, job, wall=wall, seconds=_time_limit(table), answer=answer, on_phase=on_phase
+        )
+    except Refused as exc:  # no way to run a body here (no fork)
+        return run.unacted(f"refused body: {exc.message}")
     if report.kind == "blown":
         return run.unacted(f"{manifest.name}: blown budget: {report.message}", report.refused)
     if report.result is None:
