@@ -405,3 +405,18 @@ def test_a_key_in_the_action_log_or_a_decision_is_not_stored_in_the_decision_log
     assert "[REDACTED]" in rows[2]["state"]
     assert "[REDACTED]" in rows[2]["options"][0]["description"]
     assert "Action log: used the key [REDACTED]" in rows[3]["state"]
+
+
+def test_without_os_fork_the_run_is_refused_with_a_sentence_and_the_request_kept(
+    edgar, tmp_path, monkeypatch
+):
+    import os
+
+    make_tree(tmp_path, "return ActionResult(action_log='x', new_state='y')\n")
+    monkeypatch.delattr(os, "fork")  # as on a Python built for a system without fork
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == (
+        "refused body: running a code skill needs os.fork (a POSIX system), which this Python does not have"
+    )
+    assert doc["new_state"] == "run the tool on the widget"
