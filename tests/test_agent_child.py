@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,42 @@ def test_what_a_body_prints_does_not_break_the_json_on_stdout(tmp_path):
     done = edgar_run(root)
     assert done.returncode == 0, done
     assert json.loads(done.stdout)["action_log"] == "printed"
+
+
+def test_a_busy_body_dies_with_its_own_cpu_limit_when_edgar_itself_is_killed(tmp_path):
+    root = make_tree(
+        tmp_path,
+        """\
+        import os
+        from pathlib import Path
+        Path(ctx.config["drafts"]).mkdir(parents=True, exist_ok=True)
+        Path(ctx.config["drafts"], "pid").write_text(str(os.getpid()))
+        while True:
+            pass
+        """,
+        time_limit=1,
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "edgar_min", "--root", str(root), "run", "run the tool on the widget"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=root,
+    )  # fmt: skip
+    pid_file = root / "data/drafts/pid"
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(pid_file.read_text())
+    parent.kill()  # edgar is gone: nobody left to stop the child but the kernel
+    parent.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.1)
+    assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in {"Z", "X"}

@@ -76,6 +76,22 @@ class Stop(Exception):
     """Raised by the parent's answer function to stop the child at once (a blown budget)."""
 
 
+def _limit_cpu(seconds: float) -> None:
+    """The kernel's own bound on the child's CPU time, a second past the limit.
+
+    The parent's clock is the limit; this one stops a child the parent can no
+    longer stop (killed itself), and dumps no core where it dies.
+    """
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    cpu = math.ceil(seconds) + 1
+    if hard != resource.RLIM_INFINITY:
+        cpu = min(cpu, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu if hard == resource.RLIM_INFINITY else hard))
+
+
 def _quiet(keep: tuple[int, ...]) -> None:
     """/dev/null on 0, 1, 2; every other descriptor but `keep` closed."""
     null = os.open(os.devnull, os.O_RDWR)
@@ -328,6 +344,7 @@ def run_body(
             # A collection would touch every object the parent had, copying its whole heap page by
             # page; the child lives for one run, so its cycles can wait for its exit.
             gc.disable()
+            _limit_cpu(seconds)
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the child
             os.close(parent_r)
             os.close(parent_w)
