@@ -67,10 +67,6 @@ def _plain(value: Any) -> Any:
     return str.__str__(value) if type(value) is not str and isinstance(value, str) else value
 
 
-def _subclassed(option: Option) -> bool:
-    return type(option.id) is not str or type(option.description) is not str
-
-
 def _new_id() -> str:
     return "d-" + os.urandom(8).hex()
 
@@ -89,14 +85,10 @@ class DecisionRequest:
         if type(options) is not tuple or any(type(o) is not Option for o in options):
             options = as_options(options)
             object.__setattr__(self, "options", options)
-        # An engine reads these texts with no wall up: a str subclass could run its own code there.
-        for name in ("state", "question", "id"):
-            value = getattr(self, name)
-            if type(value) is not str and isinstance(value, str):
-                object.__setattr__(self, name, str.__str__(value))
-        if any(type(o) is not Option or _subclassed(o) for o in options):
-            options = tuple(Option(*(_plain(v) for v in (o.id, o.description))) for o in options)
-            object.__setattr__(self, "options", options)
+        # An engine reads these texts: a str subclass could run its own code there, so keep plain copies.
+        if type(self.state) is not str or type(self.question) is not str or type(self.id) is not str:
+            for name in ("state", "question", "id"):
+                object.__setattr__(self, name, _plain(getattr(self, name)))
         if not self.id:
             object.__setattr__(self, "id", _new_id())
         if not isinstance(self.state, str) or not self.state.strip():
@@ -123,6 +115,11 @@ class DecisionRequest:
                 or not oid.strip()
                 or type(option.description) is not str
             ):
+                if _plain(oid) is not oid or _plain(option.description) is not option.description:
+                    plain = tuple(Option(_plain(o.id), _plain(o.description)) for o in options)
+                    object.__setattr__(self, "options", plain)
+                    self.__post_init__()  # once more, on the plain copies
+                    return
                 raise BadInput(_option_problem(option) or f"option {oid!r:.60} is not usable")
             if oid in seen:
                 msg = f"option id {option.id!r} is given twice; ids must be unique"
