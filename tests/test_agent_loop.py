@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import tree_snapshot
 
 from edgar_min.agent.loop import run_request
 from edgar_min.config import load_config
@@ -420,3 +421,97 @@ def test_without_os_fork_the_run_is_refused_with_a_sentence_and_the_request_kept
         "refused body: running a code skill needs os.fork (a POSIX system), which this Python does not have"
     )
     assert doc["new_state"] == "run the tool on the widget"
+
+
+OUTSIDE = "OUTSIDE"  # replaced by a folder beside the project, which no body may write
+
+
+@pytest.mark.parametrize(
+    ("hostile", "sentence"),
+    [
+        (
+            (
+                "import os\nwalls = os.sys.modules['edgar_min.agent.walls']\nwalls._active.set(None)\n"
+                "os.system('touch OUTSIDE/pwned')"
+            ),
+            "reaches for 'sys'",
+        ),
+        (
+            "import pickle\npickle.loads(b\"cos\\nsystem\\n(S'touch OUTSIDE/pwned'\\ntR.\")",
+            "imports 'pickle', which a skill may not use",
+        ),
+        (
+            (
+                "import concurrent.futures, os\n"
+                "concurrent.futures.ThreadPoolExecutor(1).submit(os.system, 'touch OUTSIDE/pwned').result()"
+            ),
+            "imports 'concurrent.futures', which a skill may not use",
+        ),
+        (
+            (
+                "import asyncio, os\nasync def go():\n"
+                "    loop = asyncio.get_running_loop()\n"
+                "    await loop.run_in_executor(None, os.system, 'touch OUTSIDE/pwned')\n"
+                "asyncio.run(go())"
+            ),
+            "reaches for 'run_in_executor' (starts a thread)",
+        ),
+        (
+            (
+                "import logging, logging.handlers, queue\nq = queue.Queue()\n"
+                "logging.handlers.QueueListener(q).start()"
+            ),
+            "imports 'logging.handlers', which a skill may not use",
+        ),
+        (
+            "import sqlite3\nsqlite3.connect('OUTSIDE/pwned').execute('create table t(x)')",
+            "imports 'sqlite3', which a skill may not use",
+        ),
+        ("import os\nos.mkfifo('OUTSIDE/pwned')", "reaches for 'mkfifo'"),
+        ("import os\nos.setxattr(ctx.config['drafts'], 'user.x', b'1')", "reaches for 'setxattr'"),
+        (
+            (
+                "import os\nfd = os.open('OUTSIDE', os.O_RDONLY)\n"
+                "os.close(os.open('pwned', os.O_WRONLY | os.O_CREAT, dir_fd=fd))"
+            ),
+            "passes dir_fd=",
+        ),
+        ("X = ctx.__class__.__init__.__globals__", "reaches for '__class__'"),
+        (
+            "import os\nN = 'sy' + 's'\nS = getattr(os, N)",
+            "getattr with a name that is not a constant string",
+        ),
+    ],
+    ids=[
+        "os.sys",
+        "pickle",
+        "thread pool",
+        "run_in_executor",
+        "QueueListener",
+        "sqlite3",
+        "mkfifo",
+        "setxattr",
+        "dir_fd",
+        "dunders",
+        "getattr",
+    ],
+)
+def test_a_body_that_would_walk_round_the_wall_is_refused_before_it_runs(edgar, tmp_path, hostile, sentence):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "project"
+    code = hostile.replace("OUTSIDE", str(outside))
+    make_tree(root, code + "\nreturn ActionResult(action_log='escaped', new_state='y')\n")
+    before = tree_snapshot(root)
+    r, doc = run_tree(edgar, root)
+    assert r.code == 1, r
+    assert doc["acted"] is False
+    assert doc["action_log"].startswith("refused body: the body of tool.run fails acceptance:")
+    assert sentence in doc["action_log"]
+    assert doc["new_state"] == "run the tool on the widget"
+    assert list(outside.iterdir()) == []
+    after = {k: v for k, v in tree_snapshot(root).items() if not k.startswith(".edgar/decisions/")}
+    assert after == before
+    v = edgar("--root", str(root), "skills", "validate")
+    assert v.code == 1
+    assert sentence in v.out + v.err
