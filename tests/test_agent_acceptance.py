@@ -147,6 +147,7 @@ def test_hostile_lines_are_refused_with_their_line(line, sentence):
         ("import dbm", "imports 'dbm', which a skill may not use"),
         ("import fcntl", "imports 'fcntl', which a skill may not use"),
         ("import os\nos.mkfifo('/tmp/f')", "reaches for 'mkfifo'"),
+        ("import resource\nresource.setrlimit(resource.RLIMIT_CPU, (-1, -1))", "reaches for 'setrlimit'"),
         ("import os\nos.setxattr('/tmp/f', 'user.x', b'1')", "reaches for 'setxattr'"),
         ("import os\nos.open('x', os.O_WRONLY, dir_fd=3)", "passes dir_fd="),
         ("import os\nos.rename('a', 'b', src_dir_fd=3)", "passes src_dir_fd="),

@@ -140,6 +140,10 @@ def test_a_link_inside_the_writable_folder_does_not_lead_out(tmp_path):
         ("import socket\nsocket.socket(socket.AF_UNIX).connect('/run/x.sock')", "network access"),
         ("import socket\nsocket.getaddrinfo('example.org', 80)", "network access (socket.getaddrinfo)"),
         ("import os\nos.chdir('/')", "changing the working folder"),
+        (
+            "import resource\nresource.setrlimit(resource.RLIMIT_CPU, (10**6, 10**6))",
+            "changing a resource limit",
+        ),
     ],
 )
 def test_writes_and_escapes_the_audit_hook_used_to_miss_are_refused(tmp_path, code, sentence):

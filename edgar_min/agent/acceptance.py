@@ -85,6 +85,7 @@ FORBIDDEN_ATTRS = {
     **dict.fromkeys(("create_subprocess_exec", "create_subprocess_shell"), "starts a process"),
     **dict.fromkeys(("mkfifo", "mknod"), "creates a fifo or device node"),
     **dict.fromkeys(("setxattr", "removexattr"), "changes extended attributes"),
+    **dict.fromkeys(("setrlimit", "prlimit"), "changes the limits the run is held to"),
     "bltns": "reaches the module 'builtins'",
 }
 # Keyword arguments that make a path relative to a descriptor the wall cannot name.

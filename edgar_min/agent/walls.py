@@ -13,7 +13,7 @@ module global a body could import its way to. While up it refuses, with a
   given a `dir_fd`; extended attributes; changing the
   mode, owner or times of an open descriptor it cannot name;
 - starting a process or a thread, any network access, sqlite3, ctypes, pickle loads,
-  tracing, another audit hook, the garbage collector's object
+  tracing, changing a resource limit, another audit hook, the garbage collector's object
   lists, and frame objects reached from tracebacks and generators.
 
 This is defence in depth behind the static acceptance checks, not a sandbox:
@@ -77,6 +77,8 @@ _REFUSED_EVENTS = {
     "gc.get_referents": "listing an object's referents",
     "os.chdir": "changing the working folder",
     "fcntl.ioctl": "an ioctl",
+    "resource.setrlimit": "changing a resource limit (the CPU bound is the kernel's half of the time limit)",
+    "resource.prlimit": "changing a resource limit",
     "ctypes.dlopen": "ctypes",
     "ctypes.dlsym": "ctypes",
     "ctypes.cdata": "ctypes",
