@@ -218,3 +218,46 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state not in {"Z", "X"}
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    target = tmp_path_factory.mktemp("dist") / "edgar.pyz"
+    subprocess.run(
+        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(target)], check=True, capture_output=True
+    )
+    return target
+
+
+def test_the_built_pyz_stops_a_hostile_body_and_runs_a_good_one(pyz, tmp_path):
+    good = make_tree(
+        tmp_path / "good",
+        """\
+        from pathlib import Path
+        Path(ctx.config["drafts"]).mkdir(parents=True, exist_ok=True)
+        Path(ctx.config["drafts"], "note.txt").write_text(request.text)
+        return ActionResult(action_log="wrote note.txt", new_state="done")
+        """,
+    )
+    bad = make_tree(
+        tmp_path / "bad",
+        "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n",
+        time_limit=0.5,
+    )
+    for root, code, log in (
+        (good, 0, "wrote note.txt"),
+        (
+            bad,
+            1,
+            "tool.run: blown budget: the skill's own code ran longer than 0.5 s (engine time not counted)",
+        ),
+    ):
+        argv = [sys.executable, "-I", "-S", str(pyz), "--root", str(root), "--json", "run"]
+        done = subprocess.run(
+            [*argv, "run the tool on the widget"],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path, check=False,
+        )  # fmt: skip
+        assert done.returncode == code, done
+        assert json.loads(done.stdout)["action_log"] == log
+        assert done.stderr == ""
+    assert (good / "data/drafts/note.txt").read_text() == "run the tool on the widget"
