@@ -515,3 +515,32 @@ def test_a_body_that_would_walk_round_the_wall_is_refused_before_it_runs(edgar, 
     v = edgar("--root", str(root), "skills", "validate")
     assert v.code == 1
     assert sentence in v.out + v.err
+
+
+def test_a_str_subclass_in_a_decision_runs_none_of_its_code_where_the_engine_reads_it(edgar, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "project"
+    predict = textwrap.dedent(
+        f"""\
+        class Sneaky(str):
+            def lower(self):
+                open({str(outside / "pwned")!r}, "w").write("written while the engine read the state")
+                return str.lower(self)
+
+
+        def predict(ctx, request):
+            options = [Option("go"), Option("no")]
+            d = DecisionRequest(state=Sneaky(request.text), question="Which?", options=options)
+            r = ctx.engine.call(d)
+            return Prediction(text=r.selected, decisions=[(d, r)])
+        """
+    )
+    act = (
+        "def act(ctx, request, prediction):\n    return ActionResult(action_log='asked', new_state='done')\n"
+    )
+    make_tree(root, act, predict=predict)
+    r, doc = run_tree(edgar, root)
+    assert r.code == 0, r
+    assert doc["action_log"] == "asked"
+    assert list(outside.iterdir()) == []
