@@ -134,6 +134,7 @@ def test_hostile_lines_are_refused_with_their_line(line, sentence):
         ("from logging.handlers import QueueListener", "imports from 'logging.handlers', which"),
         ("import logging\nX = logging.handlers.QueueListener", "reaches for 'QueueListener'"),
         ("import logging.config", "imports 'logging.config', which a skill may not use"),
+        ("from logging import config", "imports 'config' from 'logging', which a skill may not use"),
         ("import gc", "imports 'gc', which a skill may not use"),
         ("import inspect", "imports 'inspect', which a skill may not use"),
         ("import timeit", "imports 'timeit', which a skill may not use"),

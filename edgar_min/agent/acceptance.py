@@ -107,15 +107,19 @@ class Problem:
         return f"{self.path}:{self.line}: {self.message}"
 
 
+_REFUSED_MODULE = ", which a skill may not use"
+_NOT_STDLIB = ": only the stdlib and the agent package are allowed"
+
+
 def _module_problem(name: str) -> str | None:
-    """Why the module `name` may not be imported, or None."""
+    """How a sentence about importing the module `name` ends, or None when it may be imported."""
     top = name.partition(".")[0]
     if top in FORBIDDEN_MODULES or (top.startswith("_") and top != "__future__"):
-        return "a skill may not use it"
+        return _REFUSED_MODULE
     if any(name == sub or name.startswith(sub + ".") for sub in FORBIDDEN_SUBMODULES):
-        return "a skill may not use it"
+        return _REFUSED_MODULE
     if top not in sys.stdlib_module_names:
-        return "only the stdlib and the agent package are allowed"
+        return _NOT_STDLIB
     return None
 
 
@@ -144,13 +148,9 @@ def _import_problem(node: ast.AST) -> str | None:
                         f"write: from {alias.name} import ..."
                     )
                 continue
-            why = _module_problem(alias.name)
-            if why:
-                return (
-                    f"imports {alias.name!r}: {why}"
-                    if "only" in why
-                    else f"imports {alias.name!r}, which {why}"
-                )
+            ending = _module_problem(alias.name)
+            if ending:
+                return f"imports {alias.name!r}{ending}"
         return None
     if not isinstance(node, ast.ImportFrom):
         return None
@@ -158,23 +158,20 @@ def _import_problem(node: ast.AST) -> str | None:
         return "uses a relative import; import from the stdlib or semif_agent.skills"
     module = node.module or ""
     if module not in AGENT_MODULES and not all(f"{module}.{a.name}" in AGENT_MODULES for a in node.names):
-        why = _module_problem(module)
-        if why:
-            return (
-                f"imports from {module!r}: {why}"
-                if "only" in why
-                else f"imports from {module!r}, which {why}"
-            )
+        ending = _module_problem(module)
+        if ending:
+            return f"imports from {module!r}{ending}"
     for alias in node.names:
         if f"{module}.{alias.name}" in AGENT_MODULES:
             continue
-        why = attribute_problem(alias.name)
-        if why is None and module not in AGENT_MODULES:
-            why = _module_problem(f"{module}.{alias.name}")
-        if why and alias.name != "*":
-            return f"imports {alias.name!r} from {module!r}: {why}"
         if alias.name == "*":
             return f"imports * from {module!r}: name what the skill uses"
+        why = attribute_problem(alias.name)
+        if why:
+            return f"imports {alias.name!r} from {module!r} ({why})"
+        ending = _module_problem(f"{module}.{alias.name}") if module not in AGENT_MODULES else None
+        if ending:
+            return f"imports {alias.name!r} from {module!r}{ending}"
     return None
 
 
