@@ -544,3 +544,22 @@ def test_a_str_subclass_in_a_decision_runs_none_of_its_code_where_the_engine_rea
     assert r.code == 0, r
     assert doc["action_log"] == "asked"
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_body_that_is_not_a_regular_file_is_refused_without_waiting(edgar, tmp_path, kind):
+    import os
+
+    make_tree(tmp_path, "return ActionResult(action_log='x', new_state='y')\n")
+    body = tmp_path / "data/skills/tool/run.py"
+    body.unlink()
+    if kind == "fifo":
+        os.mkfifo(body)
+    else:
+        body.mkdir()
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == f"refused body: the body of tool.run ({body}) is not a regular file"
+    v = edgar("--root", str(tmp_path), "skills", "validate")
+    assert v.code == 1
+    assert f"tool.run: its body {body} is not a regular file" in v.out + v.err

@@ -53,6 +53,9 @@ def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> Check
     from edgar_min.agent.registry import body_path
 
     path = body_path(skills_dir, manifest)
+    if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
+        msg = f"the body of {manifest.name} ({path}) is not a regular file"
+        raise Refused(msg)
     try:
         source = path.read_text(encoding="utf-8")
     except FileNotFoundError:
