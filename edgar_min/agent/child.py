@@ -336,6 +336,9 @@ def run_body(
     if not hasattr(os, "fork"):
         msg = "running a code skill needs os.fork (a POSIX system), which this Python does not have"
         raise Refused(msg)
+    if not (math.isfinite(seconds) and seconds > 0):
+        msg = f"a skill's time limit must be a positive number of seconds, not {seconds!r}"
+        raise BadInput(msg)
     child_r, parent_w = os.pipe()
     parent_r, child_w = os.pipe()
     pid = os.fork()
