@@ -349,3 +349,11 @@ def test_a_forged_message_ends_the_run_with_a_sentence(tmp_path, line, sentence)
     )
     assert report.kind == "failed"
     assert sentence in report.message
+
+
+@pytest.mark.parametrize("seconds", [float("inf"), float("nan"), 0.0, -1.0])
+def test_a_time_limit_that_is_no_limit_is_refused_before_anything_runs(tmp_path, seconds):
+    from edgar_min.errors import BadInput
+
+    with pytest.raises(BadInput, match="must be a positive number of seconds"):
+        run(tmp_path, body("return ActionResult(action_log='x', new_state='y')\n"), seconds)
