@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-__all__ = ["TIME_LIMIT_S", "BudgetExceeded", "TimeLimitExceeded", "Wall", "install"]
+__all__ = ["TIME_LIMIT_S", "BudgetExceeded", "Wall", "install"]
 
 # Seconds a skill's own code may run in one run, loading included (engine calls not counted).
 TIME_LIMIT_S = 10.0
@@ -91,15 +91,11 @@ _FORBIDDEN_IMPORTS = frozenset({"ctypes", "_ctypes", "_sqlite3", "sqlite3"})
 
 
 class BudgetExceeded(BaseException):
-    """Raised into a skill that asks the engine for more than its budget.
+    """The run asked the engine for more than its budget (raised in the parent, by the meter).
 
-    A BaseException, so `except Exception` inside a body cannot swallow it; a
-    body that catches it anyway gains nothing, since the parent refuses the run.
+    A BaseException, so no `except Exception` on the way can swallow it; the
+    child that asked is stopped, whatever it would have done with it.
     """
-
-
-class TimeLimitExceeded(BudgetExceeded):
-    """The skill's own code ran longer than its time limit."""
 
 
 @dataclass(frozen=True, slots=True)
