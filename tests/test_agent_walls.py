@@ -141,6 +141,12 @@ def test_a_link_inside_the_writable_folder_does_not_lead_out(tmp_path):
         ("import socket\nsocket.getaddrinfo('example.org', 80)", "network access (socket.getaddrinfo)"),
         ("import os\nos.chdir('/')", "changing the working folder"),
         (
+            "open(ctx.config['drafts'] + '/../outside/pwned', 'w').write('x')",
+            "writing",
+        ),
+        ("import shutil\nshutil.rmtree(ctx.config['outside'])", "shutil.rmtree on"),
+        ("import os\nos.replace(ctx.config['drafts'], ctx.config['outside'] + '/moved')", "os.rename on"),
+        (
             "import resource\nresource.setrlimit(resource.RLIMIT_CPU, (10**6, 10**6))",
             "changing a resource limit",
         ),
