@@ -34,6 +34,11 @@ from edgar_min.agent.skills import ActionContext, ActionResult, Prediction
 from edgar_min.errors import BadInput, EdgarError, ModelError, Refused
 from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 
+try:  # imported here, so no child pays for it; POSIX only, like fork
+    import resource
+except ImportError:  # pragma: no cover - a system without fork never starts a child
+    resource = None  # type: ignore[assignment]
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
@@ -82,8 +87,6 @@ def _limit_cpu(seconds: float) -> None:
     The parent's clock is the limit; this one stops a child the parent can no
     longer stop (killed itself), and dumps no core where it dies.
     """
-    import resource
-
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     cpu = math.ceil(seconds) + 1
