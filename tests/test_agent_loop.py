@@ -333,18 +333,19 @@ def test_the_budget_is_held_where_the_body_cannot_reach_it(edgar, tmp_path):
         """\
         def predict(ctx, request):
             d = DecisionRequest(state=request.text, question="Again?", options=[Option("yes"), Option("no")])
-            tried = []
-            for attempt in ("ctx.engine.budget = 10**6", "ctx.engine.charged = False",
-                            "ctx.engine.calls = -10**6"):
-                try:
-                    if "budget" in attempt:
-                        ctx.engine.budget = 10**6
-                    elif "charged" in attempt:
-                        ctx.engine.charged = False
-                    else:
-                        ctx.engine.calls = -10**6
-                except AttributeError:
-                    tried.append(attempt)
+            # Each of these lifted the budget once; each attempt is caught so the loop below runs.
+            try:
+                ctx.engine.budget = 10**6
+            except AttributeError:
+                pass
+            try:
+                ctx.engine.charged = False
+            except AttributeError:
+                pass
+            try:
+                ctx.engine.calls = -10**6
+            except AttributeError:
+                pass
             for _ in range(20):
                 try:
                     ctx.engine.call(d)
