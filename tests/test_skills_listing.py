@@ -7,7 +7,7 @@ from skillfiles import write_skill
 
 from edgar_min.errors import BadInput
 from edgar_min.layout import Layout
-from edgar_min.skills.index import DescriptionCache, build_index
+from edgar_min.skills.listing import DescriptionCache, build_index
 
 LONG = "Bump a dependency pin, refresh the lock file and run the whole test suite until it passes again."
 
@@ -103,7 +103,7 @@ def test_the_cli_prints_the_listing_and_json_gives_the_lists(tmp_path, edgar):
     doc = edgar("--root", str(tmp_path), "--json", "skills", "index", "--budget-chars", "300").json()
     assert set(doc) >= {"entries", "shortened", "omitted", "text", "budget_chars"}
     assert doc["entries"][0]["name"] == "skill-00"
-    assert {"name", "description", "shortened"} == set(doc["entries"][0])
+    assert {"name", "description", "shortened", "warning"} == set(doc["entries"][0])
     assert len(doc["entries"]) + len(doc["omitted"]) == 6
 
 
