@@ -869,3 +869,47 @@ def check_right_or_refused(block: str) -> None:
         return
     expected = oracle(block)  # must not fail where the parser read everything
     assert same(parsed.data, expected), f"{parsed.data!r} != {expected!r}"
+
+
+# --- render_scalar: what the writer puts in a frontmatter reads back as the same text -----------
+
+WRITER_WORDS = [
+    "yes",
+    "No",
+    "null",
+    "true",
+    "123",
+    "2026",
+    "0777",
+    "2024-01-31",
+    "1e3",
+    "~",
+    "y",
+    "-",
+    "a --- b",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.sampled_from(WRITER_WORDS), st.text(max_size=40), st.text(PLAIN_TAIL, max_size=20)))
+def test_a_rendered_scalar_reads_back_as_the_same_text_everywhere(text):
+    rendered = frontmatter.render_scalar(text)
+    assert "---" not in rendered
+    assert "\n" not in rendered
+    block = f"name: x\ndescription: {rendered}\n"
+    try:
+        ours = data_of(block)["description"]
+    except FrontmatterError:
+        # Only text no YAML file can hold (a lone surrogate) may be refused; the writer's
+        # read-back then refuses the skill with a sentence.
+        assert any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+        return
+    assert ours == text
+    assert yaml.safe_load(block)["description"] == text
+
+
+@pytest.mark.parametrize("text", WRITER_WORDS)
+def test_words_other_readers_take_for_something_else_are_quoted(text):
+    assert frontmatter.render_scalar(text).startswith('"')
+    strictyaml = pytest.importorskip("strictyaml")  # what the reference validator reads with
+    assert strictyaml.load(f"description: {frontmatter.render_scalar(text)}\n").data["description"] == text

@@ -156,13 +156,14 @@ _PLAIN_NEVER = frozenset(":#\"'{}[],&*!|>%@`")
 _YAML11_SHORT = frozenset({"y", "Y", "n", "N"})
 
 
-def render_scalar(text: str) -> str:
+def render_scalar(text: str, *, plain: bool = True) -> str:
     """`text` as a YAML scalar that this reader, PyYAML and strictyaml all read back as `text`.
 
-    Plain when nothing could read it as anything else, else double-quoted. Never holds
-    `---`, which some readers take for the end of the frontmatter wherever it stands.
+    Plain (when `plain`) if nothing could read it as anything else, else double-quoted.
+    Never holds `---`, which some readers take for the end of the frontmatter wherever
+    it stands.
     """
-    if _plain_reads_back(text):
+    if plain and _plain_reads_back(text):
         return text
     out = []
     for char in text:
