@@ -209,7 +209,27 @@ def test_the_real_fixtures_are_there():
         "prowler-changelog",
         "ai-sdk-5",
         "nano-pdf",
+        "ipinfo",
+        "fal-api",
+        "home-assistant",
+        "chart-image",
+        "chaos-lab",
     }
+
+
+def test_real_openclaw_metadata_lists_of_mappings_and_dates_read_as_written():
+    fal = read_skill(FIXTURES / "fal-api" / "SKILL.md").data
+    assert fal["metadata"] == {"openclaw": {"requires": {"env": ["FAL_KEY"]}, "primaryEnv": "FAL_KEY"}}
+    hass = read_skill(FIXTURES / "home-assistant" / "SKILL.md").data["metadata"]["clawdbot"]
+    assert hass["install"][0]["formula"] == "homeassistant-cli"
+    assert hass["install"][0]["bins"] == ["hass-cli"]
+    chart = read_skill(FIXTURES / "chart-image" / "SKILL.md").data
+    assert chart["provides"] == [
+        {"capability": "chart-generation", "methods": ["lineChart", "barChart", "areaChart"]}
+    ]
+    chaos = read_skill(FIXTURES / "chaos-lab" / "SKILL.md").data
+    assert chaos["created"] == "2026-01-25"  # the text the file holds; PyYAML gives date(2026, 1, 25)
+    assert yaml.safe_load("created: 2026-01-25")["created"] == dt.date(2026, 1, 25)
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.parent.name)
@@ -217,7 +237,8 @@ def test_real_skill_files_read_as_pyyaml_reads_them(path):
     text = path.read_text(encoding="utf-8")
     block = text.split("\n---\n", 1)[0].removeprefix("---\n") + "\n"
     parsed = read_skill(path)
-    assert repr(parsed.data) == repr(oracle(block))
+    assert parsed.warnings == ()
+    assert same(parsed.data, oracle(block)), parsed.data
     assert parsed.data["name"] == path.parent.name
     assert parsed.body_line == block.count("\n") + 3
     lines = text.split("\n")

@@ -75,7 +75,9 @@ def test_a_skill_with_a_problem_in_another_key_is_listed_and_shown_with_its_warn
     result = call(server, "skills_index", {"budget_chars": 500})["result"]
     lines = result["content"][0]["text"].splitlines()
     assert lines[0] == "- hooks: Set up the hooks."
-    assert lines[-1] == "(all 2 skills listed; 1 with a frontmatter problem (`edgar skills validate` says what))"
+    assert (
+        lines[-1] == "(all 2 skills listed; 1 with a frontmatter problem (`edgar skills validate` says what))"
+    )
     entry = result["structuredContent"]["entries"][0]
     assert "SKILL.md:4: anchors/aliases/tags" in entry["warning"]
     assert "hooks" in result["structuredContent"]["warnings"]
