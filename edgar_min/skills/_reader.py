@@ -256,7 +256,7 @@ class _Reader:
             value = text[1:-1]
         else:
             return _SLOW
-        if key[0] in RESOLVE_START:
+        if key[0] in RESOLVE_START and (not isinstance(self.resolve(index, key), str) or is_timestamp(key)):
             self.key(index, at)  # a key that does not read as text raises with the full sentence
         return key, value, nxt
 
