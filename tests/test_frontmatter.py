@@ -416,7 +416,8 @@ ERRORS = [
     ("---\nm: {[a]: b}\n---\n", 2, "a collection used as a key"),
     ("---\nm: [[a]: b]\n---\n", 2, "a collection used as a key"),
     ("---\nm: {a: 1, a: 2}\n---\n", 2, "duplicate key 'a'"),
-    ("---\nm: {a: 1\nn: 2\n---\n", 2, "unclosed '{': the flow collection never closes"),
+    ("---\nm: {a: 1\n---\n", 2, "unclosed '{': the flow collection never closes"),
+    ("---\nm: {a: 1\nn: 2\n---\n", 3, "expected ',' or '}' in the flow mapping"),
     ("---\nm: {a: !x b}\n---\n", 2, "anchors/aliases/tags"),
     ("---\nm: [a, |]\n---\n", 2, "block scalars ('|') inside a flow collection"),
     ("---\nm: [a, - b]\n---\n", 2, "a block list item ('- ') inside a flow collection"),
@@ -470,10 +471,17 @@ def test_a_problem_in_another_key_leaves_that_key_out_and_says_why():
     assert parsed.body == "body\n"
 
 
+def test_many_broken_entries_are_each_read_once():
+    text = "---\nname: x\n" + "".join(f"k{i}: &a x\n" for i in range(3000)) + "description: d\n---\n"
+    parsed = parse_skill(text, "SKILL.md")
+    assert parsed.data == {"name": "x", "description": "d"}
+    assert len(parsed.warnings) == 3000
+
+
 def test_a_repeated_key_other_than_name_is_left_out_whole():
-    parsed = parse_skill("---\nname: x\nversion: 1\nversion: 2\n---\n", "SKILL.md")
-    assert parsed.data == {"name": "x"}  # neither value wins
-    assert parsed.warnings == ("SKILL.md:4: duplicate key 'version'",)
+    parsed = parse_skill("---\nname: x\nversion: 1\nversion: 2\nversion: 3\nb: y\n---\n", "SKILL.md")
+    assert parsed.data == {"name": "x", "b": "y"}  # no value wins
+    assert parsed.warnings == ("SKILL.md:4: duplicate key 'version'", "SKILL.md:5: duplicate key 'version'")
 
 
 def test_a_bad_character_in_another_key_is_a_warning():

@@ -36,13 +36,12 @@ _FLOW_STOP = frozenset(",[]{}?")
 
 
 class Failure(Exception):
-    """The reader cannot read line `index` of the frontmatter; `first` is a duplicate's first line."""
+    """The reader cannot read line `index` of the frontmatter."""
 
-    def __init__(self, index: int, sentence: str, first: int | None = None) -> None:
+    def __init__(self, index: int, sentence: str) -> None:
         super().__init__(sentence)
         self.index = index
         self.sentence = sentence
-        self.first = first
 
 
 def read(lines: list[str], bad: list[tuple[int, str]]) -> tuple[dict[str, Any], list[Failure]]:
@@ -51,15 +50,12 @@ def read(lines: list[str], bad: list[tuple[int, str]]) -> tuple[dict[str, Any], 
     problems: list[Failure] = []
     for index, sentence in bad:
         if reader.lines[index]:  # not already left out with an earlier entry
-            reader.step_around(Failure(index, sentence), problems)
-    while True:
-        try:
-            data = reader.document()
-        except Failure as failure:
-            reader.step_around(failure, problems)
-        else:
-            problems.sort(key=lambda p: p.index)
-            return data, problems
+            start, end = reader.leave_out(Failure(index, sentence), None, problems)
+            for i in range(start, end):
+                reader.lines[i] = ""
+    data = reader.document(problems)
+    problems.sort(key=lambda p: p.index)
+    return data, problems
 
 
 def _indent(line: str) -> int:
@@ -121,41 +117,62 @@ class _Reader:
         self.fi = 0
         self.fp = 0
 
-    def fail(self, index: int, sentence: str, first: int | None = None) -> NoReturn:
-        raise Failure(index, sentence, first)
+    def fail(self, index: int, sentence: str) -> NoReturn:
+        raise Failure(index, sentence)
 
-    def document(self) -> dict[str, Any]:
-        """The top-level mapping; its keys sit where the first one does (column 1, nearly always)."""
-        index, indent = self.next_content(0)
-        data, index = self.mapping(index, indent, 0)
-        if index < len(self.lines):
-            self.fail(index, "unexpected indentation")
-        return data
+    def document(self, problems: list[Failure]) -> dict[str, Any]:
+        """The top-level mapping, stepping around each entry that cannot be read.
+
+        Its keys sit where the first one does (column 1, nearly always). Each entry is
+        read once: one that fails is left out and reading goes on after it.
+        """
+        lines = self.lines
+        data: dict[str, Any] = {}
+        seen: dict[str, int] = {}
+        index, indent = 0, -1
+        while True:
+            start = None
+            try:
+                index, at = self.next_content(index)
+                if index >= len(lines):
+                    return data
+                start = index
+                if indent < 0:
+                    indent = at
+                if at != indent:
+                    self.fail(index, "unexpected indentation")
+                key, value, index = self.entry(index, at, indent, 0, seen)
+                data[key] = value
+            except Failure as failure:
+                _, index = self.leave_out(failure, start, problems)
+                data = {k: v for k, v in data.items() if k not in self.dropped}
 
     # -- stepping around a broken entry --
 
-    def step_around(self, failure: Failure, problems: list[Failure]) -> None:
-        """Leave out the top-level entry holding the failed line, or re-raise when it is vital."""
-        spans = [self.span(failure.index)]
-        if failure.first is not None:
-            spans.append(self.span(failure.first))  # neither of two duplicates wins
-        for start, _ in spans:
-            if start is None:
-                raise failure
-            try:
-                key = self.key(start, 0)[0]
-            except Failure:
-                key = None
-                if self.lines[start][0] in "?&!*":
-                    raise failure from None  # a key edgar cannot read might be `name` itself
-            if key in VITAL:
-                raise failure
-            if key is not None:
-                self.dropped.add(key)
-        for start, end in spans:
-            for i in range(start, end):
-                self.lines[i] = ""
+    def leave_out(self, failure: Failure, start: int | None, problems: list[Failure]) -> tuple[int, int]:
+        """The lines [start, end) of the top-level entry holding the failed line, to be left out.
+
+        Re-raises when that entry is `name` or `description`, or may be. `start`: where the
+        entry being read began, when it is known. Its key joins `dropped`: neither of two
+        entries of one key wins.
+        """
+        first, end = self.span(failure.index)
+        if first is None:
+            raise failure
+        if start is not None and start < first and _top_key_line(self.lines[start]):
+            first = start
+        try:
+            key = self.key(first, 0)[0]
+        except Failure:
+            key = None
+            if self.lines[first][0] in "?&!*":
+                raise failure from None  # a key edgar cannot read might be `name` itself
+        if key in VITAL:
+            raise failure
+        if key is not None:
+            self.dropped.add(key)
         problems.append(failure)
+        return first, end
 
     def span(self, index: int) -> tuple[int | None, int]:
         """The lines of the top-level entry that holds line `index`: [start, end)."""
@@ -192,8 +209,7 @@ class _Reader:
         """
         data: dict[str, Any] = {}
         seen: dict[str, int] = {}
-        lines = self.lines
-        count = len(lines)
+        count = len(self.lines)
         while True:
             if first:
                 at, first = indent, False
@@ -203,23 +219,25 @@ class _Reader:
                     return data, index
                 if at > indent:
                     self.fail(index, "unexpected indentation")
-            line = lines[index]
-            value = self.plain_entry(line, at, indent, index)
-            if value is not _SLOW:
-                key, value, nxt = value
-            else:
-                key, after = self.key(index, at)
-                nxt = -1
-            if key in seen:
-                self.fail(index, f"duplicate key {key!r}", seen[key])
-            if not depth and key in self.dropped:
-                self.fail(index, f"duplicate key {key!r}")
-            seen[key] = index
-            if nxt >= 0:
-                data[key] = value
-                index = nxt
-            else:
-                data[key], index = self.value(index, after, at, depth)
+            key, value, index = self.entry(index, at, indent, depth, seen)
+            data[key] = value
+
+    def entry(
+        self, index: int, at: int, indent: int, depth: int, seen: dict[str, int]
+    ) -> tuple[str, Any, int]:
+        """One `key: value` entry whose key is at `line[at]`: the key, the value and the next line."""
+        found = self.plain_entry(self.lines[index], at, indent, index)
+        if found is _SLOW:
+            key, after = self.key(index, at)
+        else:
+            key, after = found[0], -1
+        if key in seen or (not depth and key in self.dropped):
+            self.fail(index, f"duplicate key {key!r}")
+        seen[key] = index
+        if found is not _SLOW:
+            return found
+        value, nxt = self.value(index, after, at, depth)
+        return key, value, nxt
 
     def plain_entry(self, line: str, at: int, indent: int, index: int) -> Any:
         """The fast path: `(key, value, next line)` for a `key: text` line with nothing odd in it.
