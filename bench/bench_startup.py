@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Start-up of the per-turn commands, against the bare interpreter, on every Python 3.11+ here.
+
+Each command runs the way a harness runs it, `python3 -I -S edgar.pyz ...`, interleaved run for
+run with the floor `python3 -I -S -c pass` of the same interpreter; figures are medians. The pyz
+is built once, by the interpreter that runs this script (the builder); on every other minor
+version it is measured cold (an empty bytecode cache, so the run compiles and writes it), warm
+(the cache written), and with a home that cannot be written (sources compiled on every run).
+Every run gets its own HOME, EDGAR_HOME and XDG_CACHE_HOME under a temporary folder.
+
+Usage: python3 bench/bench_startup.py [--quick] [--python PATH ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SESSION = "3f2b8c1e-7d4a-4e59-9a61-0c5d2e8b7a10"
+
+# label -> (arguments after the pyz, stdin, target ratio to bare). The prompt hook is measured
+# when the build has it (see OPTIONAL).
+COMMANDS: dict[str, tuple[list[str], str | None, float]] = {
+    "--version": (["--version"], None, 1.5),
+    "learn, nothing fires": (["learn", "turn.json", "--session", "bench-1"], None, 2.5),
+    "Stop hook, nothing to say": (["learn", "--from", "claude-code", "--hook"], "stop.json", 2.5),
+    "skills list, 200 skills": (["skills", "list"], None, 3.0),
+    "doctor": (["doctor"], None, 4.0),
+}
+OPTIONAL: dict[str, tuple[list[str], str | None, float]] = {
+    "prompt hook, nothing to say": (["hook", "user-prompt-submit"], "prompt.json", 2.5),
+}
+
+
+def interpreters(extra: list[str]) -> list[tuple[str, str, str]]:
+    """(path, cache tag, version) of each distinct Python 3.11+ found, the builder first."""
+    candidates = [sys.executable, *extra]
+    candidates += sorted(str(p) for p in Path.home().glob(".pyenv/versions/*/bin/python3"))
+    candidates += [
+        p for n in ("python3.11", "python3.12", "python3.13", "python3.14") if (p := shutil.which(n))
+    ]
+    probe = (
+        "import sys; print(sys.version_info >= (3, 11), sys.implementation.cache_tag, sys.version.split()[0])"
+    )
+    found: dict[str, tuple[str, str, str]] = {}
+    for path in candidates:
+        try:
+            done = subprocess.run([path, "-I", "-S", "-c", probe], capture_output=True, text=True, timeout=30)
+        except OSError:
+            continue
+        ok, tag, version = [*done.stdout.split(), "", "", ""][:3]
+        if done.returncode == 0 and ok == "True" and tag not in found:
+            found[tag] = (path, tag, version)
+    return list(found.values())
+
+
+def make_project(root: Path) -> None:
+    skills = root / ".edgar" / "skills"
+    for i in range(200):
+        folder = skills / f"skill-{i:03d}"
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: skill-{i:03d}\ndescription: Does thing number {i} when the task asks for it.\n"
+            f"metadata:\n  author: bench\n---\n\n# Skill {i}\n\nSome prose.\n"
+        )
+    # Passed, two tool calls, no error, no correction, always the same session: nothing fires.
+    turn = {"prompt": "list the files", "tools": ["shell", "shell"], "verification": "passed"}
+    (root / "turn.json").write_text(json.dumps(turn))
+    transcript = root / "session.jsonl"
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "list the files"}},
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}],
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [{"tool_use_id": "t1", "type": "tool_result", "content": "a"}],
+            },
+        },
+    ]
+    with transcript.open("w") as out:
+        for n, line in enumerate(lines, 1):
+            line.update(sessionId=SESSION, uuid=f"u{n}", timestamp=f"2026-11-30T09:00:0{n}.000Z")
+            out.write(json.dumps(line) + "\n")
+    stop = {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": "Stop"}
+    (root / "stop.json").write_text(json.dumps(stop))
+    prompt = {
+        "session_id": SESSION,
+        "transcript_path": str(transcript),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "zq xv",
+    }
+    (root / "prompt.json").write_text(json.dumps(prompt))
+
+
+class Runner:
+    """Runs one interpreter's commands in the project with an environment of its own."""
+
+    def __init__(self, python: str, pyz: Path, root: Path, home: Path, cache: Path) -> None:
+        self.python = python
+        self.pyz = pyz
+        self.root = root
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "EDGAR_HOME": str(home / ".edgar"),
+            "XDG_CACHE_HOME": str(cache),
+            "LANG": "C.UTF-8",
+        }
+
+    def once(self, args: list[str], stdin: str | None, check: bool = True) -> float:
+        data = (self.root / stdin).read_bytes() if stdin else b""
+        cmd = [self.python, "-I", "-S", *([str(self.pyz)] if args != ["-c", "pass"] else []), *args]
+        start = time.perf_counter()
+        done = subprocess.run(cmd, cwd=self.root, env=self.env, input=data, capture_output=True)
+        took = time.perf_counter() - start
+        if check and done.returncode not in (0, 1):  # doctor says 1 when something needs attention
+            sys.exit(f"{' '.join(cmd)} exited with {done.returncode}: {done.stderr.decode(errors='replace')}")
+        return took
+
+    def works(self, args: list[str], stdin: str | None) -> bool:
+        data = (self.root / stdin).read_bytes() if stdin else b""
+        done = subprocess.run(
+            [self.python, "-I", "-S", str(self.pyz), *args],
+            cwd=self.root, env=self.env, input=data, capture_output=True,
+        )  # fmt: skip
+        return done.returncode != 2
+
+
+def interleaved(runner: Runner, commands: dict, runs: int, before=None) -> dict[str, float]:
+    """Median seconds of each command and of the bare floor (key "bare"), run for run."""
+    times: dict[str, list[float]] = {"bare": [], **{label: [] for label in commands}}
+    for _ in range(runs):
+        times["bare"].append(runner.once(["-c", "pass"], None))
+        for label, (args, stdin, _target) in commands.items():
+            if before is not None:
+                before()
+            times[label].append(runner.once(args, stdin))
+    return {label: statistics.median(values) for label, values in times.items()}
+
+
+def report(version: str, figures: dict[str, float], commands: dict, how: str) -> None:
+    bare = figures["bare"]
+    print(f"{version} {how}: bare `python3 -I -S -c pass` {bare * 1000:.1f} ms")
+    for label, (_args, _stdin, target) in commands.items():
+        ms, ratio = figures[label] * 1000, figures[label] / bare
+        verdict = "ok" if ratio <= target else "MISSED"
+        print(f"{version} {how}: {label}: {ms:.1f} ms = {ratio:.2f}x bare (target <= {target:g}x, {verdict})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--python", action="append", default=[], help="another interpreter to measure")
+    ns = parser.parse_args()
+    runs = 7 if ns.quick else 21
+    found = interpreters(ns.python)
+    builder_tag = sys.implementation.cache_tag
+    print("start-up: interpreters " + ", ".join(f"{v} ({p})" for p, _t, v in found))
+    with tempfile.TemporaryDirectory() as raw:
+        tmp = Path(raw)
+        pyz = tmp / "edgar.pyz"
+        build = [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(pyz)]
+        subprocess.run(build, check=True, stdout=subprocess.DEVNULL)
+        root = tmp / "project"
+        root.mkdir()
+        make_project(root)
+        builder_figures: dict[str, float] = {}
+        for python, tag, version in found:
+            home = tmp / f"home-{tag}"
+            (home / ".edgar").mkdir(parents=True)
+            runner = Runner(python, pyz, root, home, tmp / f"cache-{tag}")
+            commands = dict(COMMANDS)
+            commands.update({k: v for k, v in OPTIONAL.items() if runner.works(v[0], v[1])})
+            runner.once(["--version"], None)  # writes the bytecode cache where one is needed
+            figures = interleaved(runner, commands, runs)
+            role = "builder" if tag == builder_tag else "warm"
+            report(version, figures, commands, role)
+            if tag == builder_tag:
+                builder_figures = figures
+                continue
+            for label in commands:
+                if label in builder_figures:
+                    other = figures[label] / figures["bare"]
+                    mine = builder_figures[label] / builder_figures["bare"]
+                    print(
+                        f"{version} warm vs builder: {label}: {other / mine:.2f}x the builder's ratio "
+                        "(target <= 1.2x)"
+                    )
+            cold_cache = tmp / f"cold-{tag}"
+            cold = Runner(python, pyz, root, home, cold_cache)
+            some = {k: commands[k] for k in ("--version", "learn, nothing fires")}
+            empty = lambda folder=cold_cache: shutil.rmtree(folder, ignore_errors=True)  # noqa: E731
+            report(version, interleaved(cold, some, runs, empty), some, "cold")
+            # A cache folder below a plain file cannot be made, whoever runs this (root too).
+            blocked = tmp / f"blocked-{tag}"
+            blocked.write_text("")
+            nowhere = Runner(python, pyz, root, home, blocked / "cache")
+            report(version, interleaved(nowhere, some, runs), some, "cache not writable")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
