@@ -67,9 +67,11 @@ def use_cache(archive: str) -> bool:
     if not _ours(target):
         if sys.dont_write_bytecode:
             return False
-        from edgar_min.bytecode_writer import write_cache
-
         try:
+            # Where the folder cannot be made, every run ends here: without importing the writer.
+            os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+            from edgar_min.bytecode_writer import write_cache
+
             write_cache(archive, target)
         except (OSError, ValueError, SyntaxError):
             return False

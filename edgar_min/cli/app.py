@@ -207,14 +207,17 @@ def _command_words(argv: list[str]) -> tuple[str | None, str | None]:
 def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    parser = build_parser(*_command_words(argv))
+    words = _command_words(argv)
     try:
-        ns, extra = parser.parse_known_args(argv)
-        if not hasattr(ns, "handler"):
-            # argparse read the command words otherwise than the guess (an abbreviated
-            # option, say): build the parsers it chose, and parse again.
-            parser = build_parser(ns.command, getattr(ns, "skills_command", None))
+        # At most a command and a subcommand to learn, if argparse read the words otherwise
+        # than the guess (an abbreviated option, say): build what it chose and parse again.
+        for _ in range(3):
+            parser = build_parser(*words)
             ns, extra = parser.parse_known_args(argv)
+            chosen = (ns.command, getattr(ns, "skills_command", None))
+            if hasattr(ns, "handler") or chosen == words:
+                break
+            words = chosen
         if extra:
             parser.parse_args(argv)  # argparse's own "unrecognized arguments" sentence
     except _UsageError as exc:
