@@ -22,11 +22,11 @@ file; seed a flaky test vs fix a flaky timeout) score 0.33 at most.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import permutations
 
 from edgar_min.errors import Refused
+from edgar_min.regex import lazy
 
 __all__ = [
     "THRESHOLD",
@@ -40,7 +40,7 @@ __all__ = [
 
 THRESHOLD = 0.35
 _BODY_CAP = 4000
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazy(r"[a-z0-9]+")
 _STOP_WORDS = (
     # English function words
     "a an the and or of to for in on at by with from as is are be been it its this that these those "

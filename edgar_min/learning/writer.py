@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.regex import lazy
 from edgar_min.skills.discovery import Index, discover, shape_problems
 from edgar_min.skills.names import name_problem
 from edgar_min.skills.validation import validate_frontmatter
@@ -44,8 +45,8 @@ MAX_BODY_CHARS = 16_000
 # A model reply larger than this is refused before it is parsed.
 MAX_REPLY_CHARS = 64_000
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_PLAIN_SAFE = re.compile(r"[A-Za-z0-9(][^:#\"'{}\[\],&*!|>%@`]*[^\s:#]")
+_CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_PLAIN_SAFE = lazy(r"[A-Za-z0-9(][^:#\"'{}\[\],&*!|>%@`]*[^\s:#]")
 
 
 @dataclass(frozen=True, slots=True)

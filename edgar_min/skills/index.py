@@ -10,11 +10,11 @@ is dropped silently. `--json` gives the full lists.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
+from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -85,8 +85,8 @@ class DescriptionCache:
 
 # The plainest frontmatter: top-level `key: value` lines whose values are plain words and
 # punctuation a YAML parser reads as the same string. Anything else goes to the real parser.
-_SIMPLE_LINE = re.compile(r"([a-z][a-z0-9-]*):[ \t]+([A-Za-z0-9(][A-Za-z0-9 \t,.;()/+=_'-]*)")
-_NOT_TEXT = re.compile(
+_SIMPLE_LINE = lazy(r"([a-z][a-z0-9-]*):[ \t]+([A-Za-z0-9(][A-Za-z0-9 \t,.;()/+=_'-]*)")
+_NOT_TEXT = lazy(
     r"(?i)(?:y|n|yes|no|on|off|true|false|null|~|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:e[-+]?\d+)?|0x[0-9a-f_]+|0o?[0-7_]+)"
 )
 
