@@ -9,7 +9,6 @@ it is handed to code skills as `ctx.config`.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -267,6 +266,8 @@ def _parse_text_value(source: str, dotted: str, ftype: str, raw: str) -> Any:
         except ValueError:
             pass
     elif ftype == "tuple[str, ...]":
+        import json  # lists given as text are rare: not worth importing json for every run
+
         try:
             value = json.loads(raw)
         except ValueError:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -112,6 +111,8 @@ class Context:
     def emit(self, document: Any) -> None:
         """The one JSON document of --json mode."""
         if self.json:
+            import json  # only --json needs it, and most commands run without
+
             json.dump(document, self.stdout, ensure_ascii=False, indent=2)
             self.stdout.write("\n")
 
@@ -257,6 +258,8 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
 def _fail(message: str, code: int, json_mode: bool, stdout: TextIO, stderr: TextIO) -> int:
     print(f"edgar: {message}", file=stderr)
     if json_mode:
+        import json
+
         json.dump({"error": message, "exit_code": code}, stdout, ensure_ascii=False)
         stdout.write("\n")
     return code
