@@ -126,7 +126,7 @@ class Runner:
 
     def once(self, args: list[str], stdin: str | None, check: bool = True) -> float:
         data = (self.root / stdin).read_bytes() if stdin else b""
-        own = args == ["-c", "pass"] or args[0].endswith("empty.pyz")
+        own = args == ["-c", "pass"] or args[0].endswith(("empty.pyz", "stdlib.pyz"))
         cmd = [self.python, "-I", "-S", *([] if own else [str(self.pyz)]), *args]
         start = time.perf_counter()
         done = subprocess.run(cmd, cwd=self.root, env=self.env, input=data, capture_output=True)
@@ -184,9 +184,12 @@ def main() -> int:
         pyz = tmp / "edgar.pyz"
         build = [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(pyz)]
         subprocess.run(build, check=True, stdout=subprocess.DEVNULL)
-        # What any zipapp costs before its own code runs (runpy, importlib.util, zipimport).
+        # What any zipapp costs before its own code runs (runpy, importlib.util, zipimport), and
+        # one that only imports the stdlib a command of edgar's cannot do without.
         with zipfile.ZipFile(tmp / "empty.pyz", "w") as zf:
             zf.writestr("__main__.py", "")
+        with zipfile.ZipFile(tmp / "stdlib.pyz", "w") as zf:
+            zf.writestr("__main__.py", "import argparse, json, pathlib\n")
         root = tmp / "project"
         root.mkdir()
         make_project(root)
@@ -197,6 +200,7 @@ def main() -> int:
             runner = Runner(python, pyz, root, home, tmp / f"cache-{tag}")
             table = {
                 "empty zipapp (the floor of any pyz)": ([str(tmp / "empty.pyz")], None, None),
+                "zipapp importing argparse, json, pathlib": ([str(tmp / "stdlib.pyz")], None, None),
                 **COMMANDS,
             }
             table.update({k: v for k, v in OPTIONAL.items() if runner.works(v[0], v[1])})
