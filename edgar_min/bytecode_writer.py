@@ -20,7 +20,9 @@ def write_cache(archive: str, target: str) -> None:
     os.makedirs(folder, mode=0o700, exist_ok=True)
     tmp = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "wb") as raw:
+        # Private whatever the umask: a group-writable copy would not be trusted, so never used.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as raw:
             with zipfile.ZipFile(archive) as source, zipfile.ZipFile(raw, "w") as copy:
                 for info in source.infolist():
                     name = info.filename

@@ -127,7 +127,7 @@ def test_another_python_gives_the_same_answers_and_caches_its_bytecode_once(pyz,
     assert len(written) == 1
     copy = written[0]
     assert copy.name.endswith(".zip")
-    assert oct(copy.stat().st_mode & 0o777) in {"0o600", "0o644"}
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
     assert imported_from(python, pyz, home, cache).startswith(str(copy))
     with zipfile.ZipFile(copy) as zf, zipfile.ZipFile(pyz) as original:
         sources = sorted(n for n in original.namelist() if n.endswith(".py") and n != "__main__.py")
@@ -237,3 +237,22 @@ def test_only_a_private_regular_file_of_this_user_counts_as_a_copy(tmp_path):
     path.chmod(0o646)
     assert not _ours(str(path))
     assert not _ours(str(tmp_path))
+
+
+@needs_other
+def test_a_umask_that_lets_the_group_write_still_gives_a_copy_that_is_used(pyz, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    script = (
+        "import os, runpy, sys\n"
+        "os.umask(0o002)\n"
+        f"sys.argv = [{str(pyz)!r}, '--version']\n"
+        f"runpy.run_path({str(pyz)!r}, run_name='__main__')\n"
+    )
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run([OTHERS[0], "-I", "-c", script], env=env, capture_output=True, text=True)
+    assert done.stdout.startswith("edgar "), done.stderr
+    (copy,) = (cache / "edgar" / "bytecode").iterdir()
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
+    assert imported_from(OTHERS[0], pyz, home, cache).startswith(str(copy))
