@@ -65,7 +65,8 @@ def use_cache(archive: str) -> bool:
     if target is None:
         return False
     if not _ours(target):
-        if sys.dont_write_bytecode:
+        # A file there that is not ours alone is never used, and never worth rewriting each run.
+        if sys.dont_write_bytecode or os.path.lexists(target):
             return False
         try:
             # Where the folder cannot be made, every run ends here: without importing the writer.

@@ -201,6 +201,7 @@ def test_a_damaged_or_foreign_copy_is_not_used_and_the_run_still_answers(pyz, pr
     assert "tidy-imports" in done.stdout
     copy.chmod(0o666)  # anyone could have put code there: not imported
     assert not imported_from(python, pyz, home, cache).startswith(str(copy))
+    assert copy.read_bytes() == b"not a zip at all"  # and not rewritten on every run either
 
 
 def test_the_cache_key_follows_the_archive_contents_and_the_xdg_rules(tmp_path):
