@@ -199,19 +199,9 @@ def main() -> int:
             {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": "Stop"}
         )
         bare = median_run([sys.executable, "-I", "-S", "-c", "pass"], runs)
+        hook_command = ["learn", "--from", "claude-code", "--hook"]
         hook = median_run(
-            [
-                sys.executable,
-                "-I",
-                "-S",
-                str(pyz),
-                "--root",
-                str(root),
-                "learn",
-                "--from",
-                "claude-code",
-                "--hook",
-            ],
+            [sys.executable, "-I", "-S", str(pyz), "--root", str(root), *hook_command],
             runs,
             payload.encode(),
         )
