@@ -25,3 +25,13 @@ def test_nothing_is_compiled_until_the_pattern_is_used():
     broken = lazy("(unclosed")  # re.compile would raise here
     with pytest.raises(re.error):
         broken.match("x")
+
+
+def test_once_used_every_method_of_the_compiled_pattern_is_there():
+    pattern = lazy(r"a(b)?")
+    assert pattern.match("ab").group(1) == "b"
+    compiled = re.compile(r"a(b)?")
+    for name in ("scanner", "subn", "split", "groupindex", "groups"):
+        assert hasattr(pattern, name) == hasattr(compiled, name)
+    assert pattern.subn("x", "abab") == compiled.subn("x", "abab")
+    assert repr(pattern) == "lazy('a(b)?')"
