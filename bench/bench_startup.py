@@ -144,6 +144,23 @@ class Runner:
         return done.returncode != 2
 
 
+def imports(runner: Runner, args: list[str], stdin: str | None, runs: int) -> dict[str, tuple[int, bool]]:
+    """module -> (cumulative microseconds, imported at top level) of one command, least of `runs`."""
+    data = (runner.root / stdin).read_bytes() if stdin else b""
+    best: dict[str, tuple[int, bool]] = {}
+    for _ in range(runs):
+        cmd = [runner.python, "-X", "importtime", "-I", "-S", str(runner.pyz), *args]
+        err = subprocess.run(cmd, cwd=runner.root, env=runner.env, input=data, capture_output=True).stderr
+        for line in err.decode(errors="replace").splitlines():
+            parts = line.split("|")
+            if len(parts) != 3 or not parts[1].strip().isdigit():
+                continue
+            name, cumulative = parts[2].strip(), int(parts[1])
+            top = not parts[2].startswith("  ")  # nested imports are indented further
+            best[name] = (min(best.get(name, (cumulative, top))[0], cumulative), top)
+    return best
+
+
 def interleaved(
     runners: list[Runner], commands: list[dict], runs: int, before=None
 ) -> list[dict[str, float]]:
@@ -218,6 +235,31 @@ def main() -> int:
                 if table[label][2] is not None:
                     ratio = (mine[label] / mine["bare"]) / (builder[label] / builder["bare"])
                     print(f"{version} warm vs builder: {label}: {ratio:.2f}x the builder's (target <= 1.2x)")
+        # Where the time of the per-turn command goes, on the builder (-X importtime, least of runs).
+        seen = imports(runners[0], *COMMANDS["learn, nothing fires"][:2], runs=max(runs // 3, 3))
+        ours = sorted(
+            ((us, n) for n, (us, top) in seen.items() if top and n.startswith("edgar_min")), reverse=True
+        )
+        shown = ", ".join(f"{name} {us / 1000:.1f}" for us, name in ours[:6])
+        print(
+            f"{found[0][2]} builder: learn, nothing fires: edgar's top-level imports, cumulative ms: {shown}"
+        )
+        stdlib = (
+            "dataclasses",
+            "argparse",
+            "pathlib",
+            "json",
+            "typing",
+            "hashlib",
+            "threading",
+            "tomllib",
+            "runpy",
+        )
+        shown = ", ".join(f"{n} {seen[n][0] / 1000:.1f}" for n in stdlib if n in seen)
+        absent = ", ".join(n for n in stdlib if n not in seen) or "none"
+        print(
+            f"{found[0][2]} builder: learn, nothing fires: stdlib within, ms: {shown}; not imported: {absent}"
+        )
         for python, tag, version in found[1:]:
             home = tmp / f"home-{tag}"
             some = {k: COMMANDS[k] for k in ("--version", "learn, nothing fires")}
