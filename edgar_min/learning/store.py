@@ -17,7 +17,6 @@ every session).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from dataclasses import dataclass
@@ -26,6 +25,11 @@ from pathlib import Path
 from edgar_min.atomic import append_line
 from edgar_min.errors import BadInput
 from edgar_min.regex import lazy
+
+try:  # CPython's own SHA-1: hashlib loads OpenSSL, a real part of every turn's start-up
+    from _sha1 import sha1
+except ImportError:  # a build without it
+    from hashlib import sha1
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -70,7 +74,7 @@ def _slug(text: str, limit: int = 60) -> str:
     safe = _SAFE.sub("-", text).strip("-.")[:limit] or "x"
     if safe == text:
         return safe
-    return f"{safe}.{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+    return f"{safe}.{sha1(text.encode()).hexdigest()[:10]}"
 
 
 def _host() -> str:
