@@ -95,6 +95,8 @@ class Record:
 
 @dataclass(slots=True)
 class StoreHealth:
+    """Counts from reading the store: well-formed records, torn lines skipped, files read."""
+
     records: int = 0
     torn: int = 0
     files: int = 0

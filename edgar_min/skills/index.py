@@ -32,6 +32,8 @@ MORE = "edgar skills index --json"
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
+    """One line of the index: a skill's name and description, and whether it was shortened."""
+
     name: str
     description: str
     shortened: bool = False
