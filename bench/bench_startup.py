@@ -6,7 +6,8 @@ run with the floor `python3 -I -S -c pass` of the same interpreter; figures are 
 is built once, by the interpreter that runs this script (the builder); on every other minor
 version it is measured cold (an empty bytecode cache, so the run compiles and writes it), warm
 (the cache written), and with a home that cannot be written (sources compiled on every run).
-Every run gets its own HOME, EDGAR_HOME and XDG_CACHE_HOME under a temporary folder.
+Every run gets its own HOME, EDGAR_HOME and XDG_CACHE_HOME under a temporary folder. Beside
+wall-clock time it prints CPU time (user + system), which a loaded machine disturbs less.
 
 Usage: python3 bench/bench_startup.py [--quick] [--python PATH ...]
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -124,16 +126,20 @@ class Runner:
             "LANG": "C.UTF-8",
         }
 
-    def once(self, args: list[str], stdin: str | None, check: bool = True) -> float:
+    def once(self, args: list[str], stdin: str | None, check: bool = True) -> tuple[float, float]:
+        """Wall-clock and CPU (user + system) seconds of one run."""
         data = (self.root / stdin).read_bytes() if stdin else b""
         own = args == ["-c", "pass"] or args[0].endswith(("empty.pyz", "stdlib.pyz"))
         cmd = [self.python, "-I", "-S", *([] if own else [str(self.pyz)]), *args]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(cmd, cwd=self.root, env=self.env, input=data, capture_output=True)
         took = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if check and done.returncode not in (0, 1):  # doctor says 1 when something needs attention
             sys.exit(f"{' '.join(cmd)} exited with {done.returncode}: {done.stderr.decode(errors='replace')}")
-        return took
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return took, cpu
 
     def works(self, args: list[str], stdin: str | None) -> bool:
         data = (self.root / stdin).read_bytes() if stdin else b""
@@ -164,7 +170,8 @@ def imports(runner: Runner, args: list[str], stdin: str | None, runs: int) -> di
 def interleaved(
     runners: list[Runner], commands: list[dict], runs: int, before=None
 ) -> list[dict[str, float]]:
-    """Median seconds of each runner's commands and its bare floor (key "bare"), run for run."""
+    """Median wall-clock seconds of each runner's commands and its bare floor (key "bare"), run
+    for run; the median CPU seconds of each under LABEL + " cpu"."""
     times = [{"bare": [], **{label: [] for label in table}} for table in commands]
     for _ in range(runs):
         for runner, table, mine in zip(runners, commands, times, strict=True):
@@ -173,18 +180,28 @@ def interleaved(
                 if before is not None:
                     before()
                 mine[label].append(runner.once(args, stdin))
-    return [{label: statistics.median(values) for label, values in mine.items()} for mine in times]
+    figures = []
+    for mine in times:
+        medians = {label: statistics.median(w for w, _c in values) for label, values in mine.items()}
+        medians.update(
+            {f"{label} cpu": statistics.median(c for _w, c in values) for label, values in mine.items()}
+        )
+        figures.append(medians)
+    return figures
 
 
 def report(version: str, figures: dict[str, float], commands: dict, how: str) -> None:
-    bare = figures["bare"]
-    print(f"{version} {how}: bare `python3 -I -S -c pass` {bare * 1000:.1f} ms")
+    bare, bare_cpu = figures["bare"], figures["bare cpu"]
+    print(
+        f"{version} {how}: bare `python3 -I -S -c pass` {bare * 1000:.1f} ms (CPU {bare_cpu * 1000:.1f} ms)"
+    )
     for label, (_args, _stdin, target) in commands.items():
         ms, ratio = figures[label] * 1000, figures[label] / bare
+        cpu = figures[f"{label} cpu"] / bare_cpu
         verdict = (
             "" if target is None else f" (target <= {target:g}x, {'ok' if ratio <= target else 'MISSED'})"
         )
-        print(f"{version} {how}: {label}: {ms:.1f} ms = {ratio:.2f}x bare{verdict}")
+        print(f"{version} {how}: {label}: {ms:.1f} ms = {ratio:.2f}x bare, CPU {cpu:.2f}x{verdict}")
 
 
 def main() -> int:
