@@ -106,6 +106,11 @@ class Layout:
         return self.edgar / "hook-problems.jsonl"
 
     @property
+    def suggestions(self) -> Path:
+        """What was suggested to each agent session: one JSONL file per session, merge-safe."""
+        return self.edgar / "suggestions"
+
+    @property
     def registry(self) -> Path:
         """The code-skill tree (manifest registry)."""
         return self.root / "data" / "categories.json"
