@@ -23,6 +23,9 @@ COMMAND_MODULES = (
     "edgar_min.cli.semif_cmd",
     "edgar_min.cli.agent_cmd",
     "edgar_min.cli.lifecycle_cmd",
+    "edgar_min.cli.suggest_cmd",
+    "edgar_min.cli.hook_cmd",
+    "edgar_min.cli.install_cmd",
 )
 
 
