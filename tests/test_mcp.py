@@ -50,7 +50,13 @@ def test_initialize_negotiates_the_version(server):
 
 def test_tools_list_names_the_four_tools_with_schemas(server):
     tools = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
-    assert [t["name"] for t in tools] == ["skills_index", "skill_show", "learn_turn", "decide"]
+    assert [t["name"] for t in tools] == [
+        "skills_index",
+        "skill_show",
+        "learn_turn",
+        "decide",
+        "skills_suggest",
+    ]
     assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in tools)
 
 

@@ -32,7 +32,7 @@ def _fit(body: str, room: int, path: str) -> str:
     if len(body) <= room:
         return body
     note = CUT.format(path=path)
-    if room - len(note) < MIN_BODY:
+    if room - len(note) < MIN_BODY // 2:
         return f"[not shown for lack of room; read {path}]"[: max(0, room)]
     return body[: room - len(note)].rstrip() + note
 
@@ -49,7 +49,8 @@ def render_context(picks: list[tuple[Candidate, str]], budget_chars: int) -> str
         if left_out:
             tail = "\n\n(also fitting, left out for room: " + ", ".join(p.name for p, _ in left_out) + ")"
         room = budget_chars - len(HEADER) - sum(len(h) for h in heads) - len(tail)
-        if room >= 0:
+        # Each skill shown gets at least MIN_BODY characters (or its whole body, if shorter).
+        if room >= sum(min(len(body.strip()), MIN_BODY) for _, body in shown):
             break
         shown.pop()
     if not shown:

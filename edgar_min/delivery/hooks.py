@@ -44,8 +44,9 @@ EVENTS: dict[str, str] = {
     "stop": "Stop",
 }
 DEFAULT_TIMEOUT_S = 20.0
-# A hook payload is a small JSON object; a prompt is cut to this before anything reads it.
-MAX_PAYLOAD_BYTES = 1_000_000
+# A hook payload is a JSON object; a pasted log can make a prompt large. A prompt is cut to
+# MAX_PROMPT_CHARS before anything reads it.
+MAX_PAYLOAD_BYTES = 16_000_000
 MAX_PROMPT_CHARS = 20_000
 PAYLOAD_WAIT_S = 5.0
 SESSION_HEADER = "edgar (this project's skill memory) lists the skills available here:"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.semif.types import DecisionResult
+from edgar_min.skills.background import background_counts
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -54,7 +55,7 @@ TYPO_WEIGHT = 0.7
 COVERAGE_POWER = 0.75
 # The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
 # half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
-NONE_EVIDENCE = 3.5
+NONE_EVIDENCE = 4.0
 # Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE.
 TEMPERATURE = 1.0
 # The longest text scored: a pasted log says no more about the task than its start.
@@ -357,16 +358,26 @@ class RoutingIndex:
                 for term in found:
                     bag[term] = bag.get(term, 0.0) + weight
             bags.append((card.name, bag, sum(bag.values())))
-        n = len(bags) or 1
         self.size = len(bags)
-        avg = (sum(length for _, _, length in bags) / n) or 1.0
+        avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
         df: dict[str, int] = {}
         for _, bag, _ in bags:
             for term in bag:
                 df[term] = df.get(term, 0) + 1
-        self.idf = {term: math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
-        # An unknown word weighs as much as the rarest known one: the query is about something else.
+        # Word weights from this project's skills plus a background catalogue of public
+        # skills, so that "file" counts for little and "gif" for much even among five skills.
+        background, documents = background_counts()
+        n = self.size + documents
+        self.idf = {
+            term: math.log(
+                1 + (n - count - background.get(term, 0) + 0.5) / (count + background.get(term, 0) + 0.5)
+            )
+            for term, count in df.items()
+        }
+        # A word no skill has: as much as the background says, else as much as the rarest word.
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
+        self._background = background
+        self._documents = n
         self.postings: dict[str, list[tuple[str, float]]] = {}
         for name, bag, length in bags:
             norm = K1 * (1 - B + B * length / avg)
@@ -398,6 +409,13 @@ class RoutingIndex:
                     found[candidate] = None
         return list(found)
 
+    def _absent(self, term: str) -> float:
+        """The weight of a query word no skill here has (it says the query is about something else)."""
+        count = self._background.get(term, 0)
+        if not count:
+            return self.unknown_idf
+        return math.log(1 + (self._documents - count + 0.5) / (count + 0.5))
+
     def expand(self, text: str) -> list[tuple[str, list[tuple[str, float]]]]:
         """Each distinct query word with the index words it matches and how much each match counts."""
         aliases = _aliases()
@@ -424,8 +442,8 @@ class RoutingIndex:
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
         total = 0.0
-        for _, matches in expanded:
-            weight = max((self.idf[m] * w for m, w in matches), default=self.unknown_idf)
+        for term, matches in expanded:
+            weight = max((self.idf[m] * w for m, w in matches), default=0.0) or self._absent(term)
             total += weight
             best: dict[str, float] = {}
             for match, factor in matches:
