@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-# Each skill's description and When-to-use text. From anthropics/skills and openai/skills (Apache-2.0),
-# obra/superpowers and K-Dense-AI/claude-scientific-skills (MIT), trailofbits/skills
-# (CC-BY-SA-4.0); see bench/data/README.md.
+# Each skill's description and When-to-use text, from five public repositories whose
+# licences are listed in bench/data/README.md.
 SKILLS = {
     "slack-gif-creator": (
         (
