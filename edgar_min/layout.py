@@ -88,6 +88,11 @@ class Layout:
         return self.cache / "skill-words.txt"
 
     @property
+    def routing_cache(self) -> Path:
+        """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
+        return self.cache / "routing.json"
+
+    @property
     def experience(self) -> Path:
         return self.edgar / "experience"
 

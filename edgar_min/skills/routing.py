@@ -37,6 +37,8 @@ __all__ = [
     "Hit",
     "RoutingEngine",
     "RoutingIndex",
+    "card_terms",
+    "rule_key",
     "stem",
     "words",
 ]
@@ -258,8 +260,20 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+_stems: dict[str, str] = {}
+
+
 def stem(word: str) -> str:
     """A small suffix stripper: `tests`, `testing`, `tester` -> `test`; `debugging` -> `debug`."""
+    found = _stems.get(word)
+    if found is None:
+        found = _stem(word)
+        if len(_stems) < 200_000:
+            _stems[word] = found
+    return found
+
+
+def _stem(word: str) -> str:
     if len(word) <= 3:
         return word
     for suffix in _SUFFIXES:
@@ -327,6 +341,28 @@ class Card:
     when: str = ""
 
 
+def rule_key() -> str:
+    """What the words of a card depend on: change any of it and cached word lists are stale."""
+    import hashlib
+
+    rule = repr((sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern))
+    return hashlib.sha256(rule.encode()).hexdigest()[:16]
+
+
+def card_terms(card: Card) -> dict[str, float]:
+    """A card's words with their field-weighted counts (the name's words count the most)."""
+    bag: dict[str, float] = {}
+    name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
+    for weight, found in (
+        (NAME_WEIGHT, name_words),
+        (DESCRIPTION_WEIGHT, words(card.description)),
+        (WHEN_WEIGHT, words(card.when)),
+    ):
+        for term in found:
+            bag[term] = bag.get(term, 0.0) + weight
+    return bag
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One skill's match to a query: BM25F score, coverage of the query's weight, and their product."""
@@ -342,21 +378,22 @@ class RoutingIndex:
     """An inverted index over skill cards; `search(text)` ranks them by evidence."""
 
     def __init__(self, cards: Iterable[Card]) -> None:
+        self._build((card, card_terms(card)) for card in cards)
+
+    @classmethod
+    def from_terms(cls, pairs: Iterable[tuple[Card, dict[str, float]]]) -> RoutingIndex:
+        """The index over cards whose weighted words (`card_terms`) are already known."""
+        index = cls.__new__(cls)
+        index._build(pairs)
+        return index
+
+    def _build(self, pairs: Iterable[tuple[Card, dict[str, float]]]) -> None:
         self.cards: dict[str, Card] = {}
         bags: list[tuple[str, dict[str, float], float]] = []
-        for card in cards:
+        for card, bag in pairs:
             if card.name in self.cards:
                 continue
             self.cards[card.name] = card
-            bag: dict[str, float] = {}
-            name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
-            for weight, found in (
-                (NAME_WEIGHT, name_words),
-                (DESCRIPTION_WEIGHT, words(card.description)),
-                (WHEN_WEIGHT, words(card.when)),
-            ):
-                for term in found:
-                    bag[term] = bag.get(term, 0.0) + weight
             bags.append((card.name, bag, sum(bag.values())))
         self.size = len(bags)
         avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
@@ -476,9 +513,16 @@ class RoutingEngine:
 
     def __init__(self, index: RoutingIndex) -> None:
         self.index = index
+        self._last: tuple[str, dict[str, Hit]] | None = None
+
+    def ranked(self, text: str) -> dict[str, Hit]:
+        """Every skill's hit for `text`, kept for the next call (the shortlist and the decision share it)."""
+        if self._last is None or self._last[0] != text:
+            self._last = (text, {h.name: h for h in self.index.search(text, limit=self.index.size or 1)})
+        return self._last[1]
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
-        hits = {h.name: h for h in self.index.search(decision.state, limit=self.index.size or 1)}
+        hits = self.ranked(decision.state)
         evidence = []
         for option in decision.options:
             if option.id == NONE_ID:

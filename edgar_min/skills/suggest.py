@@ -14,11 +14,10 @@ and has at least `suggest.min_probability`; at most `suggest.max_skills` count.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.errors import EdgarError
+from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine, RoutingIndex
 
 if TYPE_CHECKING:
@@ -26,15 +25,13 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.semif import Engine
     from edgar_min.semif.types import DecisionResult
-    from edgar_min.skills.discovery import Skill
 
 __all__ = [
     "NONE_DESCRIPTION",
     "QUESTION",
     "Candidate",
     "Suggestion",
-    "load_cards",
-    "skill_cards",
+    "decide_skill",
     "suggest",
 ]
 
@@ -45,11 +42,6 @@ QUESTION = (
 NONE_DESCRIPTION = "none of these: the message needs no skill, or a skill not in this list"
 # What the decision reads of a description: enough to tell neighbours apart.
 OPTION_CHARS = 300
-WHEN_CHARS = 1000
-_WHEN = re.compile(
-    r"^ {0,3}#{2,3}[ \t]+when to use\b[^\n]*\n(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
-    re.IGNORECASE | re.MULTILINE | re.DOTALL,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,40 +91,6 @@ class Suggestion:
         }
 
 
-def _when_to_use(body: str) -> str:
-    found = _WHEN.search(body)
-    return " ".join(found.group(1).split())[:WHEN_CHARS] if found else ""
-
-
-def skill_cards(skills: dict[str, Skill]) -> tuple[list[tuple[Card, Skill]], list[str]]:
-    """A routing card per readable skill; a skill whose file cannot be read is left out with a warning."""
-    cards, warnings = [], []
-    for name, skill in skills.items():
-        if name == NONE_ID:
-            warnings.append(
-                f"{skill.path}: a skill named 'none' cannot be suggested (it is the decision's 'none')"
-            )
-            continue
-        try:
-            parsed = skill.frontmatter()
-        except EdgarError as exc:
-            warnings.append(f"skipped: {exc.message}")
-            continue
-        description = parsed.data.get("description")
-        description = " ".join(description.split()) if isinstance(description, str) else ""
-        cards.append((Card(name, description, _when_to_use(parsed.body)), skill))
-    return cards, warnings
-
-
-def load_cards(layout: Layout) -> tuple[list[tuple[Card, Skill]], list[str]]:
-    """Every discovered skill's card, and the warnings met on the way."""
-    from edgar_min.skills.discovery import discover
-
-    index = discover(layout)
-    cards, warnings = skill_cards(index.skills)
-    return cards, [*index.problems, *warnings]
-
-
 def _engine(config: Config, index: RoutingIndex) -> Engine:
     if config.semif.engine == "lexical":
         return RoutingEngine(index)
@@ -141,11 +99,11 @@ def _engine(config: Config, index: RoutingIndex) -> Engine:
     return get_engine(config.semif)
 
 
-def decide_skill(engine: Engine, text: str, shortlist: list[tuple[Card, Skill]]) -> DecisionResult:
+def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionResult:
     """The one decision: the text, the shortlist and `none`. Kept whole so it can join a batch later."""
     from edgar_min.semif.types import DecisionRequest, Option
 
-    options = [Option(card.name, card.description[:OPTION_CHARS]) for card, _ in shortlist]
+    options = [Option(card.name, card.description[:OPTION_CHARS]) for card in shortlist]
     options.append(Option(NONE_ID, NONE_DESCRIPTION))
     return engine.call(DecisionRequest(text, QUESTION, tuple(options)))
 
@@ -156,14 +114,13 @@ def suggest(
     text: str,
     *,
     limit: int | None = None,
-    cards: tuple[list[tuple[Card, Skill]], list[str]] | None = None,
-    index: RoutingIndex | None = None,
+    catalog: Catalog | None = None,
     engine: Engine | None = None,
 ) -> Suggestion:
     """The skills that apply to `text`, at most `limit` (default `suggest.max_skills`), or none.
 
-    `cards`, `index` and `engine` let a long-lived caller (the MCP server, a bench)
-    reuse what it built; by default every skill is discovered and read afresh.
+    `catalog` and `engine` let a long-lived caller (the MCP server, a bench) reuse
+    what it built; by default every skill is discovered (through the cache).
     """
     from edgar_min.semif import LoggedEngine
     from edgar_min.semif.log import DecisionLog
@@ -171,22 +128,24 @@ def suggest(
     settings = config.suggest
     most = settings.max_skills if limit is None else limit
     query = " ".join(text[:MAX_QUERY_CHARS].split())
-    found, warnings = cards if cards is not None else load_cards(layout)
-    if index is None:
-        index = RoutingIndex(card for card, _ in found)
-    by_name = {card.name: (card, skill) for card, skill in found}
-    hits = index.search(query, settings.shortlist) if query else []
-    shortlist = [by_name[h.name] for h in hits if h.name in by_name]
+    if catalog is None:
+        catalog = load_catalog(layout)
+    routing = RoutingEngine(catalog.index)
+    ranked = routing.ranked(query) if query else {}
+    hits = sorted(ranked.values(), key=lambda h: (-h.evidence, h.name))[: settings.shortlist]
+    shortlist = [catalog.entries[h.name] for h in hits if h.name in catalog.entries]
+    warnings = tuple(catalog.warnings)
     if not shortlist:
-        return Suggestion(query, (), (), 1.0, "none", "", tuple(warnings))
-    logged = LoggedEngine(engine or _engine(config, index), DecisionLog.of(layout), phase="suggest")
-    result = decide_skill(logged, query, shortlist)
+        return Suggestion(query, (), (), 1.0, "none", "", warnings)
+    chosen = engine or (routing if config.semif.engine == "lexical" else _engine(config, catalog.index))
+    logged = LoggedEngine(chosen, DecisionLog.of(layout), phase="suggest")
+    result = decide_skill(logged, query, [entry.card for entry in shortlist])
     probs = result.probs
     none_p = probs.get(NONE_ID, 0.0)
     candidates = sorted(
         (
-            Candidate(card.name, probs.get(card.name, 0.0), card.description, str(skill.path), skill.origin)
-            for card, skill in shortlist
+            Candidate(e.card.name, probs.get(e.card.name, 0.0), e.card.description, e.path, e.origin)
+            for e in shortlist
         ),
         key=lambda c: -c.probability,
     )
@@ -198,5 +157,5 @@ def suggest(
         none_p,
         result.engine,
         result.request.id,
-        tuple(warnings),
+        warnings,
     )
