@@ -14,7 +14,7 @@ Prints:
 - the UserPromptSubmit hook end to end with 200 skills (`python3 -I -S edgar.pyz hook
   user-prompt-submit`) against `python3 -I -S -c pass`, interleaved run for run, medians.
 
-Usage: python3 bench/bench_suggest.py [--quick] [--model] [--write-background]
+Usage: python3 bench/bench_suggest.py [--quick] [--model [--model-all]] [--write-background]
 """
 
 from __future__ import annotations
@@ -61,9 +61,18 @@ def evaluate(layout, config, rows: list[dict], engine=None) -> list[dict]:
 
     catalog = load_catalog(layout, use_cache=False)
     out = []
+    from edgar_min.errors import ModelError
+
     for row in rows:
         start = time.perf_counter()
-        found = suggest(layout, config, row["prompt"], catalog=catalog, engine=engine)
+        try:
+            found = suggest(layout, config, row["prompt"], catalog=catalog, engine=engine)
+        except ModelError as exc:
+            print(f"  model failure, counted as a wrong answer: {exc.message}")
+            out.append(
+                {**row, "ranked": [], "chosen": "(model failure)", "seconds": time.perf_counter() - start}
+            )
+            continue
         elapsed = time.perf_counter() - start
         out.append(
             {
@@ -167,7 +176,12 @@ def model_quality(skills: list[dict], rows: list[dict]) -> None:
             config = load_config(
                 layout,
                 environ={},
-                overrides=["semif.engine=openai", f"semif.base_url={base_url}", "semif.model=smollm2"],
+                overrides=[
+                    "semif.engine=openai",
+                    f"semif.base_url={base_url}",
+                    "semif.model=smollm2",
+                    "semif.timeout_s=300",
+                ],
             )
             report("model path (letter slot, SmolLM2-135M on llama.cpp)", evaluate(layout, config, rows))
     finally:

@@ -51,6 +51,9 @@ WHEN_WEIGHT = 0.5
 K1 = 1.2
 B = 0.75
 ALIAS_WEIGHT = 0.6
+# A query word that is a skill's whole name ("seaborn", "qiskit") is the strongest sign there
+# is: that skill's score gains this many times the word's weight.
+NAME_MATCH = 2.0
 TYPO_WEIGHT = 0.7
 # Coverage enters the evidence with this power: a skill that explains half the
 # query's weight keeps about 60% of its score.
@@ -312,26 +315,6 @@ def _aliases() -> dict[str, tuple[str, ...]]:
     return _ALIAS_STEMS
 
 
-def _deletes(word: str) -> set[str]:
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """True when `a` and `b` differ by one insertion, deletion, substitution or swap of neighbours."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    if len(a) == len(b):
-        if a[i + 1 :] == b[i + 1 :]:
-            return True
-        return i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
-    return a[i:] == b[i + 1 :]
-
-
 @dataclass(frozen=True, slots=True)
 class Card:
     """What routing reads of one skill: its name, its description and its When-to-use text."""
@@ -421,30 +404,26 @@ class RoutingIndex:
             for term, tf in bag.items():
                 weight = self.idf[term] * tf * (K1 + 1) / (tf + norm)
                 self.postings.setdefault(term, []).append((name, weight))
-        self._typos: dict[str, list[str]] | None = None
+        self.by_name: dict[str, list[str]] = {}
+        for name in self.cards:
+            self.by_name.setdefault(stem(name.replace("-", "")), []).append(name)
 
-    def _typo_table(self) -> dict[str, list[str]]:
-        """Index words by their one-letter deletions, for typo matches (built on first need)."""
-        if self._typos is None:
-            table: dict[str, list[str]] = {}
-            for term in self.idf:
-                if len(term) >= 4:
-                    for key in (*_deletes(term), term):
-                        table.setdefault(key, []).append(term)
-            self._typos = table
-        return self._typos
+    def _near(self, raw: str) -> list[str]:
+        """Index words that a word one edit away from `raw` stems to (for words of 4 letters or more).
 
-    def _near(self, term: str) -> list[str]:
-        """Index words one edit away from an unknown `term` (only for words of 4 letters or more)."""
-        if len(term) < 4:
+        Edits are made to the word as typed, then stemmed: "mutaton" -> "mutation" -> "mut".
+        """
+        if len(raw) < 4:
             return []
-        table = self._typo_table()
-        found: dict[str, None] = {}
-        for key in (*_deletes(term), term):
-            for candidate in table.get(key, ()):
-                if candidate != term and _one_edit(candidate, term):
-                    found[candidate] = None
-        return list(found)
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        splits = [(raw[:i], raw[i:]) for i in range(len(raw) + 1)]
+        edits = {a + b[1:] for a, b in splits if b}
+        edits.update(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1)
+        edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
+        edits.update(a + c + b for a, b in splits for c in letters)
+        edits.discard(raw)
+        found = {stem(e) for e in edits if len(e) >= 3}
+        return sorted(t for t in found if t in self.idf)
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
@@ -457,12 +436,16 @@ class RoutingIndex:
         """Each distinct query word with the index words it matches and how much each match counts."""
         aliases = _aliases()
         expanded = []
-        for term in dict.fromkeys(words(text[:MAX_QUERY_CHARS])):
+        raw_words = {}
+        for raw in _WORD.findall(text[:MAX_QUERY_CHARS].lower()):
+            if raw not in _STOP:
+                raw_words.setdefault(stem(raw), raw)
+        for term, raw in raw_words.items():
             matches: dict[str, float] = {}
             if term in self.idf:
                 matches[term] = 1.0
             else:
-                for near in self._near(term):
+                for near in self._near(raw):
                     matches[near] = TYPO_WEIGHT
             for alias in aliases.get(term, ()):
                 if alias in self.idf and alias not in matches:
@@ -489,6 +472,9 @@ class RoutingIndex:
                     scores[name] = scores.get(name, 0.0) + value * factor
                     if share > best.get(name, 0.0):
                         best[name] = share
+            for name in self.by_name.get(term, ()):
+                scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
+                best[name] = weight
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
