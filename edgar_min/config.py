@@ -105,7 +105,7 @@ class SuggestConfig:
 
     # At most this many skills per task, each with at least this probability (and more than `none`).
     max_skills: int = field(default=2, metadata={"min": 1, "max": 15})
-    min_probability: float = field(default=0.2, metadata={"min": 0.0, "max": 1.0})
+    min_probability: float = field(default=0.3, metadata={"min": 0.0, "max": 1.0})
     # Characters of skill text handed to the agent per prompt; Claude Code cuts more than 10,000.
     budget_chars: int = field(default=8000, metadata={"min": 200, "max": 9500})
     # How many skills the lexical shortlist hands to the decision (with `none`: at most 16 options).

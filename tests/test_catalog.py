@@ -71,3 +71,14 @@ def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
     monkeypatch.setattr(Skill, "frontmatter", counting)
     load_catalog(layout)
     assert len(calls) == 9
+
+
+def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):
+    from edgar_min.skills.frontmatter import read_skill
+
+    path = layout.root / ".claude" / "skills" / "pdf" / "SKILL.md"
+    path.write_bytes(
+        b"---\r\nname: pdf\r\ndescription: |\r\n  Two\r\n  lines.\r\n---\r\n\r\n## Steps\r\n\r\nMerge.\r\n"
+    )
+    entry = load_catalog(layout).entries["pdf"]
+    assert entry.body() == read_skill(path).body == "\n## Steps\n\nMerge.\n"

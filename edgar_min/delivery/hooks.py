@@ -223,7 +223,7 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.context import render_context
     from edgar_min.delivery.record import record_suggested
-    from edgar_min.skills.frontmatter import read_skill
+    from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.suggest import suggest
 
     result = HookResult()
@@ -232,7 +232,8 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         msg = "the hook payload has no prompt (expected the text the person submitted)"
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
-    found = suggest(layout, config, prompt[:MAX_PROMPT_CHARS])
+    catalog = load_catalog(layout)
+    found = suggest(layout, config, prompt[:MAX_PROMPT_CHARS], catalog=catalog)
     result.problems.extend(found.warnings)
     session = _session(payload)
     if session is not None:
@@ -244,7 +245,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     picks = []
     for pick in found.picks:
         try:
-            picks.append((pick, read_skill(Path(pick.path)).body))
+            picks.append((pick, catalog.entries[pick.name].body()))
         except EdgarError as exc:
             result.problems.append(f"skipped: {exc.message}")
     text = render_context(picks, config.suggest.budget_chars)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 1"
+FORMAT = "edgar-min routing 2"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 
@@ -41,6 +41,23 @@ class Entry:
     card: Card
     path: str
     origin: str
+    body_line: int = 0  # 1-based line where the Markdown body starts, as the frontmatter reader found it
+
+    def body(self) -> str:
+        """The skill's body, read now; `FrontmatterError` if the file is gone or no longer a skill."""
+        from pathlib import Path
+
+        from edgar_min.skills.frontmatter import FrontmatterError, read_skill
+
+        if self.body_line < 1:
+            return read_skill(Path(self.path)).body
+        try:
+            text = Path(self.path).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            msg = f"{self.path}: cannot be read now ({exc})"
+            raise FrontmatterError(msg) from None
+        lines = text.replace("\r\n", "\n").split("\n")
+        return "\n".join(lines[self.body_line - 1 :])
 
 
 @dataclass(slots=True)
@@ -63,7 +80,7 @@ def _when_to_use(body: str) -> str:
     return " ".join(found.group(1).split())[:WHEN_CHARS] if found else ""
 
 
-def _read(skill: Skill, warnings: list[str]) -> Card | None:
+def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
     if skill.name == NONE_ID:
         warnings.append(
             f"{skill.path}: a skill named 'none' cannot be suggested (it is the decision's 'none')"
@@ -76,7 +93,7 @@ def _read(skill: Skill, warnings: list[str]) -> Card | None:
         return None
     description = parsed.data.get("description")
     description = " ".join(description.split()) if isinstance(description, str) else ""
-    return Card(skill.name, description, _when_to_use(parsed.body))
+    return Card(skill.name, description, _when_to_use(parsed.body)), parsed.body_line
 
 
 def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
@@ -102,9 +119,9 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
         entries, bags = {}, []
-        for name, description, when, path, origin, bag in data["skills"]:
+        for name, description, when, path, origin, body_line, bag in data["skills"]:
             card = Card(name, description, when)
-            entries[name] = Entry(card, path, origin)
+            entries[name] = Entry(card, path, origin, int(body_line))
             bags.append((card, {str(k): float(v) for k, v in bag.items()}))
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -116,7 +133,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[st
     from edgar_min.atomic import write_text
 
     rows = [
-        [e.card.name, e.card.description, e.card.when, e.path, e.origin, bags[name]]
+        [e.card.name, e.card.description, e.card.when, e.path, e.origin, e.body_line, bags[name]]
         for name, e in catalog.entries.items()
     ]
     document = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "skills": rows}
@@ -140,9 +157,10 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     entries: dict[str, Entry] = {}
     bags: dict[str, dict[str, float]] = {}
     for name, skill in found.skills.items():
-        card = _read(skill, warnings)
-        if card is not None:
-            entries[name] = Entry(card, str(skill.path), skill.origin)
+        read = _read(skill, warnings)
+        if read is not None:
+            card, body_line = read
+            entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
             bags[name] = card_terms(card)
     catalog = Catalog(RoutingIndex.from_terms((entries[n].card, bags[n]) for n in entries), entries, warnings)
     if use_cache and settled and layout.edgar.is_dir():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -380,10 +381,9 @@ class RoutingIndex:
             bags.append((card.name, bag, sum(bag.values())))
         self.size = len(bags)
         avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
-        df: dict[str, int] = {}
+        df: Counter[str] = Counter()
         for _, bag, _ in bags:
-            for term in bag:
-                df[term] = df.get(term, 0) + 1
+            df.update(bag.keys())
         # Word weights from this project's skills plus a background catalogue of public
         # skills, so that "file" counts for little and "gif" for much even among five skills.
         background, documents = background_counts()
@@ -398,15 +398,26 @@ class RoutingIndex:
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
         self._background = background
         self._documents = n
-        self.postings: dict[str, list[tuple[str, float]]] = {}
-        for name, bag, length in bags:
-            norm = K1 * (1 - B + B * length / avg)
-            for term, tf in bag.items():
-                weight = self.idf[term] * tf * (K1 + 1) / (tf + norm)
-                self.postings.setdefault(term, []).append((name, weight))
+        # Each skill's words with its length norm; a word's postings are built the first time a
+        # query asks for it (a fresh process per prompt asks for a few dozen words, not thousands).
+        self._bags = [(name, bag, K1 * (1 - B + B * length / avg)) for name, bag, length in bags]
+        self._postings: dict[str, list[tuple[str, float]]] = {}
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             self.by_name.setdefault(stem(name.replace("-", "")), []).append(name)
+
+    def postings(self, term: str) -> list[tuple[str, float]]:
+        """The skills that have `term`, each with its BM25F weight for it."""
+        found = self._postings.get(term)
+        if found is None:
+            idf = self.idf.get(term, 0.0)
+            found = [
+                (name, idf * bag[term] * (K1 + 1) / (bag[term] + norm))
+                for name, bag, norm in self._bags
+                if term in bag
+            ]
+            self._postings[term] = found
+        return found
 
     def _near(self, raw: str) -> list[str]:
         """Index words that a word one edit away from `raw` stems to (for words of 4 letters or more).
@@ -468,7 +479,7 @@ class RoutingIndex:
             best: dict[str, float] = {}
             for match, factor in matches:
                 share = self.idf[match] * factor
-                for name, value in self.postings.get(match, ()):
+                for name, value in self.postings(match):
                     scores[name] = scores.get(name, 0.0) + value * factor
                     if share > best.get(name, 0.0):
                         best[name] = share
