@@ -127,3 +127,32 @@ def test_a_bad_suggest_config_value_names_the_key(project, edgar):
 def test_json_output_is_one_document(project, edgar):
     result = edgar("--root", str(project), "--json", "skills", "suggest", "lol ok")
     assert json.loads(result.out)["skills"] == []
+
+
+@pytest.mark.model
+def test_the_model_path_decides_on_the_real_server_and_is_logged(project, llama_server):
+    layout = Layout(project, project / "home")
+    config = load_config(
+        layout,
+        environ={},
+        overrides=["semif.engine=openai", f"semif.base_url={llama_server.base_url}", "semif.timeout_s=300"],
+    )
+    found = suggest(layout, config, "merge these two pdfs into one and rotate the second page")
+    assert found.engine == "openai"
+    shortlist = {c.name for c in found.candidates}
+    assert "pdf" in shortlist
+    assert set(found.names) <= shortlist
+    assert abs(sum(c.probability for c in found.candidates) + found.none_probability - 1) < 1e-6
+    (row,) = DecisionLog(project / ".edgar" / "decisions").read().rows
+    assert row["phase"] == "suggest"
+    assert row["engine"] == "openai"
+    assert row["options"][-1]["id"] == "none"
+
+
+def test_a_key_in_the_text_never_reaches_the_decision_log(project, edgar):
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8J9k0L1m2"
+    result = edgar("--root", str(project), "skills", "suggest", f"merge these pdfs, my key is {key}")
+    assert result.code == 0
+    logged = b"".join(p.read_bytes() for p in (project / ".edgar").rglob("*") if p.is_file())
+    assert key.encode() not in logged
+    assert b"[REDACTED]" in logged

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from edgar_min.learning.turn import redact
 from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine, RoutingIndex
 
@@ -127,7 +128,8 @@ def suggest(
 
     settings = config.suggest
     most = settings.max_skills if limit is None else limit
-    query = " ".join(text[:MAX_QUERY_CHARS].split())
+    # The text is logged with the decision: a key a person pasted must not be.
+    query = redact(" ".join(text[:MAX_QUERY_CHARS].split()))
     if catalog is None:
         catalog = load_catalog(layout)
     routing = RoutingEngine(catalog.index)
