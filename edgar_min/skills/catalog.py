@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.errors import EdgarError
+from edgar_min.errors import BadInput, EdgarError
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key
 
 if TYPE_CHECKING:
@@ -44,18 +44,18 @@ class Entry:
     body_line: int = 0  # 1-based line where the Markdown body starts, as the frontmatter reader found it
 
     def body(self) -> str:
-        """The skill's body, read now; `FrontmatterError` if the file is gone or no longer a skill."""
+        """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
         from pathlib import Path
 
-        from edgar_min.skills.frontmatter import FrontmatterError, read_skill
-
         if self.body_line < 1:
+            from edgar_min.skills.frontmatter import read_skill
+
             return read_skill(Path(self.path)).body
         try:
             text = Path(self.path).read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             msg = f"{self.path}: cannot be read now ({exc})"
-            raise FrontmatterError(msg) from None
+            raise BadInput(msg) from None
         lines = text.replace("\r\n", "\n").split("\n")
         return "\n".join(lines[self.body_line - 1 :])
 
@@ -122,7 +122,9 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         for name, description, when, path, origin, body_line, bag in data["skills"]:
             card = Card(name, description, when)
             entries[name] = Entry(card, path, origin, int(body_line))
-            bags.append((card, {str(k): float(v) for k, v in bag.items()}))
+            if not isinstance(bag, dict):
+                return None
+            bags.append((card, bag))  # JSON gives str keys and float values, as written
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # missing, torn or foreign: rebuilt below
