@@ -16,6 +16,7 @@ the offline path logs its choice like every other decision.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -64,6 +65,10 @@ COVERAGE_POWER = 0.75
 NONE_EVIDENCE = 4.0
 # Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE.
 TEMPERATURE = 1.0
+# How many hits the engine keeps: more than any shortlist (at most 15 skills and `none`).
+RANKED = 64
+# After this many words' postings were built one by one, build them all at once.
+EAGER_AFTER = 200
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
 
@@ -402,6 +407,7 @@ class RoutingIndex:
         # query asks for it (a fresh process per prompt asks for a few dozen words, not thousands).
         self._bags = [(name, bag, K1 * (1 - B + B * length / avg)) for name, bag, length in bags]
         self._postings: dict[str, list[tuple[str, float]]] = {}
+        self._complete = False
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             self.by_name.setdefault(stem(name.replace("-", "")), []).append(name)
@@ -409,14 +415,26 @@ class RoutingIndex:
     def postings(self, term: str) -> list[tuple[str, float]]:
         """The skills that have `term`, each with its BM25F weight for it."""
         found = self._postings.get(term)
-        if found is None:
-            idf = self.idf.get(term, 0.0)
-            found = [
-                (name, idf * bag[term] * (K1 + 1) / (bag[term] + norm))
-                for name, bag, norm in self._bags
-                if term in bag
-            ]
-            self._postings[term] = found
+        if found is not None:
+            return found
+        if len(self._postings) >= EAGER_AFTER and not self._complete:
+            # A long-lived caller: one pass over every skill beats a pass per new word.
+            self._complete = True
+            every: dict[str, list[tuple[str, float]]] = {}
+            for name, bag, norm in self._bags:
+                for word, tf in bag.items():
+                    every.setdefault(word, []).append((name, self.idf[word] * tf * (K1 + 1) / (tf + norm)))
+            self._postings = every
+            return every.get(term, [])
+        if self._complete:
+            return []
+        idf = self.idf.get(term, 0.0)
+        found = [
+            (name, idf * bag[term] * (K1 + 1) / (bag[term] + norm))
+            for name, bag, norm in self._bags
+            if term in bag
+        ]
+        self._postings[term] = found
         return found
 
     def _near(self, raw: str) -> list[str]:
@@ -489,12 +507,13 @@ class RoutingIndex:
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
-        hits = []
+        ranked = []
         for name, score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
-            hits.append(Hit(name, score, coverage, score * coverage**COVERAGE_POWER, matched[name]))
-        hits.sort(key=lambda h: (-h.evidence, h.name))
-        return hits[:limit]
+            ranked.append((-score * coverage**COVERAGE_POWER, name, score, coverage))
+        # Hits are made for the best `limit` only: with 10,000 skills most match some word.
+        best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
+        return [Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first]
 
 
 class RoutingEngine:
@@ -513,9 +532,12 @@ class RoutingEngine:
         self._last: tuple[str, dict[str, Hit]] | None = None
 
     def ranked(self, text: str) -> dict[str, Hit]:
-        """Every skill's hit for `text`, kept for the next call (the shortlist and the decision share it)."""
+        """The best `RANKED` hits for `text`, kept for the next call; the shortlist and the decision share them.
+
+        An option outside them scores 0: it has less evidence than every one of them.
+        """
         if self._last is None or self._last[0] != text:
-            self._last = (text, {h.name: h for h in self.index.search(text, limit=self.index.size or 1)})
+            self._last = (text, {h.name: h for h in self.index.search(text, limit=RANKED)})
         return self._last[1]
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
