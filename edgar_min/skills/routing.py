@@ -532,7 +532,7 @@ class RoutingEngine:
         self._last: tuple[str, dict[str, Hit]] | None = None
 
     def ranked(self, text: str) -> dict[str, Hit]:
-        """The best `RANKED` hits for `text`, kept for the next call; the shortlist and the decision share them.
+        """The best `RANKED` hits for `text`, kept: the shortlist and the decision share one search.
 
         An option outside them scores 0: it has less evidence than every one of them.
         """
