@@ -222,3 +222,26 @@ def test_every_hook_name_is_claude_codes_event():
         "user-prompt-submit": "UserPromptSubmit",
         "stop": "Stop",
     }
+
+
+def test_the_bound_holds_off_the_main_thread_too():
+    import threading
+
+    from edgar_min.delivery.hooks import HookTimeout, bounded
+
+    seen = []
+
+    def outside():
+        start = time.monotonic()
+        try:
+            bounded(lambda _clock: time.sleep(5), 0.2)
+        except HookTimeout as exc:
+            seen.append((time.monotonic() - start, exc.message))
+
+    worker = threading.Thread(target=outside)
+    worker.start()
+    worker.join(10)
+    ((elapsed, message),) = seen
+    assert elapsed < 2
+    assert "ran out of time (0.2 s" in message
+    assert bounded(lambda _clock: 42, 1.0) == 42
