@@ -245,3 +245,18 @@ def test_the_bound_holds_off_the_main_thread_too():
     assert elapsed < 2
     assert "ran out of time (0.2 s" in message
     assert bounded(lambda _clock: 42, 1.0) == 42
+
+
+def test_an_unreachable_model_server_is_a_logged_problem_and_the_prompt_goes_on(project, edgar, monkeypatch):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    config_toml(
+        project, f'[semif]\nengine = "openai"\nbase_url = "http://127.0.0.1:{port}/v1"\ntimeout_s = 2\n'
+    )
+    result = prompt_hook(edgar, monkeypatch, project)
+    assert result.code == 0
+    assert result.out == ""
+    assert "semif engine openai" in problems(project)[0]["problem"]
