@@ -260,3 +260,11 @@ def test_an_unreachable_model_server_is_a_logged_problem_and_the_prompt_goes_on(
     assert result.code == 0
     assert result.out == ""
     assert "semif engine openai" in problems(project)[0]["problem"]
+
+
+def test_a_lone_surrogate_in_the_prompt_is_no_problem(project, edgar, monkeypatch):
+    stdin_bytes(monkeypatch, b'{"session_id": "s-1", "prompt": "merge these two pdfs \\ud800 into one"}')
+    result = edgar("--root", str(project), "hook", "user-prompt-submit")
+    assert result.code == 0
+    assert "## Skill `pdf`" in json.loads(result.out)["hookSpecificOutput"]["additionalContext"]
+    assert problems(project) == []

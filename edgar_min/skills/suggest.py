@@ -130,6 +130,8 @@ def suggest(
     most = settings.max_skills if limit is None else limit
     # The text is logged with the decision: a key a person pasted must not be.
     query = redact(" ".join(text[:MAX_QUERY_CHARS].split()))
+    # A lone surrogate (from a JSON escape or a mis-decoded argument) cannot be written as UTF-8.
+    query = query.encode("utf-8", "replace").decode("utf-8")
     if catalog is None:
         catalog = load_catalog(layout)
     routing = RoutingEngine(catalog.index)
