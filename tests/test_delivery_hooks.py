@@ -268,3 +268,43 @@ def test_a_lone_surrogate_in_the_prompt_is_no_problem(project, edgar, monkeypatc
     assert result.code == 0
     assert "## Skill `pdf`" in json.loads(result.out)["hookSpecificOutput"]["additionalContext"]
     assert problems(project) == []
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
+
+
+@pytest.mark.parametrize(
+    ("event", "payload"),
+    [("user-prompt-submit", "user-prompt-submit.json"), ("session-start", "session-start.json")],
+)
+def test_the_reference_payloads_are_read_as_documented(project, edgar, monkeypatch, event, payload):
+    doc = json.loads((FIXTURES / payload).read_text())
+    doc["cwd"] = str(project)
+    if event == "user-prompt-submit":
+        doc["prompt"] = "merge these two pdf files into one"
+    stdin_bytes(monkeypatch, json.dumps(doc).encode())
+    result = edgar("--root", str(project), "hook", event)
+    assert result.code == 0, result
+    out = json.loads(result.out)["hookSpecificOutput"]
+    assert out["hookEventName"] == doc["hook_event_name"]
+    assert out["additionalContext"]
+    assert problems(project) == []
+
+
+def test_the_reference_prompt_itself_needs_no_skill_here(project, edgar, monkeypatch):
+    doc = json.loads((FIXTURES / "user-prompt-submit.json").read_text())
+    doc["cwd"] = str(project)
+    stdin_bytes(monkeypatch, json.dumps(doc).encode())
+    result = edgar("--root", str(project), "hook", "user-prompt-submit")
+    assert result.code == 0
+    assert result.out == ""  # writing a factorial function needs none of these skills
+
+
+def test_the_reference_stop_payload_learns_from_the_transcript_it_names(project, edgar, monkeypatch):
+    doc = json.loads((FIXTURES / "stop.json").read_text())
+    doc["transcript_path"] = str(failing_turn(project))
+    doc["cwd"] = str(project)
+    stdin_bytes(monkeypatch, json.dumps(doc).encode())
+    result = edgar("--root", str(project), "--json", "hook", "stop")
+    assert result.code == 0, result
+    assert result.json()["session"] == "abc123"
