@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from edgar_min.learning.turn import redact
 from edgar_min.skills.catalog import Catalog, load_catalog
-from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine, RoutingIndex
+from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
@@ -92,14 +92,6 @@ class Suggestion:
         }
 
 
-def _engine(config: Config, index: RoutingIndex) -> Engine:
-    if config.semif.engine == "lexical":
-        return RoutingEngine(index)
-    from edgar_min.semif import get_engine
-
-    return get_engine(config.semif)
-
-
 def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionResult:
     """The one decision: the text, the shortlist and `none`. Kept whole so it can join a batch later."""
     from edgar_min.semif.types import DecisionRequest, Option
@@ -141,8 +133,14 @@ def suggest(
     warnings = tuple(catalog.warnings)
     if not shortlist:
         return Suggestion(query, (), (), 1.0, "none", "", warnings)
-    chosen = engine or (routing if config.semif.engine == "lexical" else _engine(config, catalog.index))
-    logged = LoggedEngine(chosen, DecisionLog.of(layout), phase="suggest")
+    if engine is None:
+        if config.semif.engine == "lexical":
+            engine = routing
+        else:
+            from edgar_min.semif import get_engine
+
+            engine = get_engine(config.semif)
+    logged = LoggedEngine(engine, DecisionLog.of(layout), phase="suggest")
     result = decide_skill(logged, query, [entry.card for entry in shortlist])
     probs = result.probs
     none_p = probs.get(NONE_ID, 0.0)
