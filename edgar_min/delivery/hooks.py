@@ -1,6 +1,6 @@
 """The Claude Code hooks (SessionStart, UserPromptSubmit, Stop), all run by one bounded runner.
 
-`run_hook(event, layout_factory, stdin)` never raises and never takes longer
+`run_hook(event, layout, load_config, stdin)` never raises and never takes longer
 than `adapters.hook_timeout_s` as a whole: reading the payload and the
 transcript, discovering skills, a model's answer, learning. A problem of any
 kind (a payload that is not JSON, a broken config, a transcript that never
@@ -24,7 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from edgar_min.errors import BadInput, EdgarError
 
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 __all__ = ["EVENTS", "HookResult", "HookTimeout", "bounded", "read_payload", "run_hook"]
 
-Event = Literal["session-start", "user-prompt-submit", "stop"]
 # The command-line name of each hook, and Claude Code's name for its event.
 EVENTS: dict[str, str] = {
     "session-start": "SessionStart",
