@@ -205,7 +205,7 @@ def _context_document(event: str, text: str) -> dict[str, Any]:
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.learning.evidence import usefulness_order
-    from edgar_min.skills.index import build_index
+    from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
