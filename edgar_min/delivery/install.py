@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import shlex
 import sys
 from dataclasses import dataclass
@@ -25,14 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import BadInput
+from edgar_min.regex import lazy
 
 __all__ = ["Change", "InstallPlan", "edgar_command", "plan_install"]
 
 EVENTS = (("SessionStart", "session-start"), ("UserPromptSubmit", "user-prompt-submit"), ("Stop", "stop"))
 # An edgar hook command: ends in `hook EVENT`, and runs edgar (the pyz, the script, or the module).
-_OURS = re.compile(r"(?:edgar|edgar_min)\S*\b.*\shook\s+(session-start|user-prompt-submit|stop)\s*$")
+_OURS = lazy(r"(?:edgar|edgar_min)\S*\b.*\shook\s+(session-start|user-prompt-submit|stop)\s*$")
 # The Stop hook as the README once had people write it by hand.
-_OLD_STOP = re.compile(r"(?:edgar|edgar_min)\S*\b.*\slearn\s+--from\s+claude-code\s+--hook\s*$")
+_OLD_STOP = lazy(r"(?:edgar|edgar_min)\S*\b.*\slearn\s+--from\s+claude-code\s+--hook\s*$")
 # Claude Code's own limit on a hook, a little above edgar's own bound so that edgar's fires first.
 TIMEOUT_MARGIN_S = 10
 

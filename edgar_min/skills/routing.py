@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edgar_min.regex import lazy
 from edgar_min.semif.types import DecisionResult
 from edgar_min.skills.background import background_counts
 
@@ -72,7 +72,7 @@ EAGER_AFTER = 200
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
 
-_WORD = re.compile(r"[a-z0-9]+(?:\+\+|#)?")
+_WORD = lazy(r"[a-z0-9]+(?:\+\+|#)?")
 # Function words, and the words people wrap a request in ("can u pls help me ...").
 _STOP_WORDS = """
     a about after again all also am an and any are as at be been before being but by can could did do
