@@ -18,7 +18,8 @@ import pytest
 from conftest import start_llama, stop_llama, tree_snapshot
 
 from edgar_min.config import ModelConfig
-from edgar_min.learning.outline import BRIEF, Outline
+from edgar_min.learning.drafts import BRIEF
+from edgar_min.learning.outline import Outline
 from edgar_min.learning.turn import turn_from_json
 from edgar_min.models import get_provider
 

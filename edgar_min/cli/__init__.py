@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "edgar_min.cli.semif_cmd",
     "edgar_min.cli.agent_cmd",
     "edgar_min.cli.lifecycle_cmd",
+    "edgar_min.cli.rejections_cmd",
 )
 
 
