@@ -123,9 +123,11 @@ class Draft:
 
 # --- the schema ------------------------------------------------------------------------------
 
-# At worst a looping model writes one character per token, so the object's bounds add up to
-# `model.max_tokens`: the decoder must close the object before the server cuts it off.
+# At worst a looping model writes about one character per token (digits, escapes), so the
+# object's bounds add up to three quarters of `model.max_tokens`: the decoder must close the
+# object before the server cuts it off, and a small model looping on a slow machine stops sooner.
 _OBJECT_OVERHEAD = 64
+_TOKEN_SHARE = 0.75
 # Shares of what is left for the description and the four sections.
 _SHARES = {"description": 0.15, "when_to_use": 0.15, "procedure": 0.38, "pitfalls": 0.2, "verification": 0.12}
 # Fewest characters a section may have; the writer's wall asks for more than an empty line.
@@ -137,7 +139,7 @@ _NAME_PATTERN = f"^[a-z0-9]{{1,{_WORD}}}(-[a-z0-9]{{1,{_WORD}}}){{0,{_WORDS - 1}
 
 def _bounds(max_tokens: int) -> dict[str, int]:
     """The longest each field may be so the whole object fits in `max_tokens` tokens."""
-    room = max(max_tokens - _OBJECT_OVERHEAD - NAME_MAX, 0)
+    room = max(int(max_tokens * _TOKEN_SHARE) - _OBJECT_OVERHEAD - NAME_MAX, 0)
     bounds = {}
     for field, share in _SHARES.items():
         cap = DESCRIPTION_MAX if field == "description" else int(MAX_BODY_CHARS * share)

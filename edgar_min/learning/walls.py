@@ -69,9 +69,9 @@ _REPEAT_CHARS = 16
 _REPEAT_TIMES = 3
 # A body whose lines are more than this share of the outline's own lines is an echo.
 _ECHO_SHARE = 0.5
-# A section whose words are at least this share of the prompt's words, and that has no more
-# than _OWN_WORDS words of its own, only restates the prompt.
-_RESTATE_SHARE = 0.9
+# A section at least this share of whose words are the prompt's, with no more than _OWN_WORDS
+# words of its own, only restates the prompt.
+_RESTATE_SHARE = 0.65
 _OWN_WORDS = 2
 
 _URL = re.compile(
@@ -313,6 +313,8 @@ def _name_problems(name: str, source: Source) -> list[str]:
     if all(w in _GENERIC or w.isdigit() for w in words):
         return [f"the name {name!r} does not say the job (like 'task-1'); name the skill for what it does"]
     numbers = [w for w in words if w.isdigit() and (len(w) >= 4 or _contains(source.human, w))]
+    if not numbers and len(words) > 1 and words[-1].isdigit():
+        numbers = [words[-1]]  # a counter, as in 'tutorial-1
     if numbers:
         return [f"the name {name!r} holds a value ({numbers[0]!r}); name the skill for what it does"]
     return []
@@ -326,7 +328,7 @@ def content_problems(name: str, description: str, body: str, source: Source) -> 
 
 def generalize(text: str) -> str:
     """`text` with what the walls refuse replaced by words: for a writer that quotes a request."""
-    text = _URL.sub("a URL", text)
+    text = _URL.sub(lambda m: "a URL" + m.group(0)[len(m.group(0).rstrip(".,;:!?")) :], text)
     text = _ABS_PATH.sub(lambda m: m.group(0) if m.group(0) in _SYSTEM_PATHS else "a path", text)
     text = _HEX.sub("an id", text)
     text = _B64.sub("an id", text)
