@@ -43,13 +43,15 @@ CORPUS = REPO / "tests" / "fixtures" / "replies"
 TURNS = [
     {"prompt": "bump the httpx pin", "tools": ["shell", "edit", "shell"],
      "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}]},
-    {"prompt": "add a --dry-run flag to the export command", "tools": ["read", "edit", "shell", "edit", "shell"],
+    {"prompt": "add a --dry-run flag to the export command",
+     "tools": ["read", "edit", "shell", "edit", "shell"],
      "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "ruff"}]},
     {"prompt": "fix the flaky date test", "corrections": ["no, freeze the clock instead of sleeping"],
      "tools": ["search", "read", "edit", "shell"]},
     {"prompt": "migrate the settings loader to tomllib", "tools": ["search", "read", "edit", "edit", "shell"],
      "errors": [{"tool": "shell", "kind": "crashed", "exit_code": None, "program": "python3"}]},
-    {"prompt": "make the docker build use the cache again", "tools": ["read", "edit", "shell", "shell", "shell"],
+    {"prompt": "make the docker build use the cache again",
+     "tools": ["read", "edit", "shell", "shell", "shell"],
      "errors": [{"tool": "shell", "kind": "timeout", "exit_code": None, "program": "docker"}]},
 ]  # fmt: skip
 

@@ -67,7 +67,8 @@ def test_replies_in_hosted_model_styles_are_read_and_written(tmp_path, path, end
     reply = path.read_text().replace("\n", ending)
     draft = parse_reply(reply)
     assert name_problem(draft.name) is None
-    assert draft.description and "\r" not in draft.body
+    assert draft.description
+    assert "\r" not in draft.body
     assert shape_problems(draft.body) == []
     # Only the skill: no preamble, fence, title or sign-off survives into the body.
     assert draft.body.startswith("## When to use\n")
@@ -183,7 +184,8 @@ def test_the_name_pattern_takes_exactly_the_names_the_name_rule_takes():
     for name in ["-pin", "pin-", "pin--bump", "Pin", "pin_bump", "x" * 13 + "-" * 0 + "a" * 60]:
         assert not pattern.fullmatch(name)
     longest = "-".join(["a" * 12] * 5)
-    assert pattern.fullmatch(longest) and len(longest) == NAME_MAX
+    assert pattern.fullmatch(longest)
+    assert len(longest) == NAME_MAX
 
 
 def test_the_briefs_state_the_walls_rules():
