@@ -45,7 +45,7 @@ REFUSED_WITH = {
     "restates-request": "section(s) that only restate the request: When to use",
     "task-name": "does not say the job",
     "thin-section": "section(s) with almost no text: Pitfalls",
-    "url": "names a URL ('https://docs.example.com/pinning')",
+    "url": "names a URL ('https://docs.example.com/...')",
 }
 
 

@@ -26,7 +26,7 @@ __all__ = ["KEEP", "REPLY_CHARS", "Rejected", "keep", "list_rejected", "read_rej
 
 KEEP = 50
 REPLY_CHARS = 8_000
-_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
+_ID = re.compile(r"\d{8}T\d{12}Z-[0-9a-f]{6}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,11 @@ def keep(
     layout: Layout, *, reply: str, sentence: str, trigger: str, session: str, skill: str | None = None
 ) -> str:
     """Keep one refused reply and return its id; the oldest beyond `KEEP` are removed."""
-    now = time.gmtime()
-    ident = f"{time.strftime('%Y%m%dT%H%M%SZ', now)}-{os.urandom(3).hex()}"
+    stamp = time.time()
+    now = time.gmtime(stamp)
+    # Microseconds in the id, so names sort in the order the replies were kept.
+    micro = int(stamp * 1_000_000) % 1_000_000
+    ident = f"{time.strftime('%Y%m%dT%H%M%S', now)}{micro:06d}Z-{os.urandom(3).hex()}"
     text = redact(reply.replace("\r\n", "\n"))
     row = Rejected(
         id=ident,
@@ -96,7 +99,7 @@ def list_rejected(layout: Layout) -> list[Rejected]:
 def read_rejected(layout: Layout, ident: str) -> Rejected:
     """One kept refused reply by id, or `NotFound`."""
     if not _ID.fullmatch(ident):
-        msg = f"no refused reply with id {ident[:80]!r} (ids look like 20261201T101500Z-a1b2c3)"
+        msg = f"no refused reply with id {ident[:80]!r} (ids look like 20261201T101500123456Z-a1b2c3)"
         raise NotFound(msg)
     found = _read(layout.rejected / f"{ident}.json")
     if found is None:

@@ -180,7 +180,9 @@ def _specifics(text: str, source: Source) -> list[str]:
     problems = []
     urls = _new([m.group(0).rstrip(".,;:") for m in _URL.finditer(text)], source.kept)
     if urls:
-        problems.append(f"it names a URL ({_quoted(urls)}); a skill gives the general procedure")
+        # Only where a URL points is shown: its path or query may carry a token.
+        hosts = _new([re.sub(r"^((?:\w+://)?[^/?#]+)[/?#].+$", r"\1/...", url) for url in urls], "")
+        problems.append(f"it names a URL ({_quoted(hosts)}); a skill gives the general procedure")
     paths = _new(
         [
             m.group(0).rstrip(".,;:")
@@ -198,7 +200,9 @@ def _specifics(text: str, source: Source) -> list[str]:
         [m.group(0) for m in _HEX.finditer(text)] + [m.group(0) for m in _B64.finditer(text)], source.kept
     )
     if ids:
-        problems.append(f"it holds a long hex or base64 id ({_quoted(ids)}); a skill holds no ids")
+        # Never quoted: an id may be a key.
+        sizes = ", ".join(str(len(i)) for i in ids[:3])
+        problems.append(f"it holds a long hex or base64 id ({sizes} characters); a skill holds no ids")
     human = source.human
     named = sorted(n for n in _files_named(human) if _contains(text, n) and n not in source.kept)
     if named:

@@ -28,6 +28,7 @@ __all__ = [
     "SchemaRefused",
     "ask",
     "get_provider",
+    "probe_schema",
 ]
 
 # A model reply larger than this is refused before it is parsed.
@@ -89,3 +90,36 @@ def ask(provider: Provider, prompt: str, *, brief: str, json_brief: str, schema:
         reply = provider.complete(brief, prompt)
         provider.text_only()  # type: ignore[attr-defined]  # every provider with complete_object has it
         return reply
+
+
+_PROBE = ReplySchema(
+    "health",
+    "Answer the health check.",
+    {
+        "type": "object",
+        "properties": {"status": {"type": "string", "enum": ["ok"]}},
+        "required": ["status"],
+        "additionalProperties": False,
+    },
+)
+
+
+def probe_schema(provider: Provider) -> str:
+    """One sentence on whether the server answers under a JSON schema (one tiny request)."""
+    import json
+
+    try:
+        reply = provider.complete_object(
+            "You are a health check. Answer with the JSON object.", "ok?", _PROBE
+        )  # type: ignore[attr-defined]
+    except SchemaRefused as exc:
+        return f"the server refuses a JSON schema ({exc.message}); synthesis uses the text prompt"
+    except ModelError as exc:
+        return f"not known: the schema request failed ({exc.message})"
+    try:
+        ok = json.loads(reply) == {"status": "ok"}
+    except ValueError:
+        ok = False
+    if ok:
+        return "the server answers under a JSON schema; synthesis asks for the skill as a JSON object"
+    return "the server takes a JSON schema but did not hold to it; the reply is read either way"

@@ -1,0 +1,207 @@
+"""Structured synthesis: the skill asked for as a JSON object under a schema, and the fallback to text.
+
+A loopback server plays an OpenAI-compatible server (one that decodes to the schema, one that
+refuses `response_format` the way older servers do) and the Anthropic Messages API (a forced
+tool call). What edgar sent is checked at the boundary.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from edgar_min.config import ModelConfig, SemifConfig
+from edgar_min.learning.drafts import BRIEF, BRIEF_JSON, SECTION_FIELDS, skill_schema
+from edgar_min.models import openai as openai_module
+from edgar_min.models.anthropic import AnthropicProvider
+from edgar_min.models.openai import OpenAIProvider
+from edgar_min.semif import get_engine
+
+CANARY = "sk-canary-5d2c8e1f9a7b3c6d4e0f"
+SKILL = {
+    "name": "pin-bump-with-lockfile",
+    "description": "Bump a dependency pin and refresh the lock file so the tests pass.",
+    "when_to_use": "A dependency pin has to move and the project keeps a lock file.",
+    "procedure": "1. Change the version constraint.\n2. Regenerate the lock file with the project's tool.",
+    "pitfalls": "- The tests fail until the lock file is refreshed: refresh it first.",
+    "verification": "Run the project's declared check and see it pass.",
+}
+TEXT = (
+    f"name: {SKILL['name']}\ndescription: {SKILL['description']}\n\n"
+    + "\n\n".join(f"## {t}\n\n{SKILL[f]}" for t, f in SECTION_FIELDS.items())
+    + "\n"
+)
+
+
+class Server:
+    """`refuses_schema`: answer a request with `response_format` with HTTP 400, as older servers do."""
+
+    def __init__(self) -> None:
+        self.refuses_schema = False
+        self.bodies: list[dict] = []
+        self.headers: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                server.bodies.append(body)
+                server.headers.append({k.lower(): v for k, v in self.headers.items()})
+                status, doc = server.answer(self.path, body)
+                raw = json.dumps(doc).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.http.daemon_threads = True
+        self.root = f"http://127.0.0.1:{self.http.server_address[1]}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def answer(self, path: str, body: dict) -> tuple[int, dict]:
+        if path == "/v1/messages":
+            if "tools" in body:
+                block = {"type": "tool_use", "id": "t1", "name": body["tools"][0]["name"], "input": SKILL}
+            else:
+                block = {"type": "text", "text": TEXT}
+            return 200, {"type": "message", "role": "assistant", "content": [block]}
+        if "response_format" in body and self.refuses_schema:
+            message = 'response_format type must be one of "text" or "json_object", but got: json_schema'
+            return 400, {"error": {"code": 400, "message": message, "type": "invalid_request_error"}}
+        content = json.dumps(SKILL) if "response_format" in body else TEXT
+        return 200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+
+
+@pytest.fixture
+def server():
+    s = Server()
+    yield s
+    s.http.shutdown()
+    s.http.server_close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_memory(monkeypatch):
+    # What a server refused is remembered per process; each test is a fresh process here.
+    monkeypatch.setattr(openai_module, "_TEXT_ONLY", set())
+
+
+def learn(edgar, tmp_path, *settings):
+    (tmp_path / "proj").mkdir(exist_ok=True)
+    turn = tmp_path / "turn.json"
+    turn.write_text(
+        json.dumps({"prompt": "bump the httpx pin", "tools": ["shell"] * 5, "verification": "passed"})
+    )
+    sets = [x for s in settings for x in ("--set", s)]
+    return edgar("--root", str(tmp_path / "proj"), *sets, "--json", "learn", str(turn))
+
+
+def test_openai_asks_for_the_skill_under_the_schema_and_code_renders_it(edgar, tmp_path, server, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    result = learn(
+        edgar, tmp_path, "model.provider=openai", "model.name=m", f"model.base_url={server.root}/v1"
+    )
+    assert result.json()["outcome"] == "proposed", result
+    (body,) = server.bodies
+    assert body["messages"][0] == {"role": "system", "content": BRIEF_JSON}
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "skill",
+            "description": "Record the reusable skill.",
+            "schema": skill_schema(1024).schema,
+        },
+    }
+    text = (tmp_path / "proj" / ".edgar" / "proposals" / SKILL["name"] / "SKILL.md").read_text()
+    assert "## Pitfalls\n\n- The tests fail until the lock file is refreshed" in text
+
+
+def test_a_server_that_refuses_the_schema_gets_the_text_prompt_once_per_process(edgar, tmp_path, server):
+    server.refuses_schema = True
+    args = ("model.provider=openai", "model.name=m", f"model.base_url={server.root}/v1")
+    assert learn(edgar, tmp_path, *args).json()["outcome"] == "proposed"
+    assert ["response_format" in b for b in server.bodies] == [True, False]
+    assert server.bodies[1]["messages"][0] == {"role": "system", "content": BRIEF}
+    (tmp_path / "proj" / ".edgar" / "proposals").rename(tmp_path / "first")
+    assert learn(edgar, tmp_path, *args).json()["outcome"] == "proposed"
+    # The second time the server is asked in text straight away.
+    assert ["response_format" in b for b in server.bodies] == [True, False, False]
+
+
+def test_an_error_that_is_not_about_the_schema_is_not_remembered(server):
+    server.http.shutdown()  # nothing answers: a connection error, not a refusal of the schema
+    provider = OpenAIProvider(
+        ModelConfig(provider="openai", name="m", base_url=f"{server.root}/v1", timeout_s=2), {}
+    )
+    from edgar_min.errors import ModelError
+
+    with pytest.raises(ModelError):
+        provider.complete_object("s", "p", skill_schema(1024))
+    assert provider.takes_schema
+
+
+def test_anthropic_forces_one_tool_whose_input_schema_is_the_skill(edgar, tmp_path, server, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", CANARY)
+    result = learn(
+        edgar, tmp_path, "model.provider=anthropic", "model.name=claude-x", f"model.base_url={server.root}"
+    )
+    assert result.json()["outcome"] == "proposed", result
+    (body,) = server.bodies
+    assert body["system"] == BRIEF_JSON
+    assert body["tools"] == [
+        {
+            "name": "skill",
+            "description": "Record the reusable skill.",
+            "input_schema": skill_schema(1024).schema,
+        }
+    ]
+    assert body["tool_choice"] == {"type": "tool", "name": "skill"}
+    assert server.headers[0]["x-api-key"] == CANARY
+    assert CANARY not in result.out + result.err
+
+
+def test_a_command_reply_in_json_is_accepted(edgar, tmp_path):
+    script = tmp_path / "model.py"
+    script.write_text(f"import sys\nsys.stdin.read()\nprint({json.dumps(json.dumps(SKILL))})\n")
+    import sys
+
+    command = json.dumps([sys.executable, str(script)])
+    result = learn(edgar, tmp_path, "model.provider=command", f"model.command={command}")
+    assert result.json()["outcome"] == "proposed", result
+
+
+def test_with_only_ollama_host_set_provider_and_semif_engine_go_to_the_same_local_server():
+    env = {"OLLAMA_HOST": "127.0.0.1:11500"}
+    provider = OpenAIProvider(ModelConfig(provider="openai", name="m"), env)
+    engine = get_engine(SemifConfig(engine="openai"), env)
+    assert provider.base_url == engine.base_url == "http://127.0.0.1:11500/v1"
+    assert provider.base_url_source == "OLLAMA_HOST"
+
+
+def test_both_clients_resolve_urls_and_keys_alike():
+    env = {"OPENAI_API_BASE": "http://b:2/v1", "TEAM_KEY": CANARY, "ANTHROPIC_BASE_URL": "http://a:3/v1"}
+    provider = OpenAIProvider(ModelConfig(provider="openai", name="m", api_key_env="TEAM_KEY"), env)
+    engine = get_engine(SemifConfig(engine="openai", api_key_env="TEAM_KEY"), env)
+    assert provider.base_url == engine.base_url == "http://b:2/v1"
+    assert engine.headers == {"Authorization": f"Bearer {CANARY}"}
+    claude = AnthropicProvider(ModelConfig(provider="anthropic", name="c"), {**env, "ANTHROPIC_API_KEY": "k"})
+    semif = get_engine(SemifConfig(engine="anthropic"), {**env, "ANTHROPIC_API_KEY": "k"})
+    assert claude.base_url == semif.base_url == "http://a:3"
+    assert CANARY not in repr(provider) + repr(engine.__dict__.get("base_url"))
+
+
+def test_neither_client_sends_a_turn_to_a_hosted_api_nobody_named():
+    from edgar_min.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"semif engine openai: no base URL: set semif\.base_url"):
+        get_engine(SemifConfig(engine="openai"), {"OPENAI_API_KEY": CANARY})
+    with pytest.raises(ConfigError, match=r"openai provider: no base URL: set model\.base_url"):
+        OpenAIProvider(ModelConfig(provider="openai", name="m"), {"OPENAI_API_KEY": CANARY})
