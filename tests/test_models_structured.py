@@ -76,7 +76,8 @@ class Server:
         if "response_format" in body and self.refuses_schema:
             message = 'response_format type must be one of "text" or "json_object", but got: json_schema'
             return 400, {"error": {"code": 400, "message": message, "type": "invalid_request_error"}}
-        content = json.dumps(SKILL) if "response_format" in body else TEXT
+        asked = body.get("response_format", {}).get("json_schema", {}).get("name")
+        content = {"skill": json.dumps(SKILL), "health": '{"status": "ok"}', None: TEXT}[asked]
         return 200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
 
 
@@ -205,3 +206,62 @@ def test_neither_client_sends_a_turn_to_a_hosted_api_nobody_named():
         get_engine(SemifConfig(engine="openai"), {"OPENAI_API_KEY": CANARY})
     with pytest.raises(ConfigError, match=r"openai provider: no base URL: set model\.base_url"):
         OpenAIProvider(ModelConfig(provider="openai", name="m"), {"OPENAI_API_KEY": CANARY})
+
+
+@pytest.mark.parametrize(
+    ("refuses", "said", "requests"),
+    [
+        (False, "structured replies: the server answers under a JSON schema", 1),
+        (True, "structured replies: the server refuses a JSON schema (openai provider: ", 2),
+    ],
+)
+def test_doctor_network_says_whether_the_server_takes_a_schema(
+    edgar, tmp_path, server, refuses, said, requests
+):
+    server.refuses_schema = refuses
+    args = [
+        "--set",
+        "model.provider=openai",
+        "--set",
+        "model.name=m",
+        "--set",
+        f"model.base_url={server.root}/v1",
+    ]
+    result = edgar("--root", str(tmp_path), *args, "doctor", "--network")
+    assert "network: ok: answered in" in result.out, result
+    assert said in result.out
+    assert len(server.bodies) == requests
+
+
+def test_code_skill_generation_asks_for_the_body_as_one_string_field(edgar, tmp_path, server):
+    import shutil
+    from pathlib import Path
+
+    from test_agent_generate import BODY as CODE
+
+    from edgar_min.agent.generate import CONTRACT_JSON, code_schema
+
+    shutil.copytree(
+        Path(__file__).resolve().parent.parent / "examples" / "tree", tmp_path, dirs_exist_ok=True
+    )
+    server.answer = lambda path, body: (
+        200,
+        {"choices": [{"message": {"role": "assistant", "content": json.dumps({"body": CODE})}}]},
+    )
+    args = [
+        "--set",
+        "model.provider=openai",
+        "--set",
+        "model.name=m",
+        "--set",
+        f"model.base_url={server.root}/v1",
+    ]
+    result = edgar(
+        "--root", str(tmp_path), *args, "--json", "skills", "generate", "email.reply",
+        "--description", "Draft a reply to the last email from a contact.",
+    )  # fmt: skip
+    assert result.code == 0, result
+    (body,) = server.bodies
+    assert body["messages"][0]["content"] == CONTRACT_JSON
+    assert body["response_format"]["json_schema"]["schema"] == code_schema(1024).schema
+    assert (tmp_path / ".edgar" / "code-proposals" / "email.reply.py").read_text() == CODE

@@ -135,21 +135,21 @@ def _network(provider: Any) -> dict[str, Any]:
     if provider.name == "offline":
         return {"ok": True, "message": "the offline provider needs no network"}
     started = time.monotonic()
+    schema = None
     try:
-        reply = provider.complete(NETWORK_SYSTEM, "ok?")
+        if hasattr(provider, "complete_object"):
+            # The one request asks under a JSON schema; a server that refuses it is asked in text.
+            from edgar_min.models import probe_schema
+
+            supported, schema = probe_schema(provider)
+            reply = "" if supported else provider.complete(NETWORK_SYSTEM, "ok?")
+        else:
+            reply = provider.complete(NETWORK_SYSTEM, "ok?")
     except EdgarError as exc:
         return {"ok": False, "message": exc.message, "seconds": round(time.monotonic() - started, 3)}
     seconds = round(time.monotonic() - started, 3)
-    found = {
-        "ok": True,
-        "message": f"answered in {seconds:g} s ({len(reply)} characters)",
-        "seconds": seconds,
-    }
-    if hasattr(provider, "complete_object"):
-        from edgar_min.models import probe_schema
-
-        found["schema"] = probe_schema(provider)
-    return found
+    message = f"answered in {seconds:g} s" + (f" ({len(reply)} characters)" if reply else "")
+    return {"ok": True, "message": message, "seconds": seconds, "schema": schema}
 
 
 def diagnose(

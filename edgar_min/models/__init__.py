@@ -104,22 +104,22 @@ _PROBE = ReplySchema(
 )
 
 
-def probe_schema(provider: Provider) -> str:
-    """One sentence on whether the server answers under a JSON schema (one tiny request)."""
+def probe_schema(provider: Provider) -> tuple[bool, str]:
+    """Whether the server takes a JSON-schema request, and a sentence saying so (one tiny request).
+
+    A failure that is not a refusal of the schema (no connection, a bad key) raises `ModelError`.
+    """
     import json
 
+    system = "You are a health check. Answer with the JSON object."
     try:
-        reply = provider.complete_object(
-            "You are a health check. Answer with the JSON object.", "ok?", _PROBE
-        )  # type: ignore[attr-defined]
+        reply = provider.complete_object(system, "ok?", _PROBE)  # type: ignore[attr-defined]
     except SchemaRefused as exc:
-        return f"the server refuses a JSON schema ({exc.message}); synthesis uses the text prompt"
-    except ModelError as exc:
-        return f"not known: the schema request failed ({exc.message})"
+        return False, f"the server refuses a JSON schema ({exc.message}); synthesis uses the text prompt"
     try:
-        ok = json.loads(reply) == {"status": "ok"}
+        held = json.loads(reply) == {"status": "ok"}
     except ValueError:
-        ok = False
-    if ok:
-        return "the server answers under a JSON schema; synthesis asks for the skill as a JSON object"
-    return "the server takes a JSON schema but did not hold to it; the reply is read either way"
+        held = False
+    if held:
+        return True, "the server answers under a JSON schema; synthesis asks for the skill as a JSON object"
+    return True, "the server takes a JSON schema but did not hold to it; the reply is read either way"
