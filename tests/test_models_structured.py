@@ -244,7 +244,7 @@ def test_code_skill_generation_asks_for_the_body_as_one_string_field(edgar, tmp_
     shutil.copytree(
         Path(__file__).resolve().parent.parent / "examples" / "tree", tmp_path, dirs_exist_ok=True
     )
-    server.answer = lambda path, body: (
+    server.answer = lambda _path, _body: (
         200,
         {"choices": [{"message": {"role": "assistant", "content": json.dumps({"body": CODE})}}]},
     )
