@@ -78,20 +78,19 @@ _URL = re.compile(
     r"\b(?:https?|ftp|file|ssh|git)://[^\s)>\]\"'`]+|\bwww\.[a-z0-9-]+\.[a-z]{2,}[^\s)>\]\"'`]*",
     re.IGNORECASE,
 )
+# Each path form starts after a space, a quote, a bracket or the start of a line.
+_AFTER = r"(?<![^\s`'\"(\[=:,])"
 _ABS_PATH = re.compile(
-    r"(?:(?<=[\s`'\"(\[=:,])|^)(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)(?:[/\\][^\s`'\")\],;]*)?"
-    r"|(?:(?<=[\s`'\"(\[=:,])|^)/(?:[A-Za-z0-9._@+-]+/)+[A-Za-z0-9._@+-]*"
-    r"|(?:(?<=[\s`'\"(\[=:,])|^)/(?:home|Users|root|etc|var|tmp|opt|usr|srv|mnt|private|Volumes)\b[^\s`'\")\],;]*"
-    r"|\b[A-Za-z]:\\[^\s`'\")\],;]+",
-    re.MULTILINE,
+    _AFTER + r"(?:(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)(?:[/\\][^\s`'\")\],;]*)?"
+    r"|/(?:[A-Za-z0-9._@+-]+/)+[A-Za-z0-9._@+-]*"
+    r"|/(?:home|Users|root|etc|var|tmp|opt|usr|srv|mnt|private|Volumes)\b[^\s`'\")\],;]*)"
+    r"|\b[A-Za-z]:\\[^\s`'\")\],;]+"
 )
+# Candidates only; `_ids` keeps those that mix the kinds of character an id mixes.
 _HEX = re.compile(
-    r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b",
-    re.IGNORECASE,
+    r"\b[0-9a-f]{16,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE
 )
-_B64 = re.compile(
-    r"(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[0-9])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])[A-Za-z0-9+/_-]{24,}={0,2}"
-)
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
 # A file name: a word with an extension of letters, or any word with a slash in it.
 _FILE = re.compile(
     r"(?<![\w./-])(?:[\w.-]+/){2,}[\w.-]+|(?<![\w./-])(?:[\w.-]+/)+[\w-]*\.[\w.-]+"
@@ -151,6 +150,26 @@ def _new(found: list[str], kept: str) -> list[str]:
     return out
 
 
+def _is_hex_id(token: str) -> bool:
+    return "-" in token or (any(c.isdigit() for c in token) and any(c.isalpha() for c in token))
+
+
+def _is_b64_id(token: str) -> bool:
+    return (
+        any(c.isdigit() for c in token)
+        and any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+    )
+
+
+def _ids(text: str) -> list[str]:
+    """Long hex runs with letters and digits, UUIDs, and base64 runs with digits and both cases."""
+    found = [m.group(0) for m in _HEX.finditer(text) if _is_hex_id(m.group(0))]
+    return found + [
+        m.group(0) for m in _B64.finditer(text) if _is_b64_id(m.group(0)) and m.group(0) not in found
+    ]
+
+
 def _files_named(text: str) -> set[str]:
     """Paths and file names in a person's text, each with its last part, conventions left out."""
     names: set[str] = set()
@@ -196,9 +215,7 @@ def _specifics(text: str, source: Source) -> list[str]:
         problems.append(
             f"it names an absolute or home path ({_quoted(paths)}); a skill gives the general procedure"
         )
-    ids = _new(
-        [m.group(0) for m in _HEX.finditer(text)] + [m.group(0) for m in _B64.finditer(text)], source.kept
-    )
+    ids = _new(_ids(text), source.kept)
     if ids:
         # Never quoted: an id may be a key.
         sizes = ", ".join(str(len(i)) for i in ids[:3])
@@ -249,9 +266,21 @@ def _plain(line: str) -> str:
     return " ".join(_MARKER.sub("", line).strip().strip("*_`").split()).casefold()
 
 
+def _compresses(line: str) -> bool:
+    """A line long enough to hold a loop that zlib packs to under half its size."""
+    import zlib
+
+    if len(line) < 3 * _REPEAT_CHARS:
+        return False
+    data = line.encode("utf-8")
+    return len(zlib.compress(data)) < len(data) / 2
+
+
 def _degenerate(description: str, body: str, source: Source) -> list[str]:
     problems = []
-    for loop in _LOOP.finditer(f"{description}\n{body}"):
+    # Only a line that compresses very well can hold a loop; the regex is too slow to run on every line.
+    loopy = [line for line in f"{description}\n{body}".split("\n") if _compresses(line)]
+    for loop in (m for line in loopy for m in _LOOP.finditer(line)):
         # A run of punctuation is a rule or a table line; a looping model repeats words and numbers.
         long_run = len(loop.group(0)) >= 3 * _REPEAT_CHARS
         if long_run and re.search(r"[A-Za-z0-9]", loop.group(1)) and loop.group(0) not in source.kept:
@@ -334,8 +363,8 @@ def generalize(text: str) -> str:
     """`text` with what the walls refuse replaced by words: for a writer that quotes a request."""
     text = _URL.sub(lambda m: "a URL" + m.group(0)[len(m.group(0).rstrip(".,;:!?")) :], text)
     text = _ABS_PATH.sub(lambda m: m.group(0) if m.group(0) in _SYSTEM_PATHS else "a path", text)
-    text = _HEX.sub("an id", text)
-    text = _B64.sub("an id", text)
+    text = _HEX.sub(lambda m: "an id" if _is_hex_id(m.group(0)) else m.group(0), text)
+    text = _B64.sub(lambda m: "an id" if _is_b64_id(m.group(0)) else m.group(0), text)
     text = _FILE.sub(
         lambda m: m.group(0) if m.group(0) in CONVENTIONAL or _NOT_FILES.fullmatch(m.group(0)) else "a file",
         text,
