@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from edgar_min.errors import Refused
+from edgar_min.learning.walls import MIN_SECTION_WORDS
 from edgar_min.learning.writer import MAX_BODY_CHARS
 from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
 from edgar_min.skills.discovery import BODY_SECTIONS
@@ -130,8 +131,8 @@ _OBJECT_OVERHEAD = 64
 _TOKEN_SHARE = 0.75
 # Shares of what is left for the description and the four sections.
 _SHARES = {"description": 0.15, "when_to_use": 0.15, "procedure": 0.38, "pitfalls": 0.2, "verification": 0.12}
-# Fewest characters a section may have; the writer's wall asks for more than an empty line.
-MIN_SECTION_CHARS = 12
+# Fewest characters a section may have: the writer's wall asks for MIN_SECTION_WORDS words.
+MIN_SECTION_CHARS = 4 * MIN_SECTION_WORDS
 _WORD = 12  # longest word of a name the schema's pattern allows
 _WORDS = 5  # most words: 12 + 4 * 13 = 64 characters, the name rule's limit
 _NAME_PATTERN = f"^[a-z0-9]{{1,{_WORD}}}(-[a-z0-9]{{1,{_WORD}}}){{0,{_WORDS - 1}}}$"
