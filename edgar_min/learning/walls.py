@@ -82,8 +82,10 @@ _URL = re.compile(
 _AFTER = r"(?<![^\s`'\"(\[=:,])"
 _ABS_PATH = re.compile(
     _AFTER + r"(?:(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)(?:[/\\][^\s`'\")\],;]*)?"
-    r"|/(?:[A-Za-z0-9._@+-]+/)+[A-Za-z0-9._@+-]*"
-    r"|/(?:home|Users|root|etc|var|tmp|opt|usr|srv|mnt|private|Volumes)\b[^\s`'\")\],;]*)"
+    r"|/(?:home|Users|root|etc|var|tmp|opt|usr|srv|mnt|private|Volumes|proc|sys|dev|bin|sbin|lib|nix|workspace)"
+    r"\b[^\s`'\")\],;]*"
+    # Anywhere else, a path of folders that ends in a file name; `/api/users/` is a route, not a path.
+    r"|/(?:[A-Za-z0-9._@+-]+/)+[A-Za-z0-9_@+-]+\.[A-Za-z][A-Za-z0-9]{0,7}\b)"
     r"|\b[A-Za-z]:\\[^\s`'\")\],;]+"
 )
 # Candidates only; `_ids` keeps those that mix the kinds of character an id mixes.
@@ -155,6 +157,8 @@ def _is_hex_id(token: str) -> bool:
 
 
 def _is_b64_id(token: str) -> bool:
+    if token.count("/") >= 2:  # a path (`BASE_URL/api/v2/projects`), not an id
+        return False
     return (
         any(c.isdigit() for c in token)
         and any(c.isupper() for c in token)
@@ -266,6 +270,21 @@ def _plain(line: str) -> str:
     return " ".join(_MARKER.sub("", line).strip().strip("*_`").split()).casefold()
 
 
+def _prose(body: str) -> list[str]:
+    """The body's lines outside fenced code: code repeats itself (`} catch {`), prose should not."""
+    out, fence = [], ""
+    for line in body.split("\n"):
+        opener = _FENCE.match(line)
+        if fence:
+            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
+                fence = ""
+        elif opener:
+            fence = opener.group(1)
+        else:
+            out.append(line)
+    return out
+
+
 def _compresses(line: str) -> bool:
     """A line long enough to hold a loop that zlib packs to under half its size."""
     import zlib
@@ -286,17 +305,16 @@ def _degenerate(description: str, body: str, source: Source) -> list[str]:
         if long_run and re.search(r"[A-Za-z0-9]", loop.group(1)) and loop.group(0) not in source.kept:
             problems.append(f"it repeats {loop.group(1)[:30]!r} over and over")
             break
-    lines = [
-        _plain(line)
-        for line in body.split("\n")
-        if line.strip() and not _HEADING.match(line) and not _FENCE.match(line)
-    ]
+    prose = _prose(body)
+    # Headings and table rows may recur (a table header per table); prose lines may not.
+    prose = [line for line in prose if not _HEADING.match(line) and not line.lstrip().startswith("|")]
+    lines = [_plain(line) for line in prose if line.strip()]
     kept_lines = {_plain(line) for line in source.kept.split("\n")}
     counts: dict[str, int] = {}
     for line in lines:
         if len(line) >= _REPEAT_CHARS and line not in kept_lines:
             counts[line] = counts.get(line, 0) + 1
-    for text in re.split(r"(?<=[.!?])\s+|\n", body):
+    for text in re.split(r"(?<=[.!?])\s+|\n", "\n".join(prose)):
         sentence = _plain(text)
         if len(sentence) >= _REPEAT_CHARS and sentence not in lines and sentence not in kept_lines:
             counts[sentence] = counts.get(sentence, 0) + 1
