@@ -265,3 +265,26 @@ def test_code_skill_generation_asks_for_the_body_as_one_string_field(edgar, tmp_
     assert body["messages"][0]["content"] == CONTRACT_JSON
     assert body["response_format"]["json_schema"]["schema"] == code_schema(1024).schema
     assert (tmp_path / ".edgar" / "code-proposals" / "email.reply.py").read_text() == CODE
+
+
+def test_a_text_retry_that_fails_too_is_not_remembered_as_text_only():
+    from edgar_min.errors import ModelError
+    from edgar_min.models import SchemaRefused, ask
+
+    class Flaky:
+        name = "flaky"
+        told = False
+
+        def complete_object(self, system, prompt, schema):
+            raise SchemaRefused("refused the schema")
+
+        def complete(self, system, prompt):
+            raise ModelError("down")
+
+        def text_only(self):
+            self.told = True
+
+    provider = Flaky()
+    with pytest.raises(ModelError, match="down"):
+        ask(provider, "p", brief=BRIEF, json_brief=BRIEF_JSON, schema=skill_schema(1024))
+    assert not provider.told
