@@ -24,8 +24,8 @@ from edgar_min.learning.drafts import (
 )
 from edgar_min.learning.walls import Source
 from edgar_min.learning.writer import MAX_BODY_CHARS, write_learned
-from edgar_min.skills.discovery import BODY_SECTIONS, shape_problems
 from edgar_min.skills.names import NAME_MAX, name_problem
+from edgar_min.skills.sections import BODY_SECTIONS, shape_problems
 from edgar_min.skills.validation import DESCRIPTION_MAX, validate_file
 
 REPLIES = Path(__file__).parent / "fixtures" / "replies"

@@ -22,8 +22,8 @@ from edgar_min.errors import Refused
 from edgar_min.learning.walls import MIN_SECTION_WORDS
 from edgar_min.learning.writer import MAX_BODY_CHARS
 from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
-from edgar_min.skills.discovery import BODY_SECTIONS
 from edgar_min.skills.names import NAME_MAX
+from edgar_min.skills.sections import BODY_SECTIONS
 from edgar_min.skills.validation import DESCRIPTION_MAX
 
 __all__ = [

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.skills.discovery import BODY_SECTIONS
+from edgar_min.skills.sections import BODY_SECTIONS, section
 
 if TYPE_CHECKING:
     from edgar_min.learning.outline import Outline
@@ -245,25 +245,9 @@ def _words(text: str) -> list[str]:
 
 
 def _sections(body: str) -> dict[str, list[str]]:
-    """The text lines under each of the four headings, outside nothing: fenced lines count as text."""
-    wanted = {title.casefold(): title for title in BODY_SECTIONS}
-    found: dict[str, list[str]] = {}
-    current: list[str] | None = None
-    fence = ""
-    for line in body.split("\n"):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        elif line.startswith("## "):
-            title = wanted.get(line[3:].strip().rstrip(":").strip().casefold())
-            current = found.setdefault(title, []) if title else None
-            continue
-        if current is not None:
-            current.append(line)
-    return found
+    """The lines under each of the four headings that the body has (fenced lines count as text)."""
+    found = {title: section(body, title) for title in BODY_SECTIONS}
+    return {title: text.split("\n") for title, text in found.items() if text is not None}
 
 
 def _plain(line: str) -> str:
