@@ -42,7 +42,7 @@ def cmd_rejections(ctx: Context) -> int:
             ctx.out(f"  {_shown(line)}")
         return 0
     rows = list_rejected(ctx.layout)
-    ctx.emit({"kept": KEEP, "rejections": [r.as_json() for r in rows]})
+    ctx.emit({"keep": KEEP, "rejections": [r.as_json() for r in rows]})
     if not rows:
         ctx.out("no refused replies kept")
         return 0
