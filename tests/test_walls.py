@@ -173,3 +173,22 @@ def test_generalize_says_the_specifics_in_words():
         "bump httpx to 0.27.2 in src/app/deps.py, see https://x.org/a, wait 30 s; keep package.json"
     )
     assert text == "bump httpx to a version in a file, see a URL, wait a value; keep package.json"
+
+
+def test_real_skills_from_public_repositories_are_not_degenerate():
+    # Hand-written skills (tests/fixtures/skills, sources in their README) repeat code, headings and
+    # table rows, and link to docs; none of that is a loop, a repeated line or an echo.
+    from pathlib import Path
+
+    from edgar_min.skills.frontmatter import parse_skill
+
+    found = {}
+    for path in sorted((Path(__file__).parent / "fixtures" / "skills").glob("*/SKILL.md")):
+        skill = parse_skill(path.read_text(encoding="utf-8"), str(path))
+        found[path.parent.name] = [
+            p
+            for p in content_problems(skill.data["name"], skill.data["description"], skill.body, Source())
+            if "URL" not in p and "holds a value" not in p
+        ]
+    assert len(found) >= 6
+    assert found == dict.fromkeys(found, [])
