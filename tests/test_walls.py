@@ -191,4 +191,4 @@ def test_real_skills_from_public_repositories_are_not_degenerate():
             if "URL" not in p and "holds a value" not in p
         ]
     assert len(found) >= 6
-    assert found == dict.fromkeys(found, [])
+    assert {name: p for name, p in found.items() if p} == {}
