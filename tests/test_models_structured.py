@@ -288,3 +288,36 @@ def test_a_text_retry_that_fails_too_is_not_remembered_as_text_only():
     with pytest.raises(ModelError, match="down"):
         ask(provider, "p", brief=BRIEF, json_brief=BRIEF_JSON, schema=skill_schema(1024))
     assert not provider.told
+
+
+def test_distill_asks_for_the_patch_under_its_schema_and_keeps_the_name(edgar, tmp_path, server):
+    from edgar_min.layout import Layout
+    from edgar_min.learning.drafts import PATCH_BRIEF_JSON, patch_schema
+    from edgar_min.learning.writer import write_learned
+
+    root = tmp_path / "proj"
+    layout = Layout(root, tmp_path / "home")
+    body = "\n".join(f"## {t}\n\n{SKILL[f]}\n" for t, f in SECTION_FIELDS.items())
+    write_learned(layout, "pin-bump", "Bump a pin.", body, session="s", trigger="long", to="learned")
+    history = layout.history / "pin-bump.md"
+    history.parent.mkdir(parents=True, exist_ok=True)
+    history.write_text("- the declared check failed; failures: shell nonzero_exit exit 1 (pytest)\n")
+    patch = {k: v for k, v in SKILL.items() if k != "name"}
+    patch["pitfalls"] = "- pytest fails while the lock file is stale: refresh it before running the tests."
+    server.answer = lambda _path, _body: (200, {"choices": [{"message": {"content": json.dumps(patch)}}]})
+    args = [
+        "--set",
+        "model.provider=openai",
+        "--set",
+        "model.name=m",
+        "--set",
+        f"model.base_url={server.root}/v1",
+    ]
+    result = edgar("--root", str(root), *args, "--json", "skills", "distill", "pin-bump")
+    assert result.code == 0, result
+    (sent,) = server.bodies
+    assert sent["messages"][0]["content"] == PATCH_BRIEF_JSON
+    assert sent["response_format"]["json_schema"]["schema"] == patch_schema(1024).schema
+    proposal = (root / ".edgar" / "proposals" / "pin-bump" / "SKILL.md").read_text()
+    assert "name: pin-bump\n" in proposal
+    assert "pytest fails while the lock file is stale" in proposal

@@ -308,10 +308,12 @@ def _degenerate(description: str, body: str, source: Source) -> list[str]:
             f"it repeats a line or sentence {_REPEAT_TIMES} or more times ({_quoted(repeated, 1)})"
         )
     sections = _sections(body)
+    # A short section a patch keeps as the skill had it is the skill's own, not the model's.
     short = [
         title
         for title, text in sections.items()
         if len(_WORDS.findall(" ".join(text).lower())) < MIN_SECTION_WORDS
+        and not ("\n".join(text).strip() and "\n".join(text).strip() in source.kept)
     ]
     if short:
         problems.append(
