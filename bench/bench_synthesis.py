@@ -11,7 +11,9 @@
 - in process, per skill: the writer path with the content walls against the same path without
   them (the walls' own cost), over realistic drafts.
 
-Usage: python3 bench/bench_synthesis.py [--quick] [--no-model] [--base-url URL] [--calls N]
+- with --skills DIR: which walls fire on real hand-written SKILL.md files (a sample of 3,000).
+
+Usage: python3 bench/bench_synthesis.py [--quick] [--no-model] [--base-url URL] [--calls N] [--skills DIR]
 """
 
 from __future__ import annotations
@@ -170,13 +172,51 @@ def walls_cost(n: int) -> None:
           f"{plain * 1000:.2f} ms without them, {walled * 1000:.2f} ms with them)")  # fmt: skip
 
 
+def real_skills(folder: Path, limit: int) -> None:
+    """Which walls fire on hand-written SKILL.md files (no turn: only the walls that need none)."""
+    import random
+    import re
+
+    from edgar_min.skills.frontmatter import parse_skill
+
+    files = sorted(p for p in folder.rglob("*.md") if p.is_file())
+    random.seed(1)
+    files = random.sample(files, min(limit, len(files)))
+    fired: dict[str, int] = {}
+    read = clean = 0
+    seconds = 0.0
+    for path in files:
+        try:
+            skill = parse_skill(path.read_text(encoding="utf-8"), str(path))
+        except (EdgarError, OSError, UnicodeDecodeError):
+            continue
+        name, description = skill.data.get("name"), skill.data.get("description")
+        if not isinstance(name, str) or not isinstance(description, str):
+            continue
+        read += 1
+        start = time.perf_counter()
+        found = content_problems(name, description, skill.body, Source())
+        seconds += time.perf_counter() - start
+        clean += not found
+        for problem in found:
+            kind = re.sub(r"\s*\(.*", "", problem)[:60]
+            fired[kind] = fired.get(kind, 0) + 1
+    print(f"walls on {read} hand-written SKILL.md files: {clean} fire none; "
+          f"{seconds / max(read, 1) * 1000:.2f} ms per file")  # fmt: skip
+    for kind, count in sorted(fired.items(), key=lambda kv: -kv[1]):
+        print(f"  {count:>5}  {kind}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and model calls")
     parser.add_argument("--no-model", action="store_true", help="skip the llama.cpp figures")
     parser.add_argument("--base-url", help="an OpenAI-compatible server already running (…/v1)")
     parser.add_argument("--calls", type=int, help="synthesis calls (default 20, 5 with --quick)")
+    parser.add_argument("--skills", type=Path, help="a folder of real SKILL.md files to run the walls over")
     args = parser.parse_args()
+    if args.skills:
+        real_skills(args.skills, 500 if args.quick else 3000)
     corpus()
     walls_cost(500 if args.quick else 5000)
     if args.no_model:
