@@ -73,7 +73,23 @@ def classify(message: str, outcome: str) -> str:
     return "other failure"
 
 
+def server_speed(base_url: str) -> str:
+    """The server's own generation speed for 32 tokens (llama.cpp reports it), to read timeouts by."""
+    from edgar_min.models.http import post_json
+
+    body = {"model": "m", "messages": [{"role": "user", "content": "Count to fifty."}], "max_tokens": 32}
+    try:
+        reply = post_json("bench", f"{base_url}/chat/completions", body, {}, 300)
+        return f"{reply['timings']['predicted_per_second']:.1f} tokens/s"
+    except (EdgarError, KeyError, TypeError):
+        return "unknown"
+
+
 def synthesis(base_url: str, calls: int) -> None:
+    import os
+
+    before = server_speed(base_url)
+    load = os.getloadavg()[0]
     counts: dict[str, int] = {}
     seconds = []
     examples: dict[str, str] = {}
@@ -93,6 +109,8 @@ def synthesis(base_url: str, calls: int) -> None:
             counts[kind] = counts.get(kind, 0) + 1
             examples.setdefault(kind, message)
     print(f"synthesis with SmolLM2-135M on llama.cpp, {calls} calls, max_tokens 1024, timeout 60 s:")
+    print(f"  the server generated {before} before and {server_speed(base_url)} after "
+          f"(load average {load:.1f} at the start)")  # fmt: skip
     for kind in ("shape refusal", "timeout", "content-wall refusal", "proposal", "other failure"):
         print(f"  {kind + ':':<22} {counts.get(kind, 0)}/{calls}")
     print(f"  median {statistics.median(seconds):.1f} s per call (max {max(seconds):.1f} s)")
