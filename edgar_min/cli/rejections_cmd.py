@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
+
+from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
     import argparse
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["register_skills"]
 
 # A reply is a model's text: a terminal control sequence in it is shown, never run.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _shown(text: str) -> str:

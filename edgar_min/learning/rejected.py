@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 from edgar_min.atomic import write_text
 from edgar_min.errors import NotFound
 from edgar_min.learning.turn import redact
+from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
@@ -26,7 +26,7 @@ __all__ = ["KEEP", "REPLY_CHARS", "Rejected", "keep", "list_rejected", "read_rej
 
 KEEP = 50
 REPLY_CHARS = 8_000
-_ID = re.compile(r"\d{8}T\d{12}Z-[0-9a-f]{6}")
+_ID = lazy(r"\d{8}T\d{12}Z-[0-9a-f]{6}")
 
 
 @dataclass(frozen=True, slots=True)

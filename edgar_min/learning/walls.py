@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, section
 
 if TYPE_CHECKING:
@@ -74,13 +75,13 @@ _ECHO_SHARE = 0.5
 _RESTATE_SHARE = 0.65
 _OWN_WORDS = 2
 
-_URL = re.compile(
+_URL = lazy(
     r"\b(?:https?|ftp|file|ssh|git)://[^\s)>\]\"'`]+|\bwww\.[a-z0-9-]+\.[a-z]{2,}[^\s)>\]\"'`]*",
     re.IGNORECASE,
 )
 # Each path form starts after a space, a quote, a bracket or the start of a line.
 _AFTER = r"(?<![^\s`'\"(\[=:,])"
-_ABS_PATH = re.compile(
+_ABS_PATH = lazy(
     _AFTER + r"(?:(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)(?:[/\\][^\s`'\")\],;]*)?"
     r"|/(?:home|Users|root|etc|var|tmp|opt|usr|srv|mnt|private|Volumes|proc|sys|dev|bin|sbin|lib|nix|workspace)"
     r"\b[^\s`'\")\],;]*"
@@ -89,29 +90,29 @@ _ABS_PATH = re.compile(
     r"|\b[A-Za-z]:\\[^\s`'\")\],;]+"
 )
 # Candidates only; `_ids` keeps those that mix the kinds of character an id mixes.
-_HEX = re.compile(
+_HEX = lazy(
     r"\b[0-9a-f]{16,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE
 )
-_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
+_B64 = lazy(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
 # A file name: a word with an extension of letters, or any word with a slash in it.
-_FILE = re.compile(
+_FILE = lazy(
     r"(?<![\w./-])(?:[\w.-]+/){2,}[\w.-]+|(?<![\w./-])(?:[\w.-]+/)+[\w-]*\.[\w.-]+"
     r"|(?<![\w./-])[\w-][\w.-]*\.[a-z][A-Za-z0-9]{0,7}\b"
 )
 # Words shaped like file names that are not: abbreviations and product names.
-_NOT_FILES = re.compile(r"(?:e\.g|i\.e|etc|vs|[A-Z][A-Za-z]*\.js)", re.IGNORECASE)
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?(?![\w.])", re.IGNORECASE)
-_UNIT = re.compile(
+_NOT_FILES = lazy(r"(?:e\.g|i\.e|etc|vs|[A-Z][A-Za-z]*\.js)", re.IGNORECASE)
+_VERSION = lazy(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?(?![\w.])", re.IGNORECASE)
+_UNIT = lazy(
     r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|"
     r"[kmgt]i?b|bytes?|%|px|rem|em|pt|mhz|ghz|rpm|x)(?![\w])",
     re.IGNORECASE,
 )
-_LONG_NUMBER = re.compile(r"(?<![\w.])\d{4,}(?![\w.])")
-_LOOP = re.compile(r"(.{2,40}?)\1{5,}", re.DOTALL)
-_WORDS = re.compile(r"[a-z0-9]+")
-_HEADING = re.compile(r" {0,3}#{1,6}[ \t]")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_LONG_NUMBER = lazy(r"(?<![\w.])\d{4,}(?![\w.])")
+_LOOP = lazy(r"(.{2,40}?)\1{5,}", re.DOTALL)
+_WORDS = lazy(r"[a-z0-9]+")
+_HEADING = lazy(r" {0,3}#{1,6}[ \t]")
+_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
+_MARKER = lazy(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _STOP = frozenset(
     """
     a an and or the to of in on for with by from at as is are be was were it its this that these
