@@ -5,7 +5,8 @@ proposal (`.edgar/code-proposals/NAME.py` plus `NAME.json`, its manifest
 entry) or into the tree (`data/skills/...` plus the entry in
 `data/categories.json`). It refuses with a sentence when the body fails
 acceptance, when the category is not in the tree, or when a file already
-sits where the body would go (a person's file is never replaced).
+sits where the body would go (a person's file is never replaced). Every body
+written gets a ledger row (`edgar skills log NAME`), with its text kept.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import Refused
+from edgar_min.learning.ledger import record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -52,8 +54,13 @@ def write_code_skill(
         body += "\n"
     entry = json.dumps(manifest.as_json(), ensure_ascii=False, indent=2) + "\n"
     if to == "proposal":
+        try:
+            before = target.read_text(encoding="utf-8") if target.is_file() else None
+        except (OSError, UnicodeDecodeError):
+            before = None
         write_text(target, body)
         write_text(target.with_suffix(".json"), entry)
+        _record(layout, manifest.name, "proposal", before, body)
         return target
     if target.exists():
         msg = f"refused {manifest.name}: {target} already exists and is not replaced"
@@ -71,4 +78,20 @@ def write_code_skill(
     except BaseException:
         target.unlink(missing_ok=True)
         raise
+    _record(layout, manifest.name, "tree", None, body)
     return target
+
+
+def _record(
+    layout: Layout, name: str, place: Literal["proposal", "tree"], before: str | None, after: str
+) -> None:
+    record(
+        layout,
+        actor="gate",
+        action="write",
+        name=name,
+        place=place,
+        before=before,
+        after=after,
+        trigger="generate",
+    )

@@ -2,7 +2,8 @@
 
 `.edgar/ledger.jsonl` is append-only (single `O_APPEND` writes of whole lines).
 A row: `time`, `actor` (gate | distill | person), `action` (write | patch |
-accept | reject | archive | restore), `name`, `place` (learned | proposal),
+accept | reject | archive | restore), `name`, `place` (learned | proposal |
+tree, a code skill's body),
 `session`, `trigger`, and `before` / `after`: the sha256 of the SKILL.md text
 before and after the change (null where there was or is no file). Every text a
 row names is kept under `.edgar/versions/<sha256>` (machine-owned), written
@@ -40,7 +41,7 @@ __all__ = [
 
 ACTORS = ("gate", "distill", "person")
 ACTIONS = ("write", "patch", "accept", "reject", "archive", "restore")
-PLACES = ("learned", "proposal")
+PLACES = ("learned", "proposal", "tree")
 _HEX = frozenset("0123456789abcdef")
 _MIN_PREFIX = 7
 
