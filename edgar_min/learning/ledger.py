@@ -34,7 +34,6 @@ __all__ = [
     "keep_version",
     "read_ledger",
     "record",
-    "restore",
     "sha256_text",
     "version_text",
 ]
@@ -198,35 +197,3 @@ def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
         msg = f"version {digest[:12]} of {name}: the copy at {path} has been changed; refusing to restore it"
         raise Refused(msg)
     return digest, text
-
-
-def restore(layout: Layout, name: str, to: str | None = None, actor: str = "person") -> tuple[str, Path]:
-    """Bring back a version of `name` as its learned skill, through `write_learned`.
-
-    Without `to`: the version before the last change to the learned skill
-    (undoes a patch, brings back an archived skill). Returns the hash and the path.
-    """
-    from edgar_min.learning.writer import write_stored
-    from edgar_min.skills.names import name_problem
-
-    problem = name_problem(name)
-    if problem:
-        raise NotFound(f"no skill named {name[:80]!r}: {problem}")
-    if to is None:
-        rows = [r for r in read_ledger(layout, name).rows if r.place == "learned"]
-        if not rows:
-            msg = f"the ledger has no changes to a learned skill named {name}; nothing to restore"
-            raise NotFound(msg)
-        last = rows[-1]
-        if last.before is None:
-            msg = (
-                f"{name} has no earlier version: its last change ({last.action}, {last.time}) created it "
-                f"(`edgar skills log {name}` lists its versions; `--to SHA` picks one)"
-            )
-            raise Refused(msg)
-        to = last.before
-    digest, text = version_text(layout, name, to)
-    path = write_stored(
-        layout, name, text, str(layout.versions / digest), actor=actor, action="restore", keep_created=True
-    )
-    return digest, path

@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
-from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.errors import EdgarError, Refused
+from edgar_min.learning.ledger import record
+from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
+from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.regex import lazy
 from edgar_min.skills.discovery import Index, discover
-from edgar_min.skills.frontmatter import render_scalar
+from edgar_min.skills.frontmatter import parse_skill, render_scalar
 from edgar_min.skills.names import name_problem
 from edgar_min.skills.sections import shape_problems
 from edgar_min.skills.validation import validate_frontmatter
@@ -29,13 +32,7 @@ if TYPE_CHECKING:
 
     from edgar_min.layout import Layout
 
-__all__ = [
-    "MAX_BODY_CHARS",
-    "Provenance",
-    "archive",
-    "render_skill",
-    "write_learned",
-]
+__all__ = ["MAX_BODY_CHARS", "Provenance", "render_skill", "write_learned"]
 
 # A skill is read into every prompt that loads it; 16,000 characters is about
 # 4,000 tokens, the size the Agent Skills guidance recommends staying under.
@@ -146,9 +143,6 @@ def write_learned(
         raise _refused(name, "a learned skill of that name exists; a new body for it is a patch")
     # --- lifecycle: a new skill must not nearly duplicate an existing one (learning/similarity.py)
     if not patch:
-        from edgar_min.learning.similarity import NearDuplicate
-        from edgar_min.learning.wordcache import near_duplicate
-
         existing = [*index.skills.values(), *(lo for lo, _ in index.shadowed)]
         match = near_duplicate(layout, existing, name, description, body)
         if match is not None:
@@ -159,8 +153,6 @@ def write_learned(
     )
     text = render_skill(name, description, body, provenance)
     # Read the file back before writing it: what lands must be a valid skill.
-    from edgar_min.skills.frontmatter import parse_skill
-
     try:
         parsed = parse_skill(text, str(target))
     except EdgarError as exc:
@@ -170,9 +162,7 @@ def write_learned(
         raise _refused(name, "; ".join(problems))
     if os.path.commonpath([base.resolve(), target.resolve()]) != str(base.resolve()):
         raise _refused(name, "the path would leave its folder")
-    # --- lifecycle: keep the text being replaced and the new one, then one ledger row (learning/ledger.py)
-    from edgar_min.learning.ledger import record
-
+    # --- keep the text being replaced and the new one, then one ledger row (learning/ledger.py)
     try:
         before = target.read_text(encoding="utf-8") if target.is_file() else None
     except (OSError, UnicodeDecodeError):
@@ -184,87 +174,3 @@ def write_learned(
     )  # fmt: skip
     # ---
     return target
-
-
-def archive(layout: Layout, name: str, index: Index | None = None, actor: str = "person") -> Path:
-    """Move a learned skill into `learned/.archive/` (never deleted) and return where it went."""
-    problem = name_problem(name)
-    if problem:
-        raise NotFound(f"no skill named {name[:80]!r}: {problem}")
-    folder = layout.learned / name
-    if not (folder / "SKILL.md").is_file():
-        index = discover(layout) if index is None else index
-        if index.owner(name) is not None:
-            msg = (
-                f"{name} is hand-authored ({index.owner(name).path}); edgar does not forget a "
-                "person's skill: remove it yourself if you mean to"
-            )
-            raise Refused(msg)
-        msg = f"no learned skill named {name}"
-        raise NotFound(msg)
-    return move_to_archive(layout, folder, name, actor=actor, action="archive", place="learned")
-
-
-def move_to_archive(layout: Layout, folder: Path, name: str, *, actor: str, action: str, place: str) -> Path:
-    """Move a skill folder into `learned/.archive/STAMP-NAME[-rejected]` and record it in the ledger.
-
-    The ledger row keeps the text, so `edgar skills restore` can bring it back.
-    """
-    from edgar_min.learning.ledger import record
-
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    label = f"{stamp}-{name}" + ("-rejected" if action == "reject" else "")
-    target = layout.archive / label
-    n = 1
-    while target.exists():
-        n += 1
-        target = layout.archive / f"{label}-{n}"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        before = (folder / "SKILL.md").read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        before = None
-    os.replace(folder, target)
-    record(layout, actor=actor, action=action, name=name, place=place, before=before, after=None)
-    return target
-
-
-def write_stored(
-    layout: Layout,
-    name: str,
-    text: str,
-    source: str,
-    *,
-    actor: str,
-    action: str,
-    index: Index | None = None,
-    keep_created: bool = False,
-) -> Path:
-    """Write a stored SKILL.md text (a proposal, a kept version) into learned/ through `write_learned`.
-
-    Its provenance (session, trigger) is kept, so every rule of the writer applies again. It is
-    a patch when it says so (`patch_of`) or when a learned skill of that name exists.
-    """
-    from edgar_min.skills.frontmatter import parse_skill
-
-    parsed = parse_skill(text, source)
-    meta = parsed.data.get("metadata") if isinstance(parsed.data.get("metadata"), dict) else {}
-    description = parsed.data.get("description")
-    if not isinstance(description, str):
-        msg = f"refused {name}: {source} has no description"
-        raise Refused(msg)
-    patch = bool(meta.get("patch_of")) or (layout.learned / name / "SKILL.md").is_file()
-    return write_learned(
-        layout,
-        name,
-        description,
-        parsed.body,
-        session=str(meta.get("session", "person")),
-        trigger=str(meta.get("trigger", action)),
-        to="learned",
-        patch=patch,
-        index=index,
-        created=str(meta["created"]) if keep_created and meta.get("created") else None,
-        actor=actor,
-        action=action,
-    )
