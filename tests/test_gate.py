@@ -81,7 +81,7 @@ def test_no_trigger_no_model_call(layout):
     assert (outcome.outcome, outcome.triggers) == ("none", ())
     assert provider.prompts == []
     # The store still records the turn.
-    assert g.store.health().records == 1
+    assert g.store.scan().turns == 1
 
 
 def test_auto_learns_only_a_verified_turn_without_a_correction(layout):

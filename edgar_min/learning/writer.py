@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import EdgarError, Refused
@@ -90,7 +90,7 @@ def write_learned(
     *,
     session: str,
     trigger: str,
-    to: str = "proposal",
+    to: Literal["proposal", "learned"] = "proposal",
     patch: bool = False,
     index: Index | None = None,
     created: str | None = None,
@@ -110,9 +110,6 @@ def write_learned(
     model was shown), and then the brief's content rules are walls too
     (`learning/walls.py`); a text a person stored or accepted has none.
     """
-    if to not in {"proposal", "learned"}:
-        msg = f"write_learned: 'to' must be 'proposal' or 'learned', not {to!r}"
-        raise ValueError(msg)
     problem = name_problem(name)
     if problem:
         raise _refused(name, problem)

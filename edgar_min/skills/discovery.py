@@ -17,6 +17,10 @@ from edgar_min.skills.names import RESERVED
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Literal
+
+    Origin = Literal["hand", "learned"]
+    Scope = Literal["project", ".agents", ".claude", "user", "learned"]
     from pathlib import Path
 
     from edgar_min.layout import Layout
@@ -31,11 +35,11 @@ class Skill:
     __slots__ = ("_frontmatter", "_path", "name", "origin", "scope", "stat")
 
     def __init__(
-        self, name: str, origin: str, scope: str, path: Path | str, stat: os.stat_result | None = None
+        self, name: str, origin: Origin, scope: Scope, path: Path | str, stat: os.stat_result | None = None
     ) -> None:
         self.name = name
-        self.origin = origin  # "hand" | "learned"
-        self.scope = scope  # "project" | ".agents" | ".claude" | "user" | "learned"
+        self.origin = origin
+        self.scope = scope
         # Discovery passes a str: a Path costs more to build than the stat, and most are never asked for.
         self._path = path
         # The file's stat when discovery found it: the word cache compares it instead of a second stat.
