@@ -31,7 +31,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.adapters import (
+from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
     TurnBuilder,

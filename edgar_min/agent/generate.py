@@ -20,7 +20,7 @@ from edgar_min.agent.acceptance import (
     FORBIDDEN_SUBMODULES,
     MAX_BODY_CHARS,
 )
-from edgar_min.agent.registry import NAME_RE, Manifest, load_registry
+from edgar_min.agent.tree import NAME_RE, Manifest, load_registry
 from edgar_min.agent.writer import write_code_skill
 from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused

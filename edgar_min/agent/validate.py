@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from edgar_min.agent.registry import Manifest, Registry
+    from edgar_min.agent.tree import Manifest, Registry
     from edgar_min.layout import Layout
 
 __all__ = ["is_code_path", "validate_code_file", "validate_tree"]
@@ -36,7 +36,7 @@ def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, ne
 
 def validate_tree(layout: Layout, registry_path: Path | None = None) -> tuple[int, list[str]]:
     """Check the registry and every body it names; return (files checked, problems)."""
-    from edgar_min.agent.registry import body_path, registry_problems
+    from edgar_min.agent.tree import body_path, registry_problems
 
     path = registry_path or layout.registry
     registry, problems = registry_problems(path)
@@ -58,7 +58,7 @@ def validate_tree(layout: Layout, registry_path: Path | None = None) -> tuple[in
 
 def validate_code_file(layout: Layout, path: Path) -> list[str]:
     """Check one `.py` body (in `data/skills/` or `.edgar/code-proposals/`) or one `categories.json`."""
-    from edgar_min.agent.registry import Manifest, registry_problems
+    from edgar_min.agent.tree import Manifest, registry_problems
 
     if path.name == "categories.json":
         return registry_problems(path)[1]

@@ -21,7 +21,7 @@ from edgar_min.learning.ledger import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from edgar_min.agent.registry import Manifest
+    from edgar_min.agent.tree import Manifest
     from edgar_min.layout import Layout
 
 __all__ = ["write_code_skill"]
@@ -32,7 +32,7 @@ def write_code_skill(
 ) -> Path:
     """Write `body` for `manifest` after acceptance; return the body's path."""
     from edgar_min.agent.acceptance import check_body
-    from edgar_min.agent.registry import body_path, load_registry, read_registry_text
+    from edgar_min.agent.tree import body_path, load_registry, read_registry_text
 
     registry = load_registry(layout.registry)
     if registry.category(manifest.category) is None:

@@ -16,7 +16,7 @@ from edgar_min.errors import NotFound, Refused
 from edgar_min.learning.ledger import read_ledger, record, version_text
 from edgar_min.learning.proposals import proposal_path
 from edgar_min.learning.writer import write_learned
-from edgar_min.skills.discovery import Index, discover
+from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill
 from edgar_min.skills.names import name_problem
 
@@ -56,7 +56,7 @@ def reject(layout: Layout, name: str) -> Path:
     return move_to_archive(layout, path.parent, name, actor="person", action="reject", place="proposal")
 
 
-def forget(layout: Layout, name: str, index: Index | None = None, actor: str = "person") -> Path:
+def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: str = "person") -> Path:
     """Forget a learned skill: move it into `learned/.archive/` (never deleted); return where it went."""
     problem = name_problem(name)
     if problem:
@@ -105,7 +105,7 @@ def write_stored(
     *,
     actor: str,
     action: str,
-    index: Index | None = None,
+    index: SkillSet | None = None,
     keep_created: bool = False,
 ) -> Path:
     """Write a stored SKILL.md text (a proposal, a kept version) into learned/ through `write_learned`.

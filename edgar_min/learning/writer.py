@@ -21,7 +21,7 @@ from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
 from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.regex import lazy
-from edgar_min.skills.discovery import Index, discover
+from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill, render_scalar
 from edgar_min.skills.names import name_problem
 from edgar_min.skills.sections import shape_problems
@@ -92,7 +92,7 @@ def write_learned(
     trigger: str,
     to: Literal["proposal", "learned"] = "proposal",
     patch: bool = False,
-    index: Index | None = None,
+    index: SkillSet | None = None,
     created: str | None = None,
     actor: str = "gate",
     action: str | None = None,

@@ -3,7 +3,7 @@
 Scopes, highest precedence first: the project's `.edgar/skills`, the other
 project folders (`.agents/skills`, `.claude/skills`), the user scope
 (`~/.edgar/skills`), then learned skills. A shadowed skill is kept in
-`Index.shadowed`, never silently dropped. Discovery lists folders only; a
+`SkillSet.shadowed`, never silently dropped. Discovery lists folders only; a
 skill's frontmatter is read the first time something asks for it.
 """
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
 
-__all__ = ["Index", "Skill", "discover"]
+__all__ = ["Skill", "SkillSet", "discover"]
 
 
 class Skill:
@@ -124,7 +124,7 @@ class Skill:
 
 
 @dataclass(slots=True)
-class Index:
+class SkillSet:
     """The skills a session sees, by name, plus the ones shadowed by a higher scope."""
 
     skills: dict[str, Skill] = field(default_factory=dict)
@@ -156,7 +156,7 @@ class Index:
         return None
 
 
-def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: Index) -> list[Skill]:
+def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: SkillSet) -> list[Skill]:
     problems = index.problems
     found = []
     try:
@@ -190,9 +190,9 @@ def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: In
     return found
 
 
-def discover(layout: Layout) -> Index:
+def discover(layout: Layout) -> SkillSet:
     """Every skill in every scope; the first scope that has a name wins it."""
-    index = Index()
+    index = SkillSet()
     scopes = [
         (layout.skills, "hand", "project", RESERVED),
         (layout.shared_project_skills[0], "hand", ".agents", frozenset()),
