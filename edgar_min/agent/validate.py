@@ -15,11 +15,7 @@ if TYPE_CHECKING:
     from edgar_min.agent.tree import Manifest, Registry
     from edgar_min.layout import Layout
 
-__all__ = ["is_code_path", "validate_code_file", "validate_tree"]
-
-
-def is_code_path(path: Path) -> bool:
-    return path.suffix == ".py" or path.name == "categories.json"
+__all__ = ["validate_code_file", "validate_tree"]
 
 
 def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, new: bool = False) -> list[str]:
