@@ -60,6 +60,10 @@ TYPO_WEIGHT = 0.7
 # Coverage enters the evidence with this power: a skill that explains half the
 # query's weight keeps about 60% of its score.
 COVERAGE_POWER = 0.75
+# One shared word is weak evidence: "commit that" shares "commit" with a changelog skill, "what
+# time is it" shares "time" with a timing-attack skill. A skill that matches a single word of the
+# query keeps this share of its evidence, unless that word is the skill's whole name ("pdf").
+ONE_WORD = 0.5
 # The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
 # half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
 NONE_EVIDENCE = 4.0
@@ -439,7 +443,7 @@ class RoutingIndex:
         return found
 
     def _near(self, raw: str) -> list[str]:
-        """Index words that a word one edit away from `raw` stems to (for words of 4 letters or more).
+        """Index or alias words that a word one edit away from `raw` stems to (4 letters or more).
 
         Edits are made to the word as typed, then stemmed: "mutaton" -> "mutation" -> "mut".
         """
@@ -452,8 +456,9 @@ class RoutingIndex:
         edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
         edits.update(a + c + b for a, b in splits for c in letters)
         edits.discard(raw)
+        aliases = _aliases()
         found = {stem(e) for e in edits if len(e) >= 3}
-        return sorted(t for t in found if t in self.idf)
+        return sorted(t for t in found if t in self.idf or t in aliases)
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
@@ -472,14 +477,19 @@ class RoutingIndex:
                 raw_words.setdefault(stem(raw), raw)
         for term, raw in raw_words.items():
             matches: dict[str, float] = {}
+            # A typo of an everyday word ("exel", "powerpont") reaches that word's aliases too.
+            sources = [(term, 1.0)]
             if term in self.idf:
                 matches[term] = 1.0
             else:
                 for near in self._near(raw):
-                    matches[near] = TYPO_WEIGHT
-            for alias in aliases.get(term, ()):
-                if alias in self.idf and alias not in matches:
-                    matches[alias] = ALIAS_WEIGHT
+                    if near in self.idf:
+                        matches[near] = TYPO_WEIGHT
+                    sources.append((near, TYPO_WEIGHT))
+            for source, factor in sources:
+                for alias in aliases.get(source, ()):
+                    if alias in self.idf and alias not in matches:
+                        matches[alias] = ALIAS_WEIGHT * factor
             expanded.append((term, list(matches.items())))
         return expanded
 
@@ -491,6 +501,7 @@ class RoutingIndex:
         scores: dict[str, float] = {}
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
+        named: set[str] = set()
         total = 0.0
         for term, matches in expanded:
             weight = max((self.idf[m] * w for m, w in matches), default=0.0) or self._absent(term)
@@ -505,13 +516,17 @@ class RoutingIndex:
             for name in self.by_name.get(term, ()):
                 scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
                 best[name] = weight
+                named.add(name)
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
         ranked = []
         for name, score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
-            ranked.append((-score * coverage**COVERAGE_POWER, name, score, coverage))
+            evidence = score * coverage**COVERAGE_POWER
+            if matched.get(name, 0) <= 1 and name not in named:
+                evidence *= ONE_WORD
+            ranked.append((-evidence, name, score, coverage))
         # Hits are made for the best `limit` only: with 10,000 skills most match some word.
         best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
         return [Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first]
