@@ -23,13 +23,13 @@ advanc:11 advisory:2 afl:3 afl+:4 against:6 agent:8 agentic:3 agnostic:2 ai:17 a
 align:4 alpha:2 alphafold:2 alternativ:5 alway:13 analys:3 analysis:64 analytic:3 analyz:39
 android:2 anim:3 animat:2 anndata:2 annot:7 annotat:2 answ:3 answer:2 anthropic:3 anyth:2 apa:4
 api:22 apis:8 app:17 applic:10 applicabl:3 apply:7 approach:5 approv:2 approval:2 architectur:8
-archiv:4 area:3 arithmetic:4 around:2 array:4 arrow:2 art:4 articl:3 artifact:4 artist:2 arxiv:2
+archiv:5 area:3 arithmetic:4 around:2 array:4 arrow:2 art:4 articl:3 artifact:4 artist:2 arxiv:2
 ask:30 assertion:2 assess:15 assign:2 assist:3 assistant:2 assumption:3 astronomy:2 atac:2 atla:2
 attach:2 attack:11 audio:4 audit:32 auditor:3 augment:2 auth:2 authentic:6 authenticat:2 author:6
 auto:2 autom:20 automat:21 automatical:8 availability:2 availabl:6 avoid:3 awar:3 b:2 back:2
 backend:4 bad:2 bam:4 banana:3 bar:3 bas:27 baselines3:2 batch:9 bcf:2 becaus:4 bed:3 behavior:5
 behavioral:2 behind:2 benchmark:6 benefit:4 best:40 bet:4 between:12 beyond:4 bia:2 binary:4 bind:4
-bio:5 bioinformatic:6 biological:6 biology:5 biomedical:3 biopython:3 biorxiv:2 bioservic:3 bit:7
+bio:6 bioinformatic:6 biological:6 biology:5 biomedical:3 biopython:3 biorxiv:2 bioservic:3 bit:7
 black:2 blast:9 block:5 blockchain:2 blog:2 boolean:2 both:4 bound:2 boundary:7 box:3 brainstorm:6
 branch:8 brand:2 brevity:2 broad:3 brows:3 buf:2 bug:11 build:33 built:3 bulk:4 business:2 c:10 c#:2
 c++:9 cairo:2 calcul:2 calculat:3 calendar:2 call:12 campaign:3 canc:2 candidat:5 captur:3 car:4
@@ -48,10 +48,10 @@ coordinat:2 copy:5 copyright:2 cor:10 correction:3 corruption:2 cosmwasm:2 count
 coverag:15 cpu:2 cre:2 creat:64 creativ:6 creator:5 criteria:2 critical:10 cross:6 crypto:6
 cryptographic:8 css:4 csv:5 ct:2 curat:5 current:20 custom:19 cutof:2 cytometry:2 d:3 dangerous:2
 darpa:2 dask:4 data:66 databas:10 datafram:5 datamol:2 dataset:20 de:2 debug:10 decid:4 decimal:2
-decision:9 deck:2 decrypt:2 deep:13 deepchem:2 default:5 defin:3 definition:2 delegat:2 delet:3
+decision:9 deck:2 decrypt:2 deep:14 deepchem:2 default:5 defin:3 definition:2 delegat:2 delet:3
 deliberat:2 deliverabl:2 depend:2 dependency:9 deploy:8 deprioritiz:2 deriv:2 describ:3
 description:3 descriptor:4 design:21 detail:6 detect:17 detection:10 develop:19 devic:2 diagnos:2
-diagnostic:2 diagram:9 dif:5 different:5 differential:6 digital:3 dimension:2 dimensional:2
+diagnostic:2 diagram:9 dif:6 different:5 differential:6 digital:3 dimension:2 dimensional:2
 dimensionality:3 direct:6 direction:3 directory:2 discover:3 discovery:7 discussion:2 diseas:5
 distanc:2 distribut:4 distribution:3 divergenc:2 divers:6 dna:2 doc:4 dock:2 docu:13 document:21
 docx:2 doe:2 doesn:2 domain:6 don:4 dos:3 download:6 draft:6 draw:3 drift:2 driv:2 driven:6 drug:11
@@ -134,7 +134,7 @@ supervis:2 support:25 surfac:7 survey:2 survival:2 suspect:2 suspicious:2 svg:2 
 synthesiz:3 synthetic:2 system:25 systematic:5 systematical:4 t:7 tabl:6 tabular:3 tag:4 tailor:3
 tailwind:2 taint:9 tak:4 target:16 task:42 taxonomy:2 team:5 technical:7 techniqu:5 technology:2
 templat:8 tensorflow:2 test:30 testabl:2 text:10 therapeutic:2 therapy:2 think:6 third:4 thread:2
-threat:2 til:2 tim:23 timeout:2 tissu:4 token:9 toml:2 ton:3 tool:40 toolkit:17 torchdrug:2 touch:3
+threat:2 til:2 tim:23 timeout:2 tissu:4 token:9 toml:2 ton:3 tool:41 toolkit:17 torchdrug:2 touch:3
 toxicity:2 trac:4 track:13 traffic:2 trail:7 trailmark:11 train:12 trait:2 trajectory:2 transcript:2
 transcription:2 transf:2 transform:7 transition:4 tre:6 treasury:2 treat:3 triag:6 trial:2 trig:22
 tun:3 turn:5 two:3 typ:15 typescript:3 typography:2 ui:7 umap:2 unauthenticat:2 understand:13

@@ -46,6 +46,8 @@ __all__ = [
 ]
 
 NONE_ID = "none"
+# Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
+TERMS_RULE = 2
 # Field weights: a name word is the strongest sign, a When-to-use word the weakest.
 NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 1.0
@@ -339,17 +341,40 @@ def rule_key() -> str:
     """What the words of a card depend on: change any of it and cached word lists are stale."""
     import hashlib
 
-    rule = repr((sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern))
+    rule = repr(
+        (sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern, TERMS_RULE)
+    )
     return hashlib.sha256(rule.encode()).hexdigest()[:16]
+
+
+def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
+    """The two known words a run-together name word is made of ("googlecalendar"), else nothing.
+
+    A name word that is a word in its own right ("scanner") is left whole.
+    """
+    if len(raw) < 7 or stem(raw) in known:
+        return []
+    splits = [
+        (min(i, len(raw) - i), stem(raw[:i]), stem(raw[i:]))
+        for i in range(3, len(raw) - 2)
+        if raw[:i] not in _STOP and raw[i:] not in _STOP
+    ]
+    found = [(size, a, b) for size, a, b in splits if a in known and b in known]
+    return list(max(found)[1:]) if found else []
 
 
 def card_terms(card: Card) -> dict[str, float]:
     """A card's words with their field-weighted counts (the name's words count the most)."""
     bag: dict[str, float] = {}
+    description = words(card.description)
+    known = set(description) | background_counts()[0].keys()
+    raw_names = _WORD.findall(card.name.lower().replace("-", " "))
     name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
+    for raw in raw_names:
+        name_words.extend(_compound(raw, known))
     for weight, found in (
         (NAME_WEIGHT, name_words),
-        (DESCRIPTION_WEIGHT, words(card.description)),
+        (DESCRIPTION_WEIGHT, description),
         (WHEN_WEIGHT, words(card.when)),
     ):
         for term in found:
