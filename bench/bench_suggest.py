@@ -6,8 +6,8 @@ Prints:
   (`dev`: what the routing was tuned on; `test`: held out; `fresh`: written after the tuning was
   frozen, when present): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
-  and the failures of `test` and `fresh` by kind (`holdout`'s only with `--show-holdout`: it is
-  kept unread while tuning);
+  and the failures of `test` and `fresh` by kind (`holdout` and `holdout2` only with `--show-holdout`:
+  they are kept unread while tuning);
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -120,7 +120,7 @@ def report(label: str, results: list[dict], *, show_failures: bool = True) -> No
     wrong = [
         r
         for r in results
-        if r["split"] not in {"dev", *(() if "--show-holdout" in sys.argv else ("holdout",))}
+        if r["split"] not in {"dev", *(() if "--show-holdout" in sys.argv else ("holdout", "holdout2"))}
         and ((r["chosen"] not in r["gold"]) if r["gold"] else (r["chosen"] is not None))
     ]
     kinds = Counter(r["kind"] for r in wrong)
