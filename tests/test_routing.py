@@ -129,3 +129,38 @@ def test_a_run_together_name_is_found_by_its_parts():
     hits = RoutingIndex(cards).search("put lunch on my google calendar")
     assert hits[0].name == "googlecalendar-automation"
     assert hits[0].evidence > NONE_EVIDENCE
+
+
+# Real descriptions (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
+CONSTANT_TIME = Card(
+    "constant-time-analysis",
+    "Detects timing side-channel vulnerabilities in cryptographic code. Use when implementing or "
+    "reviewing crypto code, encountering division on secrets, secret-dependent branches, or "
+    "constant-time programming questions in C, C++, Go, Rust, Swift, Java, Kotlin, C#, PHP, "
+    "JavaScript, TypeScript, Python, or Ruby.",
+)
+
+
+def test_an_alias_of_one_word_is_not_an_alias_of_another_with_the_same_stem(wider):
+    # "timing" has aliases (constant, side, channel); "time" shares its stem but none of its sense.
+    index = RoutingIndex([*wider.cards.values(), CONSTANT_TIME])
+    found = dict(index.expand("run the two jobs at the same time")).get(stem("time"), [])
+    assert {stem("channel"), stem("side")}.isdisjoint(m for m, _ in found)
+    assert index.search("is this compare leaking timing")[0].name == "constant-time-analysis"
+
+
+def test_a_short_real_word_is_not_taken_for_a_typo(wider):
+    # "bill" is one letter from "fill" (PDF forms), but it is a word, not a slip.
+    assert all(match != "fill" for _, matches in wider.expand("pay the bill") for match, _ in matches)
+    hits = wider.search("pay the electricity bill")
+    assert not hits or hits[0].evidence < NONE_EVIDENCE
+
+
+def test_a_python_package_skill_is_named_by_the_package_word():
+    cards = [
+        Card("pyzotero", "Interact with reference management libraries using a Python client."),
+        CHANGELOG,
+    ]
+    hits = RoutingIndex(cards).search("sync my zotero library")
+    assert hits[0].name == "pyzotero"
+    assert hits[0].evidence > NONE_EVIDENCE
