@@ -125,7 +125,7 @@ def main() -> None:
     print(f"import circles: {len(found)}")
     for group in found:
         print("  " + " <-> ".join(group))
-    print(f"imports up the layers: {len(upward)}")
+    print(f"imports up the layers: {len(set(upward))}")
     for row in sorted(set(upward)):
         print("  " + row)
 

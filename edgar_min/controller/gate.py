@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from edgar_min.atomic import append_line
 from edgar_min.errors import EdgarError, NotFound, Refused
-from edgar_min.learning.distill import HISTORY_LIMIT, outline
 from edgar_min.learning.observations import observe, read_history
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import triggers
@@ -326,6 +325,7 @@ class Gate:
         Raises `NotFound` for a skill that does not exist and `Refused` when there is
         nothing to distill.
         """
+        from edgar_min.learning.distill import HISTORY_LIMIT, outline
         from edgar_min.learning.drafts import PATCH_BRIEF, PATCH_BRIEF_JSON, parse_patch, patch_schema
         from edgar_min.learning.walls import Source
         from edgar_min.learning.writer import MAX_BODY_CHARS
