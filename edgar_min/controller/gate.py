@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
+    from edgar_min.learning.ledger import Actor
     from edgar_min.learning.turn import Turn
     from edgar_min.learning.walls import Source
     from edgar_min.models import Provider
@@ -388,7 +389,7 @@ class Gate:
         trigger: str,
         verified: bool,
         patch: bool = False,
-        actor: str = "gate",
+        actor: Actor = "gate",
         source: Source | None = None,
         reply: str | None = None,
     ) -> Outcome:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from edgar_min.atomic import append_line, write_text
 from edgar_min.errors import NotFound, Refused
@@ -38,9 +38,12 @@ __all__ = [
     "version_text",
 ]
 
-ACTORS = ("gate", "distill", "person")
-ACTIONS = ("write", "patch", "accept", "reject", "archive", "restore")
-PLACES = ("learned", "proposal", "tree")
+Actor = Literal["gate", "distill", "person"]
+Action = Literal["write", "patch", "accept", "reject", "archive", "restore"]
+Place = Literal["learned", "proposal", "tree"]
+ACTORS: tuple[Actor, ...] = get_args(Actor)
+ACTIONS: tuple[Action, ...] = get_args(Action)
+PLACES: tuple[Place, ...] = get_args(Place)
 _HEX = frozenset("0123456789abcdef")
 _MIN_PREFIX = 7
 
@@ -60,10 +63,10 @@ class Row:
     """One change, as the ledger keeps it."""
 
     time: str
-    actor: str
-    action: str
+    actor: Actor
+    action: Action
     name: str
-    place: str
+    place: Place
     session: str
     trigger: str
     before: str | None
@@ -103,10 +106,10 @@ def keep_version(layout: Layout, text: str) -> str:
 def record(
     layout: Layout,
     *,
-    actor: str,
-    action: str,
+    actor: Actor,
+    action: Action,
     name: str,
-    place: str,
+    place: Place,
     before: str | None,
     after: str | None,
     session: str = "",

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from edgar_min.layout import Layout
+    from edgar_min.learning.ledger import Action, Actor, Place
 
 __all__ = ["accept", "forget", "move_to_archive", "reject", "restore", "write_stored"]
 
@@ -56,7 +57,7 @@ def reject(layout: Layout, name: str) -> Path:
     return move_to_archive(layout, path.parent, name, actor="person", action="reject", place="proposal")
 
 
-def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: str = "person") -> Path:
+def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: Actor = "person") -> Path:
     """Forget a learned skill: move it into `learned/.archive/` (never deleted); return where it went."""
     problem = name_problem(name)
     if problem:
@@ -75,7 +76,9 @@ def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: str 
     return move_to_archive(layout, folder, name, actor=actor, action="archive", place="learned")
 
 
-def move_to_archive(layout: Layout, folder: Path, name: str, *, actor: str, action: str, place: str) -> Path:
+def move_to_archive(
+    layout: Layout, folder: Path, name: str, *, actor: Actor, action: Action, place: Place
+) -> Path:
     """Move a skill folder into `learned/.archive/STAMP-NAME[-rejected]` and record it in the ledger.
 
     The ledger row keeps the text, so `edgar skills restore` can bring it back.
@@ -103,8 +106,8 @@ def write_stored(
     text: str,
     source: str,
     *,
-    actor: str,
-    action: str,
+    actor: Actor,
+    action: Action,
     index: SkillSet | None = None,
     keep_created: bool = False,
 ) -> Path:
@@ -136,7 +139,7 @@ def write_stored(
     )
 
 
-def restore(layout: Layout, name: str, to: str | None = None, actor: str = "person") -> tuple[str, Path]:
+def restore(layout: Layout, name: str, to: str | None = None, actor: Actor = "person") -> tuple[str, Path]:
     """Bring back a version of `name` as its learned skill, through `write_learned`.
 
     Without `to`: the version before the last change to the learned skill

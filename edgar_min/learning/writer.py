@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from edgar_min.layout import Layout
+    from edgar_min.learning.ledger import Action, Actor
 
 __all__ = ["MAX_BODY_CHARS", "Provenance", "render_skill", "write_learned"]
 
@@ -94,8 +95,8 @@ def write_learned(
     patch: bool = False,
     index: SkillSet | None = None,
     created: str | None = None,
-    actor: str = "gate",
-    action: str | None = None,
+    actor: Actor = "gate",
+    action: Action | None = None,
     source: Source | None = None,
 ) -> Path:
     """Write `.edgar/proposals/NAME/SKILL.md` (`to="proposal"`) or `.edgar/skills/learned/NAME/SKILL.md`.
