@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
+from edgar_min.agent.acceptance import check_body
+from edgar_min.agent.tree import body_path, load_registry, read_registry_text
 from edgar_min.atomic import write_text
 from edgar_min.errors import Refused
 from edgar_min.learning.ledger import record
@@ -31,9 +33,6 @@ def write_code_skill(
     layout: Layout, manifest: Manifest, body: str, *, to: Literal["proposal", "tree"]
 ) -> Path:
     """Write `body` for `manifest` after acceptance; return the body's path."""
-    from edgar_min.agent.acceptance import check_body
-    from edgar_min.agent.tree import body_path, load_registry, read_registry_text
-
     registry = load_registry(layout.registry)
     if registry.category(manifest.category) is None:
         msg = (

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import EdgarError, NotFound
+from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import name_problem
 
 if TYPE_CHECKING:
@@ -42,8 +43,6 @@ class Proposal:
 
 
 def _read(path: Path) -> Proposal:
-    from edgar_min.skills.frontmatter import read_skill
-
     name = path.parent.name
     try:
         data = read_skill(path).data
