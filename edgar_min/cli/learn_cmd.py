@@ -227,15 +227,12 @@ def _payload_path(payload: dict[str, Any], key: str, required: bool) -> Path | N
 
 
 def _log_problem(ctx: Context, sentence: str) -> None:
-    import json
-    import time
+    from edgar_min.errors import EdgarError
+    from edgar_min.logfile import append_row, timestamp
 
-    from edgar_min.atomic import append_line
-
-    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "problem": sentence}
     try:
-        append_line(ctx.layout.hook_problems, json.dumps(row, ensure_ascii=False))
-    except OSError:
+        append_row(ctx.layout.hook_problems, {"time": timestamp(), "problem": sentence}, root=ctx.layout.root)
+    except (OSError, EdgarError):
         pass
 
 

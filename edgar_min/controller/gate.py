@@ -9,14 +9,13 @@ the writer refuses becomes a logged rejection, never a broken turn.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.atomic import append_line
 from edgar_min.errors import EdgarError, Refused
+from edgar_min.logfile import append_row, timestamp
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -68,14 +67,8 @@ class Outcome:
 
 def log_rejection(layout: Layout, *, trigger: str, skill: str | None, error: str, session: str = "") -> None:
     """Append one JSON line to `.edgar/rejections.jsonl`: when, which trigger, which skill, why."""
-    row = {
-        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "trigger": trigger,
-        "skill": skill,
-        "session": session,
-        "error": error,
-    }
-    append_line(layout.rejections, json.dumps(row, ensure_ascii=False))
+    row = {"time": timestamp(), "trigger": trigger, "skill": skill, "session": session, "error": error}
+    append_row(layout.rejections, row, root=layout.root)
 
 
 class Pending:
@@ -120,7 +113,7 @@ class Gate:
         self.layout = layout
         self.config = config
         self._provider = provider
-        self.store = store if store is not None else ExperienceStore(layout.experience)
+        self.store = store if store is not None else ExperienceStore(layout.experience, root=layout.root)
 
     @property
     def mode(self) -> str:
@@ -219,7 +212,7 @@ class Gate:
                 log_rejection(
                     self.layout, trigger=",".join(fired), skill=skill, error=sentence, session=session
                 )
-            except OSError:
+            except (OSError, EdgarError):
                 pass
             if skill is not None:
                 sentence = f"distill {skill}: {sentence}"

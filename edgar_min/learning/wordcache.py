@@ -363,21 +363,28 @@ def _save(layout: Layout, plan: _Plan, cache: _Cache | None) -> None:
                     postings.setdefault(word, []).extend(kept)
     except ValueError:
         # A damaged index line the check did not need: the entries it covers cannot be kept.
-        layout.word_cache.unlink(missing_ok=True)
+        from edgar_min.atomic import remove_tree
+        from edgar_min.errors import Refused
+
+        try:
+            remove_tree(layout.word_cache, root=layout.root)
+        except (OSError, Refused):
+            pass
         return
     state = "\n".join(f"{path}\t{key}" for path, key in zip(columns[0], columns[1], strict=True))
     lines = [_digest(state), *("\t".join(column) for column in columns)]
     lines += (f"{word}\t{' '.join(map(str, sorted(slots)))}" for word, slots in postings.items())
     body = "".join(line + "\n" for line in lines)
     from edgar_min.atomic import write_text
+    from edgar_min.errors import Refused
 
     try:
         if not (layout.cache / ".gitignore").exists():
             # Derived data, and it may hold words of skills in the user's home scope: never commit it.
-            write_text(layout.cache / ".gitignore", "*\n")
+            write_text(layout.cache / ".gitignore", "*\n", root=layout.root)
         crc = zlib.crc32(body.encode("utf-8"))
-        write_text(layout.word_cache, f"{FORMAT} {normalisation_key()}\n{crc:08x}\n{body}")
-    except (OSError, ValueError):
+        write_text(layout.word_cache, f"{FORMAT} {normalisation_key()}\n{crc:08x}\n{body}", root=layout.root)
+    except (OSError, ValueError, Refused):
         pass  # only an accelerator: the next check reads the files again
 
 
