@@ -312,5 +312,5 @@ def test_an_unwritable_store_gets_a_sentence_not_a_traceback(edgar, root):
     (root / ".edgar" / "experience").write_text("not a folder")
     result = edgar("--root", str(root), "learn", turn_file(root))
     assert result.code == 1
-    assert "Not a directory" in result.err or "File exists" in result.err
+    assert ".edgar/experience is a file where edgar keeps a folder" in result.err
     assert "Traceback" not in result.err

@@ -127,8 +127,8 @@ class ExperienceStore:
                         names.append(entry.name)
                         if len(names) >= limit:
                             break
-        except FileNotFoundError:
-            pass
+        except (FileNotFoundError, NotADirectoryError):
+            pass  # a file where the folder belongs: the write that follows refuses it with a sentence
         return names
 
     def record(

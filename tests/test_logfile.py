@@ -1,0 +1,35 @@
+"""JSON Lines logs: one row per line, torn or garbage lines counted, and one timestamp format."""
+
+from __future__ import annotations
+
+import json
+
+from edgar_min.logfile import append_row, read_rows, timestamp
+
+
+def test_timestamp_is_utc_iso_and_compact():
+    assert timestamp(0) == "1970-01-01T00:00:00Z"
+    assert timestamp(1_790_000_000, compact=True) == "20260921T141320Z"
+
+
+def test_rows_round_trip_and_bad_lines_are_counted_by_number(tmp_path):
+    log = tmp_path / ".edgar" / "log.jsonl"
+    append_row(log, {"a": 1, "text": "naïve"}, root=tmp_path)
+    append_row(log, {"a": 2}, root=tmp_path)
+    with log.open("ab") as handle:
+        handle.write(b"not json\n" + b"[" * 100_000 + b"\n" + b"[1, 2]\n" + b'{"torn": ')
+    read = read_rows(log)
+    assert read.rows == [{"a": 1, "text": "naïve"}, {"a": 2}]
+    assert read.bad == [3, 4, 5, 6]
+
+
+def test_a_lone_surrogate_is_logged_escaped_not_crashed_on(tmp_path):
+    log = tmp_path / "log.jsonl"
+    append_row(log, {"id": "\ud800"}, root=tmp_path)
+    assert log.read_bytes() == b'{"id":"\\ud800"}\n'
+    assert json.loads(log.read_text()) == {"id": "\ud800"}
+
+
+def test_a_missing_log_reads_as_empty(tmp_path):
+    read = read_rows(tmp_path / "none.jsonl")
+    assert (read.rows, read.bad) == ([], [])
