@@ -134,10 +134,16 @@ BAD = [
         -32602,
         10,
     ),
+    (b"[" * 100_000, -32700, None),
+    (b'{"jsonrpc": "2.0", "id": 11, "method": "ping", "params": ' + b'{"a": ' * 100_000, -32700, None),
+    (b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "ping"}', -32600, None),
+    (b'{"jsonrpc": "2.0", "id": 1e400, "method": "ping"}', -32600, None),
+    (b'\xff\xfe{"jsonrpc": "2.0"}', -32700, None),
+    (b'{"jsonrpc": "2.0", "id": 12, "method": "\\udfff"}', -32601, 12),
 ]
 
 
-@pytest.mark.parametrize(("line", "code", "rid"), BAD)
+@pytest.mark.parametrize(("line", "code", "rid"), BAD, ids=[f"bad{i}" for i in range(len(BAD))])
 def test_bad_messages_get_the_protocols_error_codes(server, line, code, rid):
     answer = server.handle_line(line)
     assert answer["jsonrpc"] == "2.0"
@@ -199,4 +205,34 @@ def test_the_edgar_mcp_command_survives_every_bad_message(tmp_path):
     answers = [json.loads(x) for x in done.stdout.splitlines()]
     assert [a["error"]["code"] for a in answers[:-1]] == [code for _, code, _ in BAD]
     assert answers[-1] == {"jsonrpc": "2.0", "id": 99, "result": {}}
+    assert b"Traceback" not in done.stderr
+
+
+def test_lone_surrogates_inside_arguments_get_answers_and_the_process_lives(tmp_path):
+    # A lone surrogate where text belongs is refused with a sentence, before anything is stored.
+    prompt = {"name": "learn_turn", "arguments": {"turn": {"prompt": "\ud800 deploy"}}}
+    options = [{"id": "a"}, {"id": "b"}]
+    state = {"name": "decide", "arguments": {"state": "\ud800", "question": "q", "options": options}}
+    messages = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": prompt}),
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": state}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(tmp_path), "mcp"],
+        input=("\n".join(messages) + "\n").encode("ascii"),
+        capture_output=True,
+        timeout=60,
+        cwd=REPO_ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    first, second, third = (json.loads(x) for x in done.stdout.splitlines())
+    assert first["result"]["isError"] is True
+    assert "lone surrogate" in first["result"]["content"][0]["text"]
+    assert not (tmp_path / ".edgar" / "experience").exists()
+    assert second["result"]["isError"] is True, second
+    assert "'state' holds a lone surrogate" in second["result"]["content"][0]["text"]
+    assert not (tmp_path / ".edgar" / "decisions").exists()
+    assert third == {"jsonrpc": "2.0", "id": 3, "result": {}}
     assert b"Traceback" not in done.stderr
