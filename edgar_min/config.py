@@ -10,6 +10,7 @@ it is handed to code skills as `ctx.config`.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -29,6 +30,14 @@ __all__ = [
     "SkillsConfig",
     "load_config",
 ]
+
+
+# Bounds for every number a config may hold: a timeout of `inf`, `1e308` or `nan` is a
+# mistake to name, not a value to pass to a socket or a timer.
+HOUR = 3600.0
+DAY = 86400.0
+INT_MAX = 2**31 - 1
+FLOAT_MAX = 1e9
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +72,8 @@ class ModelConfig:
     base_url: str = ""
     api_key_env: str = ""
     temperature: float = field(default=0.2, metadata={"min": 0.0, "max": 2.0})
-    max_tokens: int = field(default=1024, metadata={"min": 1})
-    timeout_s: float = field(default=60.0, metadata={"min": 0.001})
+    max_tokens: int = field(default=1024, metadata={"min": 1, "max": 1_000_000})
+    timeout_s: float = field(default=60.0, metadata={"min": 0.001, "max": HOUR})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +84,7 @@ class SemifConfig:
     model: str = ""
     base_url: str = ""
     api_key_env: str = ""
-    timeout_s: float = field(default=30.0, metadata={"min": 0.001})
+    timeout_s: float = field(default=30.0, metadata={"min": 0.001, "max": HOUR})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +92,7 @@ class CheckConfig:
     """The project's declared check: a command whose exit code alone is the verdict."""
 
     command: tuple[str, ...] = ()
-    timeout_s: float = field(default=600.0, metadata={"min": 0.001})
+    timeout_s: float = field(default=600.0, metadata={"min": 0.001, "max": DAY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +104,7 @@ class AdaptersConfig:
     # Whether `learn --hook` runs the declared check before learning.
     hook_check: bool = False
     # The longest `learn --hook` waits for learning (a model call included), in seconds.
-    hook_timeout_s: float = 20.0
+    hook_timeout_s: float = field(default=20.0, metadata={"min": 0.001, "max": HOUR})
 
 
 SECTIONS: dict[str, type] = {
@@ -144,7 +153,12 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
         ok = isinstance(value, int) and not isinstance(value, bool)
     elif ftype == "float":
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        value = float(value) if ok else value
+        if ok:
+            finite = _finite(value)
+            if finite is None:
+                msg = f"{source}: {dotted} must be a finite number, not {value!r}"
+                raise ConfigError(msg)
+            value = finite
     elif ftype == "bool":
         ok = isinstance(value, bool)
     elif ftype == "tuple[str, ...]":
@@ -157,11 +171,31 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
         msg = f"{source}: {dotted} must be one of {', '.join(choices)}, not {value!r}"
         raise ConfigError(msg)
     low, high = metadata.get("min"), metadata.get("max")
+    if high is None and ftype in {"int", "float"}:
+        high = INT_MAX if ftype == "int" else FLOAT_MAX
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"at least {low:g}" if high is None else f"between {low:g} and {high:g}"
+        if high is None:
+            bounds = f"at least {_shown(low)}"
+        elif low is None:
+            bounds = f"at most {_shown(high)}"
+        else:
+            bounds = f"between {_shown(low)} and {_shown(high)}"
         msg = f"{source}: {dotted} must be {bounds}, not {value!r}"
         raise ConfigError(msg)
     return value
+
+
+def _shown(bound: float) -> str:
+    return f"{bound:,}" if isinstance(bound, int) else f"{bound:g}"
+
+
+def _finite(value: float) -> float | None:
+    """`value` as a finite float, or None (inf, nan, or an int too large for a float)."""
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _apply(config: Config, source: str, table: dict[str, Any]) -> Config:
@@ -212,6 +246,9 @@ def _read_toml(path: Path) -> dict[str, Any] | None:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         msg = f"{path}: not valid TOML: {exc}"
+        raise ConfigError(msg) from None
+    except RecursionError:
+        msg = f"{path}: not valid TOML: its arrays or tables are nested too deeply to read"
         raise ConfigError(msg) from None
 
 
