@@ -132,8 +132,8 @@ def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> N
         walk = _Walk(root, path)
         folder = walk.parent(create=True)
         try:
-            walk.leaf_is_file_or_missing(folder)
-            # O_NONBLOCK: a fifo planted where a log belongs must not hang the writer.
+            # O_NOFOLLOW refuses a link; O_NONBLOCK keeps a fifo planted where a log belongs
+            # from hanging the writer; fstat below refuses anything but a plain file.
             fd = walk.open_leaf(folder, flags | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
         finally:
             walk.close(folder)
