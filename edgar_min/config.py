@@ -171,13 +171,15 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
         msg = f"{source}: {dotted} must be one of {', '.join(choices)}, not {value!r}"
         raise ConfigError(msg)
     low, high = metadata.get("min"), metadata.get("max")
-    if high is None and ftype in {"int", "float"}:
+    # A key with no upper bound of its own still has the one every number has.
+    implicit = high is None and ftype in {"int", "float"}
+    if implicit:
         high = INT_MAX if ftype == "int" else FLOAT_MAX
     if (low is not None and value < low) or (high is not None and value > high):
-        if high is None:
-            bounds = f"at least {_shown(low)}"
-        elif low is None:
+        if low is None or (implicit and value > high):
             bounds = f"at most {_shown(high)}"
+        elif high is None or implicit:
+            bounds = f"at least {_shown(low)}"
         else:
             bounds = f"between {_shown(low)} and {_shown(high)}"
         msg = f"{source}: {dotted} must be {bounds}, not {value!r}"
