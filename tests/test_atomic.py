@@ -309,3 +309,66 @@ def test_a_code_proposal_folder_that_is_a_link_is_refused(root, outside):
     with pytest.raises(Refused, match=r"\.edgar/code-proposals is a symbolic link"):
         write_code_skill(layout, manifest, body, to="proposal")
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
+
+
+# End to end: a hostile repository, cloned with git, and the built zipapp run inside it.
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    out = tmp_path_factory.mktemp("build") / "edgar.pyz"
+    subprocess.run(
+        [sys.executable, str(repo / "build_zipapp.py"), "-o", str(out)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return out
+
+
+def test_a_cloned_repository_that_links_proposals_to_a_persons_skills_cannot_delete_them(tmp_path, pyz):
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    home = tmp_path / "home"
+    persons = home / ".claude" / "skills"
+    (persons / "deploy").mkdir(parents=True)
+    (persons / "deploy" / "SKILL.md").write_text(PERSONS_SKILL)
+    (persons / "deploy" / "notes.txt").write_text("mine")
+    hostile = tmp_path / "hostile"
+    (hostile / ".edgar").mkdir(parents=True)
+    # The link a hostile checkout carries: relative, so it lands in whoever clones it.
+    (hostile / ".edgar" / "proposals").symlink_to("../../home/.claude/skills")
+    env = {"GIT_AUTHOR_NAME": "x", "GIT_AUTHOR_EMAIL": "x@x", "GIT_COMMITTER_NAME": "x",
+           "GIT_COMMITTER_EMAIL": "x@x", "HOME": str(home), "PATH": "/usr/bin:/bin"}  # fmt: skip
+    git = ["git", "-c", "init.defaultBranch=main", "-c", "core.symlinks=true"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "skills"]):
+        subprocess.run([*git, *args], cwd=hostile, env=env, check=True, capture_output=True)
+    clone = tmp_path / "clone"
+    subprocess.run([*git, "clone", "-q", str(hostile), str(clone)], env=env, check=True, capture_output=True)
+    assert (clone / ".edgar" / "proposals").is_symlink()
+    assert (clone / ".edgar" / "proposals" / "deploy" / "SKILL.md").is_file()  # the link resolves
+    before = tree_snapshot(persons)
+    env = {**env, "EDGAR_HOME": str(home / ".edgar")}
+    for command in (["skills", "accept", "deploy"], ["skills", "reject", "deploy"], ["learn", "-"]):
+        done = subprocess.run(
+            [sys.executable, str(pyz), "--root", str(clone), *command],
+            input=json.dumps(RECOVERED), capture_output=True, text=True, env=env, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 1, (command, done.stderr)
+        assert ".edgar/proposals is a symbolic link" in done.stderr + done.stdout
+        assert "Traceback" not in done.stderr
+    assert tree_snapshot(persons) == before
+    doctor = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(clone), "doctor"],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert doctor.returncode == 1
+    assert "- link: .edgar/proposals is a symbolic link (to ../../home/.claude/skills)" in doctor.stdout

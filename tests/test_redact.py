@@ -138,3 +138,35 @@ def test_a_typed_secret_reaches_no_file_and_no_model_prompt(edgar, tmp_path):
         assert secret not in seen, secret
         for path, text in written.items():
             assert secret not in text, (secret, path)
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "secrets" / "detect-secrets"
+# The values detect-secrets' own plugins flag in its test data, by file.
+FLAGGED = {
+    "each_secret.py.txt": [
+        "YW1pYWx3YXlzZ2VuZXJhdGluZ3BheWxvYWRzd2hlbmltaHVuZ3J5b3JhbWlhbHdheXNodW5ncnk",
+        "c2VjcmV0IG1lc3NhZ2Ugc28geW91J2xsIG5ldmVyIGd1ZXNzIG15IHBhc3N3b3Jk",
+        "8b1118b376c313ed420e5133ba91307817ed52c2",
+        "whywouldyouusehttpforpasswords",
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ],
+    "config.ini": ["123456789a1234", "23456789a1", "vh987tyw9ehy8ghis7vwyhiwbwitefy7w3ASDGYDGUASDG"],
+    "file_with_secrets.py.txt": [
+        "c3VwZXIgbG9uZyBzdHJpbmcgc2hvdWxkIGNhdXNlIGVub3VnaCBlbnRyb3B5",
+        "f6CGV4aMM9zedoh3OUNbSakBymo7yplB",
+    ],
+    "private_key": ["somethingSuperRandomAndSecretHereThatShouldNeverBeShared"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLAGGED))
+def test_the_values_a_public_scanner_flags_in_its_test_data_are_redacted(name):
+    text = (FIXTURES / name).read_text()
+    out = redact(text)
+    for value in FLAGGED[name]:
+        assert value in text
+        assert value not in out, value
+    if name == "each_secret.py.txt":
+        assert "red_herring = 'DEADBEEF'" in out  # short hex that is not a secret stays
+        assert "basic_auth = 'http://username:[REDACTED]@example.com'" in out
