@@ -207,7 +207,7 @@ def _read_payload() -> dict[str, Any]:
         raise BadInput(msg)
     try:
         payload = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):
         msg = "the hook payload on stdin is not JSON"
         raise BadInput(msg) from None
     if not isinstance(payload, dict):
