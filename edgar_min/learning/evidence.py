@@ -40,6 +40,8 @@ from itertools import count
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
+from edgar_min.logfile import timestamp
+
 if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
@@ -338,7 +340,7 @@ class Evidence:
                 mtime = skill.path.stat().st_mtime
             except OSError:
                 return ""
-            since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime))
+            since = timestamp(mtime)
             what = f"never loaded since its file was written {since}"
         turns = self.scan.turns_after(since)
         if turns >= self.stale_turns:
