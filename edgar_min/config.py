@@ -117,6 +117,8 @@ SECTIONS: dict[str, type] = {
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
+# The `[agent]` keys edgar itself reads as numbers, checked like any other number key.
+AGENT_NUMBERS: dict[str, dict[str, float]] = {"time_limit_s": {"min": 0.001, "max": HOUR}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +193,16 @@ def _shown(bound: float) -> str:
     return f"{bound:,}" if isinstance(bound, int) else f"{bound:g}"
 
 
+def _number(value: Any) -> Any:
+    """A number given as text (an environment variable, a `--set` flag) as a float; anything else as is."""
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
 def _finite(value: float) -> float | None:
     """`value` as a finite float, or None (inf, nan, or an int too large for a float)."""
     try:
@@ -210,6 +222,9 @@ def _apply(config: Config, source: str, table: dict[str, Any]) -> Config:
                 raise ConfigError(msg)
             agent = dict(changes.get("agent", config.agent))
             agent.update(values)
+            for key, bounds in AGENT_NUMBERS.items():
+                if key in values:
+                    agent[key] = _coerce(source, f"agent.{key}", "float", bounds, _number(values[key]))
             changes["agent"] = agent
             continue
         cls = SECTIONS.get(section)

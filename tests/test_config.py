@@ -100,14 +100,15 @@ def test_a_malformed_set_flag_is_a_sentence(layout, flag):
 def _number_keys():
     from dataclasses import fields
 
-    from edgar_min.config import SECTIONS
+    from edgar_min.config import AGENT_NUMBERS, SECTIONS
 
-    return [
+    keys = [
         (section, f.name, str(f.type))
         for section, cls in SECTIONS.items()
         for f in fields(cls)
         if str(f.type) in {"int", "float"}
     ]
+    return keys + [("agent", key, "float") for key in AGENT_NUMBERS]
 
 
 @pytest.mark.parametrize(("section", "key", "kind"), _number_keys(), ids=str)
