@@ -372,3 +372,15 @@ def test_a_cloned_repository_that_links_proposals_to_a_persons_skills_cannot_del
     )  # fmt: skip
     assert doctor.returncode == 1
     assert "- link: .edgar/proposals is a symbolic link (to ../../home/.claude/skills)" in doctor.stdout
+
+
+def test_restore_refuses_a_kept_version_that_is_a_link(edgar, root, outside):
+    layout = Layout(root, root / "home")
+    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
+    (row,) = read_ledger(layout).rows
+    kept = layout.versions / row.after
+    kept.unlink()
+    link(kept, outside / "bashrc")
+    result = edgar("--root", str(root), "skills", "restore", "pin-bump", "--to", row.after)
+    assert result.code == 1
+    assert f".edgar/versions/{row.after} is a symbolic link" in result.err

@@ -184,7 +184,7 @@ def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
     path: Path = layout.versions / digest
     try:
         text = read_text(path, root=layout.root)
-    except (OSError, UnicodeDecodeError, Refused):
+    except (OSError, UnicodeDecodeError):
         text = None
     if text is None:
         msg = f"version {digest[:12]} of {name} is named in the ledger but its copy {path} cannot be read"
