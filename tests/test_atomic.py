@@ -60,9 +60,22 @@ def link(place: Path, target: Path) -> None:
     place.symlink_to(target, target_is_directory=target.is_dir())
 
 
-# The primitives.
+# The primitives, both ways: with O_NOFOLLOW and dir_fd (POSIX), and the lstat walk used where
+# those are missing.
 
 
+@pytest.fixture
+def walk_mode(request, monkeypatch):
+    if request.param == "lstat":
+        monkeypatch.setattr(atomic, "_FD_WALK", False)
+    return request.param
+
+
+both_walks = pytest.mark.parametrize("walk_mode", ["dir_fd", "lstat"], indirect=True)
+
+
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_write_text_refuses_a_link_on_the_way_and_at_the_end(root, outside):
     link(root / ".edgar" / "proposals", outside)
     before = tree_snapshot(outside)
@@ -75,12 +88,16 @@ def test_write_text_refuses_a_link_on_the_way_and_at_the_end(root, outside):
     assert (root / ".edgar" / "notes.md").is_symlink()
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_write_text_makes_folders_and_leaves_no_temp_file(root):
     atomic.write_text(root / ".edgar" / "a" / "b" / "c.txt", "hello", root=root)
     assert (root / ".edgar" / "a" / "b" / "c.txt").read_text() == "hello"
     assert os.listdir(root / ".edgar" / "a" / "b") == ["c.txt"]
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_a_file_where_a_folder_belongs_and_a_folder_where_a_file_belongs(root):
     (root / ".edgar" / "versions").write_text("not a folder")
     with pytest.raises(Refused, match=r"\.edgar/versions is a file where edgar keeps a folder"):
@@ -90,6 +107,8 @@ def test_a_file_where_a_folder_belongs_and_a_folder_where_a_file_belongs(root):
         atomic.append_line(root / ".edgar" / "ledger.jsonl", "{}", root=root)
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_append_line_refuses_a_linked_log_and_a_fifo(root, outside):
     link(root / ".edgar" / "ledger.jsonl", outside / "bashrc")
     with pytest.raises(Refused, match="symbolic link"):
@@ -100,6 +119,8 @@ def test_append_line_refuses_a_linked_log_and_a_fifo(root, outside):
         atomic.append_line(root / ".edgar" / "rejections.jsonl", "{}", root=root)
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_read_text_refuses_a_link_instead_of_reading_the_outside(root, outside):
     link(root / ".edgar" / "versions" / "abc", outside / "bashrc")
     with pytest.raises(Refused, match=r"\.edgar/versions/abc is a symbolic link"):
@@ -107,6 +128,8 @@ def test_read_text_refuses_a_link_instead_of_reading_the_outside(root, outside):
     assert atomic.read_text(root / ".edgar" / "nothing" / "here", root=root) is None
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_remove_tree_never_follows_a_link(root, outside):
     link(root / ".edgar" / "proposals", outside)
     with pytest.raises(Refused, match=r"\.edgar/proposals is a symbolic link"):
@@ -120,6 +143,8 @@ def test_remove_tree_never_follows_a_link(root, outside):
     assert (outside / "deploy" / "notes.txt").read_text() == "mine"
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_move_refuses_a_linked_source_and_a_linked_destination(root, outside):
     link(root / ".edgar" / "skills" / "learned" / "deploy", outside / "deploy")
     with pytest.raises(Refused, match=r"learned/deploy is a symbolic link"):
@@ -134,12 +159,16 @@ def test_move_refuses_a_linked_source_and_a_linked_destination(root, outside):
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_a_path_outside_the_root_is_refused(root, tmp_path):
     with pytest.raises(Refused, match="not inside"):
         atomic.write_text(tmp_path / "elsewhere.txt", "x", root=root)
     assert not (tmp_path / "elsewhere.txt").exists()
 
 
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_check_writable_creates_nothing(root, outside):
     atomic.check_writable(root / ".edgar" / "a" / "b" / "c", root=root)
     assert not (root / ".edgar" / "a").exists()
