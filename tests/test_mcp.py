@@ -236,3 +236,47 @@ def test_lone_surrogates_inside_arguments_get_answers_and_the_process_lives(tmp_
     assert not (tmp_path / ".edgar" / "decisions").exists()
     assert third == {"jsonrpc": "2.0", "id": 3, "result": {}}
     assert b"Traceback" not in done.stderr
+
+
+def _fuzz():
+    from hypothesis import strategies as st
+
+    # Any character, lone surrogates (which JSON's \\u escapes can carry) often among them.
+    text = st.text(st.characters(exclude_categories=()) | st.sampled_from(["\ud800", "\udfff"]), max_size=20)
+    leaf = st.none() | st.booleans() | st.integers() | st.floats() | text
+    value = st.recursive(
+        leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4)
+    )
+    tools = st.sampled_from([t["name"] for t in TOOLS] + ["nope"])
+    call_ = st.fixed_dictionaries(
+        {"jsonrpc": st.just("2.0"), "id": st.integers() | text, "method": st.just("tools/call")},
+    ).flatmap(
+        lambda base: st.fixed_dictionaries(
+            {"name": tools, "arguments": st.dictionaries(st.sampled_from(["turn", "state", "question",
+             "options", "name", "budget_chars", "order", "session"]), value, max_size=4)}
+        ).map(lambda params: {**base, "params": params})
+    )  # fmt: skip
+    method = st.sampled_from(["initialize", "ping", "tools/list", "tools/call", "x"]) | text
+    message = st.dictionaries(st.sampled_from(["jsonrpc", "id", "method", "params"]) | text, value | method)
+    return call_ | message | value
+
+
+def test_no_message_makes_the_server_raise_or_answer_what_utf8_cannot_carry(tmp_path):
+    from hypothesis import HealthCheck, given, settings
+
+    from edgar_min.mcp.server import _encode
+
+    layout = Layout(tmp_path, tmp_path / "home")
+    server = Server(layout, lambda: load_config(layout))
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_fuzz())
+    def check(message):
+        line = json.dumps(message).encode("ascii")  # JSON's \\u escapes carry any lone surrogate
+        answer = server.handle_line(line)
+        if answer is not None:
+            assert answer["jsonrpc"] == "2.0"
+            assert ("result" in answer) != ("error" in answer)
+            json.loads(_encode(answer))
+
+    check()
