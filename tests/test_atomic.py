@@ -413,3 +413,18 @@ def test_restore_refuses_a_kept_version_that_is_a_link(edgar, root, outside):
     result = edgar("--root", str(root), "skills", "restore", "pin-bump", "--to", row.after)
     assert result.code == 1
     assert f".edgar/versions/{row.after} is a symbolic link" in result.err
+
+
+def test_a_persons_own_links_outside_edgars_places_are_read_and_not_refused(edgar, root):
+    # As JuliaLang/julia and JacobPEvans/ai-assistant-instructions commit it: `.claude/skills`
+    # is a relative link to the folder where the project keeps its skills.
+    shared = root / "agentsmd" / "skills" / "github-graphql"
+    shared.mkdir(parents=True)
+    (shared / "SKILL.md").write_text("---\nname: github-graphql\ndescription: GraphQL for PRs.\n---\n\nProse.\n")
+    link(root / ".claude" / "skills", Path("../agentsmd/skills"))
+    listed = edgar("--root", str(root), "--json", "skills", "list").json()
+    assert [s["name"] for s in listed] == ["github-graphql"]
+    learned = edgar("--root", str(root), "--json", "learn", turn_file(root)).json()
+    assert learned["outcome"] == "proposed", learned
+    places = edgar("--root", str(root), "--json", "doctor").json()["places"]
+    assert places == {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
