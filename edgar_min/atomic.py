@@ -17,7 +17,6 @@ written. The root itself is the caller's choice and may be a link.
 from __future__ import annotations
 
 import os
-import re
 import stat
 import threading
 from pathlib import Path
@@ -25,7 +24,6 @@ from pathlib import Path
 from edgar_min.errors import Refused
 
 __all__ = [
-    "TEMP_NAME",
     "append_line",
     "check_writable",
     "create_empty",
@@ -33,11 +31,21 @@ __all__ = [
     "move",
     "read_text",
     "remove_tree",
+    "temp_file_pid",
     "write_text",
 ]
 
-# Every temp file `write_text` makes: `.NAME.PID.THREAD.tmp` (`doctor` finds leftovers by this).
-TEMP_NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.(?P<thread>[0-9]+)\.tmp")
+# Every temp file `write_text` makes is `.NAME.PID.THREAD.tmp`; `doctor` finds leftovers by it.
+_TEMP_NAME = r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.(?P<thread>[0-9]+)\.tmp"
+
+
+def temp_file_pid(name: str) -> int | None:
+    """The pid in a temp file name `write_text` made, or None for any other name."""
+    import re
+
+    match = re.fullmatch(_TEMP_NAME, name)
+    return int(match["pid"]) if match else None
+
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -420,7 +420,9 @@ def test_a_persons_own_links_outside_edgars_places_are_read_and_not_refused(edga
     # is a relative link to the folder where the project keeps its skills.
     shared = root / "agentsmd" / "skills" / "github-graphql"
     shared.mkdir(parents=True)
-    (shared / "SKILL.md").write_text("---\nname: github-graphql\ndescription: GraphQL for PRs.\n---\n\nProse.\n")
+    (shared / "SKILL.md").write_text(
+        "---\nname: github-graphql\ndescription: GraphQL for PRs.\n---\n\nProse.\n"
+    )
     link(root / ".claude" / "skills", Path("../agentsmd/skills"))
     listed = edgar("--root", str(root), "--json", "skills", "list").json()
     assert [s["name"] for s in listed] == ["github-graphql"]

@@ -128,7 +128,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     import stat
     import time
 
-    from edgar_min.atomic import TEMP_NAME, remove_tree
+    from edgar_min.atomic import remove_tree, temp_file_pid
     from edgar_min.errors import EdgarError
 
     found: dict[str, list[str]] = {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
@@ -151,11 +151,11 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                 if stat.S_ISLNK(st.st_mode) and folder.name != "data":
                     found["links"].append(_link_line(layout, path))
                     continue
-                match = TEMP_NAME.fullmatch(name)
-                if match is None or not stat.S_ISREG(st.st_mode):
+                pid = temp_file_pid(name)
+                if pid is None or not stat.S_ISREG(st.st_mode):
                     continue
                 shown = _rel(layout, path)
-                if _leftover(int(match["pid"]), st.st_mtime, now):
+                if _leftover(pid, st.st_mtime, now):
                     try:
                         remove_tree(path, root=layout.root)
                     except (OSError, EdgarError):
