@@ -430,3 +430,17 @@ def test_a_persons_own_links_outside_edgars_places_are_read_and_not_refused(edga
     assert learned["outcome"] == "proposed", learned
     places = edgar("--root", str(root), "--json", "doctor").json()["places"]
     assert places == {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
+
+
+def test_a_linked_shape_folder_refuses_the_turn_before_its_line_is_written(edgar, root, outside):
+    from edgar_min.learning.store import ExperienceStore, _slug
+    from edgar_min.learning.turn import parse_turn
+
+    layout = Layout(root, root / "home")
+    turn = parse_turn(RECOVERED)
+    link(layout.experience / "shapes" / _slug(turn.shape), outside)
+    store = ExperienceStore(layout.experience, host="box", root=root)
+    with pytest.raises(Refused, match=r"\.edgar/experience/shapes/.* is a symbolic link"):
+        store.record(turn, "s-1")
+    assert not (layout.experience / "turns").exists()
+    assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]

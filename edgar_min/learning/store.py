@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from edgar_min.atomic import append_line, create_empty
+from edgar_min.atomic import append_line, check_writable, create_empty
 from edgar_min.errors import BadInput
 from edgar_min.logfile import timestamp
 
@@ -148,13 +148,16 @@ class ExperienceStore:
                 ",".join(fired) or "-",
             )
         )
-        append_line(os.path.join(self._turns_dir, time.strftime("%Y-%m.tsv", when)), line, root=self.root)
         mine = _slug(session, 100)
         markers = self._markers(shape, MARKER_CAP)
-        if mine in markers or len(markers) >= MARKER_CAP:
-            return
-        marker = os.path.join(self._shape_dir(shape), mine)
-        create_empty(marker, root=self.root)
+        marker = None
+        if mine not in markers and len(markers) < MARKER_CAP:
+            marker = os.path.join(self._shape_dir(shape), mine)
+            # Checked before the turn line is written, so a refusal leaves no half-recorded turn.
+            check_writable(marker, root=self.root)
+        append_line(os.path.join(self._turns_dir, time.strftime("%Y-%m.tsv", when)), line, root=self.root)
+        if marker is not None:
+            create_empty(marker, root=self.root)
 
     def repeats(self, shape: str, exclude_session: str = "", enough: int = 0) -> int:
         """Distinct sessions other than `exclude_session` that did `shape` (at most `MARKER_CAP`)."""
