@@ -38,6 +38,7 @@ HOUR = 3600.0
 DAY = 86400.0
 INT_MAX = 2**31 - 1
 FLOAT_MAX = 1e9
+MAX_CONFIG_BYTES = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,13 +253,24 @@ def _apply(config: Config, source: str, table: dict[str, Any]) -> Config:
 def _read_toml(path: Path) -> dict[str, Any] | None:
     import tomllib
 
+    from edgar_min.logfile import open_plain
+
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        handle = open_plain(path)
+        if handle is None:
+            # A checkout can link the config to /dev/zero or a fifo: reading would never end.
+            msg = f"{path}: not a plain file, so it is not read as a config"
+            raise ConfigError(msg)
+        with handle:
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+    except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror})"
         raise ConfigError(msg) from None
+    if len(data) > MAX_CONFIG_BYTES:
+        msg = f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes; a config is a few lines"
+        raise ConfigError(msg)
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -136,3 +136,33 @@ def test_a_config_nested_too_deeply_is_a_sentence(edgar, layout):
     result = edgar("--root", str(layout.root), "skills", "list")
     assert result.code == 2
     assert "nested too deeply" in result.err
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo"])
+def test_a_config_that_is_not_a_plain_file_is_a_sentence_not_a_hang(layout, kind):
+    import os
+    import threading
+
+    if kind == "fifo":
+        os.mkfifo(layout.project_config)
+    else:
+        layout.project_config.symlink_to("/dev/zero")
+    caught = []
+
+    def load():
+        try:
+            load_config(layout, environ={})
+        except ConfigError as exc:
+            caught.append(exc)
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert caught, "load_config did not finish"
+    assert "not a plain file" in caught[0].message
+
+
+def test_a_config_larger_than_a_megabyte_is_refused(layout):
+    layout.project_config.write_text("# " + "x" * 1_000_001 + "\n")
+    with pytest.raises(ConfigError, match="larger than 1,000,000 bytes"):
+        load_config(layout, environ={})

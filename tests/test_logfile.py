@@ -33,3 +33,39 @@ def test_a_lone_surrogate_is_logged_escaped_not_crashed_on(tmp_path):
 def test_a_missing_log_reads_as_empty(tmp_path):
     read = read_rows(tmp_path / "none.jsonl")
     assert (read.rows, read.bad) == ([], [])
+
+
+def _within(seconds, work):
+    """Run `work` in a thread; its result, or a failure if it has not finished (a read that never ends)."""
+    import threading
+
+    done = []
+    thread = threading.Thread(target=lambda: done.append(work()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert done, "did not finish: it is reading something that never ends"
+    return done[0]
+
+
+def test_a_log_that_is_a_device_or_a_fifo_is_not_read(tmp_path):
+    import os
+
+    (tmp_path / "zero.jsonl").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "fifo.jsonl")
+    for name in ("zero.jsonl", "fifo.jsonl"):
+        read = _within(10, lambda name=name: read_rows(tmp_path / name))
+        assert read.not_a_file
+        assert read.rows == []
+
+
+def test_commands_that_read_logs_finish_when_a_checkout_links_them_to_dev_zero(edgar, tmp_path):
+    edgar_dir = tmp_path / ".edgar"
+    (edgar_dir / "decisions").mkdir(parents=True)
+    for log in ("ledger.jsonl", "rejections.jsonl", "decisions/2026-01-01.h.jsonl"):
+        (edgar_dir / log).symlink_to("/dev/zero")
+    doctor = _within(60, lambda: edgar("--root", str(tmp_path), "doctor"))
+    assert "ledger.jsonl is a symbolic link (to /dev/zero)" in doctor.out
+    log = _within(60, lambda: edgar("--root", str(tmp_path), "skills", "log"))
+    assert log.code == 0
+    export = _within(60, lambda: edgar("--root", str(tmp_path), "decisions", "export"))
+    assert "not a plain file (skipped)" in export.err

@@ -165,7 +165,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                 else:
                     found["temp_kept"].append(shown)
     attention.extend(
-        f"link: {line}; edgar refuses to write through it (replace it with a real folder)"
+        f"link: {line}; edgar refuses to write through it (replace it with a real folder or file)"
         for line in found["links"]
     )
     attention.extend(f"misplaced: {line}; edgar refuses to write there" for line in found["misplaced"])
@@ -235,13 +235,16 @@ def _leftover(pid: int, mtime: float, now: float) -> bool:
 
 
 def _count_lines(path: object) -> int:
-    from pathlib import Path
+    from edgar_min.logfile import open_plain
 
     try:
-        with Path(str(path)).open("rb") as handle:
-            return sum(1 for line in handle if line.strip())
+        handle = open_plain(str(path))
     except OSError:
         return 0
+    if handle is None:
+        return 0
+    with handle:
+        return sum(1 for line in handle if line.strip())
 
 
 def _network(provider: Any) -> dict[str, Any]:

@@ -152,7 +152,7 @@ def _row(data: dict) -> Row | None:
 def read_ledger(layout: Layout, name: str | None = None) -> Ledger:
     """Every well-formed row (of one skill when `name` is given), oldest first."""
     read = read_rows(layout.ledger)
-    result = Ledger(torn=len(read.bad))
+    result = Ledger(torn=len(read.bad) + read.not_a_file)
     for data in read.rows:
         row = _row(data)
         if row is None:

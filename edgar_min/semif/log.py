@@ -140,6 +140,8 @@ def _read_file(path: Path, problems: list[str], key: str) -> list[dict[str, Any]
     except OSError as exc:
         problems.append(f"{path}: cannot be read ({exc.strerror})")
         return found
+    if read.not_a_file:
+        problems.append(f"{path}: not a plain file (skipped)")
     problems += [f"{path}:{number}: not a JSON row (skipped)" for number in read.bad]
     for row in read.rows:
         if not isinstance(row.get(key), str):
