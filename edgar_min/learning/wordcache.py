@@ -126,8 +126,13 @@ def _header() -> str:
 
 def _load(path: os.PathLike[str]) -> _Memo | None:
     """The memo at `path`, or None when it is missing, torn, garbage or of another version."""
+    from edgar_min.logfile import open_plain
+
     try:
-        with open(path, "rb") as handle:
+        handle = open_plain(path)  # not a fifo or /dev/zero a checkout linked here
+        if handle is None:
+            return None
+        with handle:
             data = handle.read()
     except OSError:
         return None
