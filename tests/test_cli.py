@@ -343,3 +343,26 @@ def test_an_argument_that_is_not_utf8_is_exit_2_and_nothing_is_stored(edgar, roo
     assert result.code == 2, result
     assert "not valid UTF-8" in result.err
     assert not (root / ".edgar").exists()
+
+
+@pytest.mark.parametrize(
+    ("place", "command"),
+    [
+        (".edgar/proposals/x/SKILL.md", ("skills", "proposals")),
+        (".edgar/proposals/x/SKILL.md", ("skills", "validate")),
+        (".edgar/proposals/x/SKILL.md", ("doctor",)),
+        ("data/categories.json", ("tree",)),
+    ],
+)
+def test_commands_finish_when_a_checkout_links_a_file_they_read_to_dev_zero(root, place, command):
+    import subprocess
+    import sys
+
+    (root / place).parent.mkdir(parents=True)
+    (root / place).symlink_to("/dev/zero")
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(root), *command],
+        capture_output=True, text=True, timeout=60, check=False, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    assert done.returncode in {0, 1, 2}
+    assert "Traceback" not in done.stderr
