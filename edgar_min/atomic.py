@@ -53,8 +53,8 @@ _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 # Where the kernel can open relative to a folder without following links, it does the
 # checking; elsewhere (Windows) each step is checked with lstat first.
-_FD_WALK = (
-    bool(_NOFOLLOW and _DIRECTORY) and os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
+_FD_WALK = bool(_NOFOLLOW and _DIRECTORY) and {os.open, os.stat, os.mkdir, os.rename, os.unlink} <= (
+    os.supports_dir_fd
 )
 
 PathLike = Path | str
@@ -147,7 +147,7 @@ def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> N
             walk.close(folder)
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise walk.refusal(walk.rel, "is not a regular file")
+            raise walk.refusal(walk.rel, "is not a plain file")
     try:
         os.write(fd, data)
     finally:
@@ -401,7 +401,7 @@ class _Walk:
         if stat.S_ISDIR(st.st_mode):
             raise self.refusal(self.rel, "is a folder where edgar keeps a file")
         if not stat.S_ISREG(st.st_mode):
-            raise self.refusal(self.rel, "is not a regular file")
+            raise self.refusal(self.rel, "is not a plain file")
 
     def open_leaf(self, folder: int, flags: int) -> int:
         try:

@@ -115,7 +115,7 @@ def test_append_line_refuses_a_linked_log_and_a_fifo(root, outside):
         atomic.append_line(root / ".edgar" / "ledger.jsonl", "{}", root=root)
     assert (outside / "bashrc").read_text() == "export PATH=/usr/bin\n"
     os.mkfifo(root / ".edgar" / "rejections.jsonl")
-    with pytest.raises(Refused, match="not a regular file"):
+    with pytest.raises(Refused, match="not a plain file"):
         atomic.append_line(root / ".edgar" / "rejections.jsonl", "{}", root=root)
 
 
