@@ -223,7 +223,8 @@ def _leftover(pid: int, mtime: float, now: float) -> bool:
     """True when no running write can own a temp file: its process is gone, or it is stale."""
     if now - mtime > TEMP_STALE_S or pid <= 0:
         return True
-    if pid == os.getpid():
+    if pid == os.getpid() or os.name != "posix":
+        # On Windows os.kill(pid, 0) would end that process, not probe it: age alone decides.
         return False
     try:
         os.kill(pid, 0)
