@@ -12,7 +12,7 @@ variable it is read from, and whether it is set.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import argparse
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 __all__ = ["diagnose", "register"]
 
 NETWORK_SYSTEM = "You are a health check. Reply with the single word: ok"
+# What walking from the root to one of edgar's places found there.
+Reached = Literal["folder", "file", "missing", "refused"]
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -175,8 +177,8 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     return found
 
 
-def _reach(layout: Layout, place: Any, found: dict[str, list[str]]) -> str:
-    """Walk from the root to `place` without following links: 'folder', 'file', 'missing' or 'refused'."""
+def _reach(layout: Layout, place: Any, found: dict[str, list[str]]) -> Reached:
+    """Walk from the root to `place` without following links, noting a link or a misplaced file."""
     import stat
 
     is_file = place.suffix == ".jsonl"
