@@ -164,7 +164,7 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return _fail(sentence, 2, json_mode, stdout, stderr)
     except UnicodeError:
         # An argument or file with bytes that are not UTF-8 reaches here as a lone surrogate.
-        sentence = "the input holds text that is not valid UTF-8 (a lone surrogate); nothing was stored"
+        sentence = "the input holds text that is not valid UTF-8; nothing was stored"
         return _fail(sentence, 2, json_mode, stdout, stderr)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
