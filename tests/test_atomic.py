@@ -444,3 +444,68 @@ def test_a_linked_shape_folder_refuses_the_turn_before_its_line_is_written(edgar
         store.record(turn, "s-1")
     assert not (layout.experience / "turns").exists()
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
+
+
+def _call(op, a, b, root):
+    if op == "write":
+        atomic.write_text(a, "x", root=root)
+    elif op == "append":
+        atomic.append_line(a, "x", root=root)
+    elif op == "read":
+        atomic.read_text(a, root=root)
+    elif op == "move":
+        atomic.move(a, b, root=root)
+    elif op == "remove":
+        atomic.remove_tree(a, root=root)
+    elif op == "check":
+        atomic.check_writable(a, root=root)
+    else:
+        atomic.create_empty(a, root=root)
+
+
+def test_no_primitive_ever_changes_the_outside_whatever_is_linked(tmp_path_factory):
+    """Random trees with links (to outside folders and files, dangling, to /dev/zero) at random places."""
+    import shutil
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    rel = st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=4).map("/".join)
+    targets = st.sampled_from(["outside-dir", "outside-file", "dangling", "/dev/zero", "inside"])
+    ops = st.sampled_from(["write", "append", "read", "move", "remove", "check", "marker"])
+
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.data())
+    def check(data):
+        links = data.draw(st.lists(st.tuples(rel, targets), min_size=1, max_size=4))
+        # Most calls aim at a linked place or below it: that is where a followed link would show.
+        near = st.sampled_from([p for p, _ in links]).flatmap(
+            lambda p: st.sampled_from([p, f"{p}/a", f"{p}/b/c", f"{p}/SKILL.md"])
+        )
+        where_to = near | rel
+        calls = data.draw(st.lists(st.tuples(ops, where_to, where_to), min_size=1, max_size=6))
+        base = tmp_path_factory.mktemp("case")
+        root, outside = base / "root", base / "outside"
+        root.mkdir()
+        (outside / "d").mkdir(parents=True)
+        (outside / "d" / "keep.txt").write_text("mine")
+        (outside / "file").write_text("mine")
+        where = {"outside-dir": outside / "d", "outside-file": outside / "file", "dangling": base / "none"}
+        where |= {"/dev/zero": Path("/dev/zero"), "inside": root}
+        for place, target in links:
+            try:
+                (root / place).parent.mkdir(parents=True, exist_ok=True)
+                (root / place).symlink_to(where[target])
+            except OSError:
+                continue
+        before = tree_snapshot(outside)
+        for op, one, two in calls:
+            try:
+                _call(op, root / one, root / two, root)
+            except (Refused, OSError, UnicodeDecodeError):
+                pass
+        assert tree_snapshot(outside) == before
+        assert not (base / "none").exists()
+        shutil.rmtree(base)
+
+    check()
