@@ -218,7 +218,7 @@ def main() -> int:
         )
 
         from edgar_min.layout import Layout
-        from edgar_min.skills.index import build_index
+        from edgar_min.skills.listing import build_index
 
         big = tmp / "skills10k"
         write_skills(big, 10_000)
