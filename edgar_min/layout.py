@@ -88,6 +88,11 @@ class Layout:
         return self.cache / "skill-words.txt"
 
     @property
+    def routing_cache(self) -> Path:
+        """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
+        return self.cache / "routing.json"
+
+    @property
     def experience(self) -> Path:
         return self.edgar / "experience"
 
@@ -106,6 +111,11 @@ class Layout:
         return self.edgar / "hook-problems.jsonl"
 
     @property
+    def suggestions(self) -> Path:
+        """What was suggested to each agent session: one JSONL file per session, merge-safe."""
+        return self.edgar / "suggestions"
+
+    @property
     def machine_owned(self) -> tuple[Path, ...]:
         """Every place edgar writes on its own: none may be a link, and `doctor` checks them."""
         return (
@@ -119,6 +129,7 @@ class Layout:
             self.ledger,
             self.rejections,
             self.hook_problems,
+            self.suggestions,
         )
 
     @property

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.agent.acceptance import FORBIDDEN_MODULES, FORBIDDEN_NAMES
+from edgar_min.agent.acceptance import FORBIDDEN_MODULES, FORBIDDEN_NAMES, FORBIDDEN_SUBMODULES
 from edgar_min.errors import BadInput, EdgarError, Refused
 
 if TYPE_CHECKING:
@@ -43,8 +43,10 @@ Import the types with: from semif_agent.skills import ActionResult, DecisionRequ
 - If the skill cannot act, return ActionResult(action_log="<why, in one line>", new_state=request.text).
 - action_log is one readable line saying what was done and where, for a reviewer.
 - Only the Python standard library and semif_agent.skills may be imported. Never import
-  {", ".join(sorted(FORBIDDEN_MODULES))}.
-- Never use {", ".join(sorted(FORBIDDEN_NAMES))}, or dunder attributes such as __globals__.
+  {", ".join(sorted(FORBIDDEN_MODULES | FORBIDDEN_SUBMODULES))}, or any module whose name starts with _.
+- Never use {", ".join(sorted(FORBIDDEN_NAMES))}, dunder attributes such as __dict__ or
+  __class__, modules reached as attributes (os.sys), getattr, setattr or delattr with a name that
+  is not a constant, threads or executors, dir_fd= arguments, fifos or extended attributes.
 - No loops that retry, no network, no processes: each run has a small budget of engine calls
   and fails fast when it is spent.
 - Do not duplicate a skill the category already has.

@@ -12,11 +12,11 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.errors import EdgarError, Refused
 from edgar_min.logfile import append_row, timestamp
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable
 

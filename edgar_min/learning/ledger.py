@@ -12,7 +12,6 @@ or garbage lines; `doctor` reports them.
 
 from __future__ import annotations
 
-import hashlib
 import stat
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -48,6 +47,8 @@ _MIN_PREFIX = 7
 
 
 def sha256_text(text: str) -> str:
+    import hashlib  # loads OpenSSL: only the writes hash, reading the ledger does not
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -9,13 +9,13 @@ here, from a name already checked, so it has nothing to climb out with.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.atomic import check_writable, move, read_text, write_text
 from edgar_min.errors import EdgarError, NotFound, Refused
 from edgar_min.logfile import timestamp
+from edgar_min.regex import lazy
 from edgar_min.skills.discovery import Index, discover
 from edgar_min.skills.frontmatter import render_scalar
 from edgar_min.skills.names import name_problem
@@ -44,7 +44,7 @@ MAX_BODY_CHARS = 16_000
 # A model reply larger than this is refused before it is parsed.
 MAX_REPLY_CHARS = 64_000
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)

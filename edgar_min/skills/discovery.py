@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from edgar_min.skills.names import RESERVED
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -34,6 +34,8 @@ VALIDATE = "edgar skills validate"
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
+    """One line of the index: a skill's name and description, and whether it was shortened."""
+
     name: str
     description: str
     shortened: bool = False
