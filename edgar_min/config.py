@@ -220,7 +220,7 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
 
 
 def _shown(bound: float) -> str:
-    return f"{bound:,}" if isinstance(bound, int) else f"{bound:g}"
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"
 
 
 def _number(value: Any) -> Any:
