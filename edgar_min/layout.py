@@ -106,6 +106,11 @@ class Layout:
         return self.edgar / "rejections.jsonl"
 
     @property
+    def rejected(self) -> Path:
+        """Model replies the writer refused, kept (bounded, redacted) for a person to read."""
+        return self.edgar / "rejected"
+
+    @property
     def hook_problems(self) -> Path:
         """Problems an agent hook met (it always exits 0, so they are written down here)."""
         return self.edgar / "hook-problems.jsonl"
@@ -130,6 +135,7 @@ class Layout:
             self.rejections,
             self.hook_problems,
             self.suggestions,
+            self.rejected,
         )
 
     @property

@@ -89,6 +89,11 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
         "edgar_min.cli.lifecycle_cmd",
     ),
     (
+        "rejections",
+        "model replies the writer refused, newest first, with the reason",
+        "edgar_min.cli.rejections_cmd",
+    ),
+    (
         "suggest",
         "which skills apply to a task (a shortlist, then a SemIf decision with 'none'), or none",
         "edgar_min.cli.suggest_cmd",
