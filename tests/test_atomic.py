@@ -509,3 +509,17 @@ def test_no_primitive_ever_changes_the_outside_whatever_is_linked(tmp_path_facto
         shutil.rmtree(base)
 
     check()
+
+
+def test_a_refused_reply_is_not_kept_through_a_linked_folder(edgar, root, outside):
+    import sys
+
+    link(root / ".edgar" / "rejected", outside)
+    script = root.parent / "model.py"
+    script.write_text("print('this is not a skill at all')\n")
+    command = json.dumps([sys.executable, str(script)])
+    result = _learn(edgar, root, "--set", "model.provider=command", "--set", f"model.command={command}")
+    assert result.code == 1, result
+    assert ".edgar/rejected is a symbolic link" in result.out + result.err
+    assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
+    assert "internal error" not in result.out + result.err

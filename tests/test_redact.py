@@ -92,9 +92,15 @@ RECORDER = textwrap.dedent(
     open({log!r}, "a").write(prompt)
     print("name: env-setup")
     print("description: Set up the environment so the tests pass.")
-    for title in ("When to use", "Procedure", "Pitfalls", "Verification"):
+    steps = {{
+        "When to use": "When the tests need variables the environment does not set.",
+        "Procedure": "1. Export the variables the tests read.\\n2. Run the test suite.",
+        "Pitfalls": "- A variable set in one shell is gone in the next.",
+        "Verification": "The declared check passes.",
+    }}
+    for title, text in steps.items():
         print("## " + title)
-        print("Set the variables the tests need, then run them.")
+        print(text)
     """
 )
 
