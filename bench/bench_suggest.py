@@ -2,11 +2,13 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 156 prompts), per split
-  (`dev`: what the routing was tuned on; `test`: held out; `fresh`: written after the tuning was
-  frozen, when present): top-1 and top-3 accuracy over prompts that need a skill, precision and
+- routing quality on the labelled set in bench/data (288 real skills, 429 prompts), per split
+  (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
+  `holdout`, `holdout2`: written later, each before the changes it is reported on; see
+  bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
-  and the failures of the held-out splits by kind;
+  and the failures of `test` and `fresh` by kind (`holdout` and `holdout2` only with
+  `--show-holdout`: they are kept unread while tuning); `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -15,7 +17,8 @@ Prints:
   user-prompt-submit`, routing cache warm) against `python3 -I -S -c pass`, interleaved run for
   run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
 
-Usage: python3 bench/bench_suggest.py [--quick] [--model | --model-only] [--model-all] [--write-background]
+Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
+       [--model-all] [--write-background]
 """
 
 from __future__ import annotations
@@ -118,7 +121,7 @@ def report(label: str, results: list[dict], *, show_failures: bool = True) -> No
     wrong = [
         r
         for r in results
-        if r["split"] != "dev"
+        if r["split"] not in {"dev", *(() if "--show-holdout" in sys.argv else ("holdout", "holdout2"))}
         and ((r["chosen"] not in r["gold"]) if r["gold"] else (r["chosen"] is not None))
     ]
     kinds = Counter(r["kind"] for r in wrong)
@@ -321,6 +324,8 @@ def main() -> int:
         model_quality(skills, rows)
         return 0
     lexical_quality(skills, rows)
+    if "--quality-only" in sys.argv:
+        return 0
     if "--model" in sys.argv:
         model_quality(skills, rows)
     speed(skills, rows, quick)

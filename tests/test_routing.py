@@ -6,7 +6,7 @@ import pytest
 from suggestfiles import SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
-from edgar_min.skills.routing import NONE_EVIDENCE, Card, RoutingEngine, RoutingIndex, stem, words
+from edgar_min.skills.routing import NONE_EVIDENCE, Card, RoutingEngine, RoutingIndex, card_terms, stem, words
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +73,94 @@ def test_the_engine_answers_none_when_nothing_applies(index):
 def test_a_huge_text_is_cut_before_scoring(index):
     text = "merge these pdfs " + "zzqx " * 200_000
     assert index.search(text)[0].name == "pdf"
+
+
+# Real descriptions (ComposioHQ/awesome-claude-skills, Apache-2.0; see bench/data/README.md).
+CHANGELOG = Card(
+    "changelog-generator",
+    "Automatically creates user-facing changelogs from git commits by analyzing commit history, "
+    "categorizing changes, and transforming technical commits into clear, customer-friendly release "
+    "notes. Turns hours of manual changelog writing into minutes of automated generation.",
+)
+CALENDAR = Card(
+    "googlecalendar-automation",
+    "Automate Google Calendar tasks via Rube MCP (Composio). Always search tools first for current schemas.",
+)
+MEET = Card(
+    "googlemeet-automation",
+    "Automate Google Meet tasks via Rube MCP (Composio): create Meet spaces, schedule video "
+    "conferences via Calendar events, manage meeting access. Always search tools first for current schemas.",
+)
+
+
+@pytest.fixture(scope="module")
+def wider():
+    return RoutingIndex([*(Card(name, d, w) for name, (d, w) in SKILLS.items()), CHANGELOG, CALENDAR, MEET])
+
+
+@pytest.mark.parametrize("text", ["cool, now commit that", "ok looks good, ship it", "no, the other file"])
+def test_one_shared_word_is_not_enough_for_a_skill(wider, text):
+    hits = wider.search(text)
+    assert not hits or hits[0].evidence < NONE_EVIDENCE
+
+
+def test_the_same_word_with_a_second_one_still_finds_the_skill(wider):
+    hits = wider.search("write release notes from the commits since v1.2")
+    assert hits[0].name == "changelog-generator"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+def test_a_word_that_is_the_skills_whole_name_is_enough_on_its_own(wider):
+    hits = wider.search("rotate the pdf")
+    assert hits[0].name == "pdf"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+def test_a_typo_of_an_everyday_word_reaches_its_aliases(wider):
+    # "powerpont" is one letter from "powerpoint", a word no description here uses.
+    hits = wider.search("turn the report into a powerpont for the board")
+    assert hits[0].name == "pptx"
+
+
+def test_a_run_together_name_is_found_by_its_parts():
+    # "calendar" and "google" appear only in the name, run together.
+    cards = [Card("googlecalendar-automation", "Automate tasks via Rube MCP."), CHANGELOG]
+    assert {"googl", "calendar"} <= card_terms(cards[0]).keys()
+    hits = RoutingIndex(cards).search("put lunch on my google calendar")
+    assert hits[0].name == "googlecalendar-automation"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+# Real descriptions (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
+CONSTANT_TIME = Card(
+    "constant-time-analysis",
+    "Detects timing side-channel vulnerabilities in cryptographic code. Use when implementing or "
+    "reviewing crypto code, encountering division on secrets, secret-dependent branches, or "
+    "constant-time programming questions in C, C++, Go, Rust, Swift, Java, Kotlin, C#, PHP, "
+    "JavaScript, TypeScript, Python, or Ruby.",
+)
+
+
+def test_an_alias_of_one_word_is_not_an_alias_of_another_with_the_same_stem(wider):
+    # "timing" has aliases (constant, side, channel); "time" shares its stem but none of its sense.
+    index = RoutingIndex([*wider.cards.values(), CONSTANT_TIME])
+    found = dict(index.expand("run the two jobs at the same time")).get(stem("time"), [])
+    assert {stem("channel"), stem("side")}.isdisjoint(m for m, _ in found)
+    assert index.search("is this compare leaking timing")[0].name == "constant-time-analysis"
+
+
+def test_a_short_real_word_is_not_taken_for_a_typo(wider):
+    # "bill" is one letter from "fill" (PDF forms), but it is a word, not a slip.
+    assert all(match != "fill" for _, matches in wider.expand("pay the bill") for match, _ in matches)
+    hits = wider.search("pay the electricity bill")
+    assert not hits or hits[0].evidence < NONE_EVIDENCE
+
+
+def test_a_python_package_skill_is_named_by_the_package_word():
+    cards = [
+        Card("pyzotero", "Interact with reference management libraries using a Python client."),
+        CHANGELOG,
+    ]
+    hits = RoutingIndex(cards).search("sync my zotero library")
+    assert hits[0].name == "pyzotero"
+    assert hits[0].evidence > NONE_EVIDENCE

@@ -41,11 +41,14 @@ __all__ = [
     "RoutingIndex",
     "card_terms",
     "rule_key",
+    "singular",
     "stem",
     "words",
 ]
 
 NONE_ID = "none"
+# Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
+TERMS_RULE = 3
 # Field weights: a name word is the strongest sign, a When-to-use word the weakest.
 NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 1.0
@@ -60,11 +63,17 @@ TYPO_WEIGHT = 0.7
 # Coverage enters the evidence with this power: a skill that explains half the
 # query's weight keeps about 60% of its score.
 COVERAGE_POWER = 0.75
+# One shared word is weak evidence: "commit that" shares "commit" with a changelog skill, "what
+# time is it" shares "time" with a timing-attack skill. A skill that matches a single word of the
+# query keeps this share of its evidence, unless that word is the skill's whole name ("pdf").
+ONE_WORD = 0.5
 # The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
 # half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
 NONE_EVIDENCE = 4.0
-# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE.
-TEMPERATURE = 1.0
+# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE. At 1.0 two
+# close neighbours well above `none` both fell under `suggest.min_probability` and the task got
+# no skill; at 0.5 the leader keeps it (chosen on `dev` and `test`).
+TEMPERATURE = 0.5
 # How many hits the engine keeps: more than any shortlist (at most 15 skills and `none`).
 RANKED = 64
 # After this many words' postings were built one by one, build them all at once.
@@ -84,7 +93,7 @@ _STOP_WORDS = """
     hey hi hello thanks thank thx help something smth stuff thing things really actually maybe kinda
     sorta rn im ive dont doesnt cant wont isnt go going make made use using used new ok okay yes yeah
     yep sure fine good great cool nice awesome perfect lol haha hmm oh ah well looks look seems try
-    again instead other another one ones still already
+    again instead other another one ones still already last today tomorrow tonight yesterday
 """
 _STOP = frozenset(_STOP_WORDS.split())
 _SUFFIXES = (
@@ -304,22 +313,47 @@ def words(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
-def _alias_stems() -> dict[str, tuple[str, ...]]:
+def singular(word: str) -> str:
+    """A word without its plural ending ("slides" -> "slide", "branches" -> "branch").
+
+    Aliases are looked up by this form, not by the stem: the stem makes "time" and
+    "timing" one word, and an alias of "timing" is no alias of "time".
+    """
+    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _alias_forms(word: str) -> list[str]:
+    """The forms of a typed word an alias key may have: "crashing" -> crashing, crash, crashe."""
+    forms = [singular(word)]
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            base = word[: -len(ending)]
+            forms += [base, base + "e"]
+    return forms
+
+
+def _alias_table() -> dict[str, tuple[str, ...]]:
     table: dict[str, tuple[str, ...]] = {}
     for key, targets in ALIASES.items():
         found = tuple(dict.fromkeys(stem(t) for t in targets if t not in _STOP))
-        table[stem(key)] = tuple(dict.fromkeys((*table.get(stem(key), ()), *found)))
+        form = singular(key)
+        table[form] = tuple(dict.fromkeys((*table.get(form, ()), *found)))
     return table
 
 
-_ALIAS_STEMS: dict[str, tuple[str, ...]] | None = None
+_ALIAS_TABLE: dict[str, tuple[str, ...]] | None = None
 
 
 def _aliases() -> dict[str, tuple[str, ...]]:
-    global _ALIAS_STEMS  # noqa: PLW0603 - built once, on first use: import time is a budget
-    if _ALIAS_STEMS is None:
-        _ALIAS_STEMS = _alias_stems()
-    return _ALIAS_STEMS
+    """Alias targets (stemmed) by the singular form of the word typed."""
+    global _ALIAS_TABLE  # noqa: PLW0603 - built once, on first use: import time is a budget
+    if _ALIAS_TABLE is None:
+        _ALIAS_TABLE = _alias_table()
+    return _ALIAS_TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,17 +369,47 @@ def rule_key() -> str:
     """What the words of a card depend on: change any of it and cached word lists are stale."""
     import hashlib
 
-    rule = repr((sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern))
+    rule = repr(
+        (sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern, TERMS_RULE)
+    )
     return hashlib.sha256(rule.encode()).hexdigest()[:16]
+
+
+def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
+    """The two known words a run-together name word is made of ("googlecalendar"), else nothing.
+
+    A name word that is a word in its own right ("scanner") is left whole.
+    """
+    if len(raw) < 7 or stem(raw) in known:
+        return []
+    splits = [
+        (min(i, len(raw) - i), stem(raw[:i]), stem(raw[i:]))
+        for i in range(3, len(raw) - 2)
+        if raw[:i] not in _STOP and raw[i:] not in _STOP
+    ]
+    found = [(size, a, b) for size, a, b in splits if a in known and b in known]
+    return list(max(found)[1:]) if found else []
+
+
+def _py_named(raw: str) -> bool:
+    """A name word made of the Python-package prefix and a word: "pydicom", "pyzotero"."""
+    return raw.startswith("py") and len(raw) >= 6 and raw[2:] not in _STOP
 
 
 def card_terms(card: Card) -> dict[str, float]:
     """A card's words with their field-weighted counts (the name's words count the most)."""
     bag: dict[str, float] = {}
+    description = words(card.description)
+    known = set(description) | background_counts()[0].keys()
+    raw_names = _WORD.findall(card.name.lower().replace("-", " "))
     name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
+    for raw in raw_names:
+        name_words.extend(_compound(raw, known))
+        if _py_named(raw):
+            name_words.append(stem(raw[2:]))
     for weight, found in (
         (NAME_WEIGHT, name_words),
-        (DESCRIPTION_WEIGHT, words(card.description)),
+        (DESCRIPTION_WEIGHT, description),
         (WHEN_WEIGHT, words(card.when)),
     ):
         for term in found:
@@ -403,6 +467,7 @@ class RoutingIndex:
         # A word no skill has: as much as the background says, else as much as the rarest word.
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
         self._background = background
+        self._df = df
         self._documents = n
         # Each skill's words with its length norm; a word's postings are built the first time a
         # query asks for it (a fresh process per prompt asks for a few dozen words, not thousands).
@@ -411,7 +476,11 @@ class RoutingIndex:
         self._complete = False
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
-            self.by_name.setdefault(stem(name.replace("-", "")), []).append(name)
+            whole = name.replace("-", "")
+            self.by_name.setdefault(stem(whole), []).append(name)
+            if "-" not in name and _py_named(name):
+                # "dicom" names the skill `pydicom` as much as "pydicom" does.
+                self.by_name.setdefault(stem(whole[2:]), []).append(name)
 
     def postings(self, term: str) -> list[tuple[str, float]]:
         """The skills that have `term`, each with its BM25F weight for it."""
@@ -438,22 +507,31 @@ class RoutingIndex:
         self._postings[term] = found
         return found
 
-    def _near(self, raw: str) -> list[str]:
-        """Index words that a word one edit away from `raw` stems to (for words of 4 letters or more).
+    def _near(self, raw: str) -> tuple[str | None, str | None]:
+        """What a typo most likely meant: (an index word, an alias word), either possibly None.
 
         Edits are made to the word as typed, then stemmed: "mutaton" -> "mutation" -> "mut".
+        Of several index words one edit away the commonest is meant. A word of four letters
+        is only corrected by edits that keep every letter typed (a swap, a missed letter:
+        "scna", "exel"): one changed letter turns "bill", "leak", "farm" into other words.
         """
         if len(raw) < 4:
-            return []
+            return None, None
         letters = "abcdefghijklmnopqrstuvwxyz"
         splits = [(raw[:i], raw[i:]) for i in range(len(raw) + 1)]
-        edits = {a + b[1:] for a, b in splits if b}
-        edits.update(a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1)
-        edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
+        edits = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
         edits.update(a + c + b for a, b in splits for c in letters)
+        if len(raw) > 4:
+            edits.update(a + b[1:] for a, b in splits if b)
+            edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
         edits.discard(raw)
-        found = {stem(e) for e in edits if len(e) >= 3}
-        return sorted(t for t in found if t in self.idf)
+        aliases = _aliases()
+        alias = min((singular(e) for e in edits if singular(e) in aliases), default=None)
+        found = [s for s in {stem(e) for e in edits if len(e) >= 3} if s in self.idf]
+        if not found:
+            return None, alias
+        # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
+        return max(found, key=lambda s: (self._df.get(s, 0) + self._background.get(s, 0), s)), alias
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
@@ -466,20 +544,28 @@ class RoutingIndex:
         """Each distinct query word with the index words it matches and how much each match counts."""
         aliases = _aliases()
         expanded = []
-        raw_words = {}
+        raw_words: dict[str, list[str]] = {}
         for raw in _WORD.findall(text[:MAX_QUERY_CHARS].lower()):
             if raw not in _STOP:
-                raw_words.setdefault(stem(raw), raw)
-        for term, raw in raw_words.items():
+                forms = raw_words.setdefault(stem(raw), [])
+                if raw not in forms:
+                    forms.append(raw)
+        for term, forms in raw_words.items():
             matches: dict[str, float] = {}
+            # A typo of an everyday word ("exel", "powerpont") reaches that word's aliases too.
+            sources = [(form, 1.0) for raw in forms for form in _alias_forms(raw)]
             if term in self.idf:
                 matches[term] = 1.0
             else:
-                for near in self._near(raw):
+                near, alias = self._near(forms[0])
+                if near is not None:
                     matches[near] = TYPO_WEIGHT
-            for alias in aliases.get(term, ()):
-                if alias in self.idf and alias not in matches:
-                    matches[alias] = ALIAS_WEIGHT
+                if alias is not None:
+                    sources.append((alias, TYPO_WEIGHT))
+            for source, factor in sources:
+                for alias in aliases.get(source, ()):
+                    if alias in self.idf and alias not in matches:
+                        matches[alias] = ALIAS_WEIGHT * factor
             expanded.append((term, list(matches.items())))
         return expanded
 
@@ -491,6 +577,7 @@ class RoutingIndex:
         scores: dict[str, float] = {}
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
+        named: set[str] = set()
         total = 0.0
         for term, matches in expanded:
             weight = max((self.idf[m] * w for m, w in matches), default=0.0) or self._absent(term)
@@ -505,13 +592,17 @@ class RoutingIndex:
             for name in self.by_name.get(term, ()):
                 scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
                 best[name] = weight
+                named.add(name)
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
         ranked = []
         for name, score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
-            ranked.append((-score * coverage**COVERAGE_POWER, name, score, coverage))
+            evidence = score * coverage**COVERAGE_POWER
+            if matched.get(name, 0) <= 1 and name not in named:
+                evidence *= ONE_WORD
+            ranked.append((-evidence, name, score, coverage))
         # Hits are made for the best `limit` only: with 10,000 skills most match some word.
         best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
         return [Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first]
