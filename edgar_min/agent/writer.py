@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from edgar_min.atomic import write_text
+from edgar_min.atomic import check_writable, remove_tree, write_text
 from edgar_min.errors import Refused
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ def write_code_skill(
         body += "\n"
     entry = json.dumps(manifest.as_json(), ensure_ascii=False, indent=2) + "\n"
     if to == "proposal":
-        write_text(target, body)
-        write_text(target.with_suffix(".json"), entry)
+        write_text(target, body, root=layout.root)
+        write_text(target.with_suffix(".json"), entry, root=layout.root)
         return target
     if target.exists():
         msg = f"refused {manifest.name}: {target} already exists and is not replaced"
@@ -65,10 +65,11 @@ def write_code_skill(
         if category.get("name") == manifest.category:
             category.setdefault("skills", []).append(manifest.as_json())
             break
-    write_text(target, body)
+    check_writable(target, layout.registry, root=layout.root)
+    write_text(target, body, root=layout.root)
     try:
-        write_text(layout.registry, json.dumps(raw, ensure_ascii=False, indent=2) + "\n")
+        write_text(layout.registry, json.dumps(raw, ensure_ascii=False, indent=2) + "\n", root=layout.root)
     except BaseException:
-        target.unlink(missing_ok=True)
+        remove_tree(target, root=layout.root)
         raise
     return target

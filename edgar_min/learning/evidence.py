@@ -39,6 +39,7 @@ from itertools import count
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
+from edgar_min.logfile import timestamp
 from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
@@ -339,7 +340,7 @@ class Evidence:
                 mtime = skill.path.stat().st_mtime
             except OSError:
                 return ""
-            since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime))
+            since = timestamp(mtime)
             what = f"never loaded since its file was written {since}"
         turns = self.scan.turns_after(since)
         if turns >= self.stale_turns:

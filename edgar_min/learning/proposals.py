@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edgar_min.atomic import read_text, remove_tree
 from edgar_min.errors import EdgarError, NotFound, Refused
 from edgar_min.skills.names import name_problem
 
@@ -67,8 +67,11 @@ def list_proposals(layout: Layout) -> list[Proposal]:
     """Every `.edgar/proposals/NAME/SKILL.md`, by name."""
     if not layout.proposals.is_dir():
         return []
+    # is_file: a SKILL.md linked to /dev/zero would be read forever.
     return [
-        _read(p) for p in sorted(layout.proposals.glob("*/SKILL.md")) if not p.parent.name.startswith(".")
+        _read(p)
+        for p in sorted(layout.proposals.glob("*/SKILL.md"))
+        if not p.parent.name.startswith(".") and p.is_file()
     ]
 
 
@@ -88,10 +91,12 @@ def accept(layout: Layout, name: str) -> Path:
 
     path = _proposal_path(layout, name)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, root=layout.root)
     except (OSError, UnicodeDecodeError) as exc:
         msg = f"refused {name}: {path} cannot be read ({exc})"
         raise Refused(msg) from None
+    if text is None:
+        raise NotFound(f"no proposal named {name}")
     index = discover(layout)
     owner = index.owner(name)
     if owner is not None:
@@ -102,7 +107,7 @@ def accept(layout: Layout, name: str) -> Path:
         )
         raise Refused(msg)
     target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
-    shutil.rmtree(path.parent)
+    remove_tree(path.parent, root=layout.root)
     return target
 
 
