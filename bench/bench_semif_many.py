@@ -182,9 +182,7 @@ def main() -> int:
         "missing from the top 20"
     )
     same_today = sum(
-        a == b
-        for r in range(rounds)
-        for a, b in zip(picks["many", r], picks["today", r], strict=True)
+        a == b for r in range(rounds) for a, b in zip(picks["many", r], picks["today", r], strict=True)
     )
     same_json = sum(
         a == b for r in range(rounds) for a, b in zip(picks["many", r], picks["json", r], strict=False)

@@ -77,5 +77,3 @@ QUESTIONS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Should the ticket be escalated to a team lead?",
      [("yes", "Escalate: repeated contact, deadline and churn risk."), ("no", "Handle normally.")]),
 ]  # fmt: skip
-
-assert len(QUESTIONS) == 21
