@@ -14,7 +14,7 @@ round. Printed: medians over the rounds of the total time, the time per decision
 server's own prompt/generation split (the `timings` of its replies), the ratios, the load
 average, and whether every option got a probability.
 
-Usage: python3 bench/bench_semif_many.py [--quick] [--rounds N] [--base-url URL]
+Usage: python3 bench/bench_semif_many.py [--quick] [--rounds N] [--base-url URL] [--no-model]
 """
 
 from __future__ import annotations
@@ -121,7 +121,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="2 rounds instead of 5")
     parser.add_argument("--rounds", type=int, help="rounds (each runs every way once)")
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
+    parser.add_argument("--no-model", action="store_true", help="skip (every figure here needs the model)")
     args = parser.parse_args()
+    if args.no_model:
+        return 0
     rounds = args.rounds or (2 if args.quick else 5)
     proc = None
     base_url = args.base_url
