@@ -53,7 +53,11 @@ __all__ = [
 
 
 class Engine(Protocol):
-    """Anything that answers a decision: `call(decision) -> DecisionResult`."""
+    """Anything that answers a decision: `call(decision) -> DecisionResult`.
+
+    An engine may also have `call_many(decisions)`: several questions over one state, answered
+    in order, one result each. `ask_many` uses it when it is there.
+    """
 
     name: str
     model: str
