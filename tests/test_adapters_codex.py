@@ -143,3 +143,65 @@ def test_an_output_without_its_call_and_garbage_are_counted(tmp_path):
     assert adapted.record["errors"] == []
     assert adapted.orphan_results == 1
     assert adapted.stats.garbage == 1
+
+
+def test_a_command_that_could_not_start_is_not_found(tmp_path):
+    c = Codex().typed("run the app")
+    c.call("c1", "shell", {"command": ["bash", "-lc", "cd apps/web && FOO=1 pnpm dev"], "workdir": "/p"})
+    c.output("c1", "execution error: No such file or directory (os error 2)")
+    record = _read(c.write(tmp_path / "r.jsonl")).record
+    assert record["errors"] == [{"tool": "shell", "kind": "not_found", "exit_code": None, "program": "pnpm"}]
+
+
+IDE = (
+    "# Context from my IDE setup:\n\n## Active file: api/test/import.e2e-spec.ts\n\n"
+    "## Open tabs:\n- import.e2e-spec.ts: api/test/import.e2e-spec.ts\n- PLAN.md: PLAN.md\n\n"
+    "## My request for Codex:\nsummarise the current stage\n"
+)
+
+
+def test_the_ide_preamble_is_dropped_and_the_request_kept(tmp_path):
+    c = Codex().typed(IDE)
+    c.call("c1", "shell", {"command": ["bash", "-lc", "cat PLAN.md"]}).output("c1", "Exit code: 0")
+    assert _read(c.write(tmp_path / "r.jsonl")).record["prompt"] == "summarise the current stage"
+    files = (
+        "# Files mentioned by the user:\n\n## clip.png: /tmp/clip.png\n\n## My request for Codex:\n"
+        'why is this red\n<image name=[Image #1] path="/tmp/clip.png">\n</image>'
+    )
+    c = Codex().typed(files)
+    assert _read(c.write(tmp_path / "r2.jsonl")).record["prompt"] == "why is this red"
+
+
+def test_image_parts_of_a_typed_message_are_dropped(tmp_path):
+    c = Codex()
+    content = [
+        {"type": "input_text", "text": "explain the mismatch.\n"},
+        {"type": "input_text", "text": "<image>"},
+        {"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo"},
+        {"type": "input_text", "text": "</image>"},
+    ]
+    c.add("response_item", {"type": "message", "role": "user", "content": content})
+    assert _read(c.write(tmp_path / "r.jsonl")).record["prompt"] == "explain the mismatch."
+
+
+def test_the_first_rollout_format_is_read(tmp_path):
+    path = tmp_path / "rollout-2025-09-10.jsonl"
+    session = "981d779b-eff6-469e-bb55-b423fe135b79"
+    context = "<environment_context>\n  <cwd>/p</cwd>\n</environment_context>"
+    call = {"command": ["bash", "-lc", "ls"]}
+    output = {"output": "", "metadata": {"exit_code": 2}}
+    lines = [
+        {"id": session, "timestamp": "2025-09-10T02:47:38.812Z", "instructions": None},
+        {"record_type": "state"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": context}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "add a README"}]},
+        {"type": "function_call", "name": "shell", "arguments": json.dumps(call), "call_id": "a"},
+        {"type": "function_call_output", "call_id": "a", "output": json.dumps(output)},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    adapted = _read(path)
+    assert adapted.session == session
+    assert adapted.record["prompt"] == "add a README"
+    error = {"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "ls"}
+    assert adapted.record["errors"] == [error]
+    assert adapted.notes() == []

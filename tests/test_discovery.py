@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from skillfiles import BODY, write_skill
+from skillfiles import write_skill
 
 from edgar_min.layout import Layout
-from edgar_min.skills.discovery import BODY_SECTIONS, body_shape, discover, shape_problems
+from edgar_min.skills.discovery import discover
 
 
 @pytest.fixture
@@ -64,30 +64,3 @@ def test_a_folder_named_learned_elsewhere_is_reported(layout):
     index = discover(layout)
     assert "learned" not in index.skills
     assert any("reserved" in p for p in index.problems)
-
-
-def test_body_shape_ignores_headings_inside_fences():
-    body = "## When to use\n\nx\n```md\n## Procedure\n```\n~~~~\n## Pitfalls\n~~~~\n## Verification\n\ny\n"
-    assert body_shape(body) == ("When to use", "Verification")
-    assert shape_problems(body) == ["missing section(s): Procedure, Pitfalls"]
-
-
-def test_body_shape_of_a_good_body():
-    assert body_shape(BODY) == BODY_SECTIONS
-    assert shape_problems(BODY) == []
-
-
-def test_level_three_headings_do_not_count():
-    assert body_shape("### When to use\n# Procedure\n##Pitfalls\n") == ()
-
-
-def test_a_repeated_section_is_reported_once():
-    from skillfiles import BODY
-
-    problems = shape_problems(BODY + BODY + BODY)
-    assert problems == [
-        "section 'When to use' appears more than once",
-        "section 'Procedure' appears more than once",
-        "section 'Pitfalls' appears more than once",
-        "section 'Verification' appears more than once",
-    ]

@@ -1,4 +1,4 @@
-"""The word cache: the same near-duplicate decisions as reading every file, and never a stale one."""
+"""The word memo: the same near-duplicate decisions as reading every file, and never a stale one."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from conftest import tree_snapshot
 from skillfiles import write_skill
 from test_similarity import DISTINCT, DUPLICATES, body
 
+from edgar_min.errors import EdgarError
 from edgar_min.layout import Layout
 from edgar_min.learning import wordcache
-from edgar_min.learning.similarity import NearDuplicate, index_of_skills, skill_words
+from edgar_min.learning.similarity import NearDuplicate, SimilarityIndex
 from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.learning.writer import write_learned
 from edgar_min.skills.discovery import discover
@@ -56,8 +57,16 @@ def check(layout, new):
 
 
 def reference(layout, new):
-    """The decision without any cache: every file read and tokenised."""
-    return index_of_skills(existing(layout)).check(new[0], new[1], body(new[2]))
+    """The decision without any memo: every file read and tokenised (unreadable ones load nowhere)."""
+    index = SimilarityIndex()
+    for skill in existing(layout):
+        try:
+            parsed = skill.frontmatter()
+        except EdgarError:
+            continue
+        description = parsed.data.get("description")
+        index.add(skill.name, description if isinstance(description, str) else "", parsed.body)
+    return index.check(new[0], new[1], body(new[2]))
 
 
 NEW_SKILLS = (
@@ -177,10 +186,10 @@ def test_a_deleted_skill_no_longer_matches_and_leaves_the_cache(layout):
 
 
 def _forged(text: str, change) -> str:
-    """The cache with its lines changed by `change` and a checksum that matches again."""
+    """The memo with its lines changed by `change` and a checksum that matches again."""
     head, _, rest = text.split("\n", 2)
     lines = rest.split("\n")
-    change(lines)  # lines[0]: the digest; 1-7: the columns; then the index, one word a line
+    change(lines)  # the file count, one line per file, then one line per word
     rest = "\n".join(lines)
     return f"{head}\n{zlib.crc32(rest.encode()):08x}\n{rest}"
 
@@ -188,23 +197,24 @@ def _forged(text: str, change) -> str:
 def _corruptions(text: str) -> list[tuple[str, str | bytes]]:
     head, crc, rest = text.split("\n", 2)
 
-    def every_index_line(lines):
-        lines[8:-1] = [line.split("\t")[0] + "\t99999 -3 x" for line in lines[8:-1]]
+    def every_word_line(lines):
+        count = int(lines[0])
+        lines[1 + count : -1] = [line.split("\t")[0] + "\t99999 -3 x" for line in lines[1 + count : -1]]
 
-    def a_short_column(lines):
-        lines[3] = lines[3].rsplit("\t", 1)[0]
+    def a_short_file_line(lines):
+        lines[1] = lines[1].rsplit("\t", 1)[0]
 
     return [
         ("torn", text[: len(text) // 2]),
         ("empty", ""),
         ("garbage", b"\xff\xfe\x00garbage\n\x00\n"),
-        ("foreign version", text.replace("skill-words 1", "skill-words 99", 1)),
+        ("foreign version", text.replace("skill-words 3", "skill-words 99", 1)),
         ("other normalisation", f"{head[:-8]}00000000\n{crc}\n{rest}"),
         ("bit flip", text.replace("\t", " ", 1)),
-        ("forged index", _forged(text, every_index_line)),
-        ("forged short column", _forged(text, a_short_column)),
-        ("forged index line without a tab", _forged(text, lambda lines: lines.insert(8, "word"))),
-        ("forged without columns", _forged(text, lambda lines: lines.__delitem__(slice(1, None)))),
+        ("forged postings", _forged(text, every_word_line)),
+        ("forged short file line", _forged(text, a_short_file_line)),
+        ("forged word line without a tab", _forged(text, lambda lines: lines.insert(-1, "word"))),
+        ("forged count", _forged(text, lambda lines: lines.__setitem__(0, "99999"))),
     ]
 
 
@@ -222,7 +232,9 @@ def test_a_corrupt_cache_is_rebuilt_and_the_decision_is_still_right(layout, kind
     else:
         layout.word_cache.write_text(broken)
     assert check(layout, b) == want, label
-    assert wordcache._load(layout.word_cache) is not None, label  # rebuilt
+    rebuilt = wordcache._load(layout.word_cache)
+    assert rebuilt is not None, label
+    assert len(rebuilt.files) == len({s.file for s in existing(layout)}), label  # every file memoised again
     assert check(layout, DISTINCT[0][1]) == reference(layout, DISTINCT[0][1])
 
 
@@ -257,20 +269,3 @@ def test_the_cache_ignores_itself_for_version_control(layout, settled):
     write_skill(layout.skills, a[0], a[1], body(a[2]))
     check(layout, b)
     assert (layout.cache / ".gitignore").read_text() == "*\n"
-
-
-@pytest.mark.usefixtures("settled")
-def test_a_damaged_index_line_the_check_did_not_need_is_no_error_when_a_skill_changed(layout):
-    fill(layout)
-    _, b = DUPLICATES[2]
-    check(layout, b)
-    needed = skill_words(b[0], b[1], body(b[2]))
-
-    def damage_one(lines):
-        at = next(i for i, line in enumerate(lines[8:-1], 8) if line.split("\t")[0] not in needed)
-        lines[at] = lines[at].split("\t")[0] + "\tnot numbers"
-
-    layout.word_cache.write_text(_forged(layout.word_cache.read_text(), damage_one))
-    write_skill(layout.skills, "cook-rice", "Boil rice for dinner.", body("1. Boil water."))
-    assert check(layout, b) == reference(layout, b)
-    assert check(layout, DISTINCT[0][1]) == reference(layout, DISTINCT[0][1])

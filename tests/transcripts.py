@@ -48,12 +48,21 @@ def toml_list(items: list[str]) -> str:
     return "[" + ", ".join(json.dumps(i) for i in items) + "]"
 
 
+REJECTION = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a "
+    "file edit, the new_string was NOT written to the file). "
+)
+STOP = "STOP what you are doing and wait for the user to tell you how to proceed."
+ASKED = "To tell you how to proceed, the user said:\n"
+
+
 class Claude:
     """Lines of a Claude Code transcript, built the way Claude Code writes them."""
 
-    def __init__(self, session: str = SESSION, sidechain: bool = False) -> None:
+    def __init__(self, session: str = SESSION, sidechain: bool = False, version: str = "2.0.14") -> None:
         self.session = session
         self.sidechain = sidechain
+        self.version = version
         self.lines: list[Any] = []
         self.n = 0
 
@@ -65,7 +74,7 @@ class Claude:
             "userType": "external",
             "cwd": "/home/dev/project",
             "sessionId": self.session,
-            "version": "2.0.14",
+            "version": self.version,
             "gitBranch": "main",
             "type": kind,
             "uuid": f"uuid-{self.n}",
@@ -106,6 +115,26 @@ class Claude:
             block["is_error"] = True
         extra = {} if tool_use_result is None else {"toolUseResult": tool_use_result}
         return self.user([block], **extra)
+
+    def reject(self, use_id: str, reason: str | None = None, *, denial_kind: bool = True) -> Claude:
+        """A person saying no to a tool call, as Claude Code 2.1 writes it (older: no `toolDenialKind`)."""
+        if reason is None:
+            text = REJECTION + STOP
+            extra: dict[str, Any] = {"toolUseResult": "User rejected tool use"}
+        else:
+            text = REJECTION + ASKED + reason
+            extra = {"toolUseResult": "Error: " + text}
+        if denial_kind:
+            extra["toolDenialKind"] = "user-rejected"
+        block = {"type": "tool_result", "content": text, "is_error": True, "tool_use_id": use_id}
+        return self.user([block], **extra)
+
+    def interrupt(self, use_id: str | None = None) -> Claude:
+        """Esc: the running call's result (if one runs) and the interruption line."""
+        if use_id is not None:
+            self.reject(use_id)
+            return self.user([{"type": "text", "text": "[Request interrupted by user for tool use]"}])
+        return self.user([{"type": "text", "text": "[Request interrupted by user]"}])
 
     def raw(self, line: Any) -> Claude:
         self.lines.append(line)

@@ -100,16 +100,118 @@ def map_tool(name: str, table: dict[str, str]) -> str:
     return text or "tool"
 
 
-_ENV_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
+_ENV_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.DOTALL)
+# Words that only prepare the shell for the next command of a `&&`/`;` chain.
+_SETUP = frozenset(
+    {"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "true", "ulimit", "umask"}
+)
+# Wrappers that run the command after them: the words naming each, and its options that take a value.
+_WRAPPERS: dict[tuple[str, ...], frozenset[str]] = {
+    ("sudo",): frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}),
+    ("doas",): frozenset({"-u", "-C"}),
+    ("env",): frozenset({"-u", "-C", "-S", "--unset", "--chdir"}),
+    ("nice",): frozenset({"-n", "--adjustment"}),
+    ("timeout",): frozenset({"-k", "-s", "--kill-after", "--signal"}),
+    ("time",): frozenset({"-f", "-o"}),
+    ("nohup",): frozenset(),
+    ("command",): frozenset(),
+    ("exec",): frozenset({"-a"}),
+    ("stdbuf",): frozenset({"-i", "-o", "-e"}),
+    ("xargs",): frozenset({"-I", "-n", "-P", "-d", "-L", "-s", "-E"}),
+    ("npx",): frozenset({"-p", "--package"}),
+    ("bunx",): frozenset(),
+    ("uvx",): frozenset({"--from", "--with", "--python"}),
+    ("uv", "run"): frozenset(
+        {"--with", "--python", "-p", "--project", "--directory", "--package", "--extra"}
+    ),
+    ("poetry", "run"): frozenset(),
+    ("pipenv", "run"): frozenset(),
+    ("pdm", "run"): frozenset(),
+    ("hatch", "run"): frozenset(),
+    ("pixi", "run"): frozenset(),
+    ("pnpm", "exec"): frozenset(),
+    ("pnpm", "dlx"): frozenset(),
+    ("yarn", "dlx"): frozenset(),
+    ("yarn", "exec"): frozenset(),
+    ("bundle", "exec"): frozenset(),
+    ("conda", "run"): frozenset({"-n", "--name", "-p", "--prefix"}),
+    ("pipx", "run"): frozenset({"--spec"}),
+}
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "ksh"})
+_PYTHON = re.compile(r"python[0-9.]*")
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "{", "}", "!"})
+# `timeout 60 cmd`: the duration `timeout` takes before the command.
+_DURATION = re.compile(r"[0-9.]+[smhd]?")
 
 
-def program_word(command: str) -> str:
-    """The first word of a shell command (after `VAR=value` prefixes), without its folder."""
-    for word in command[:512].split():
+def _words(command: str) -> list[str]:
+    """Shell words and operators of a command's start; plain splitting when quotes do not close."""
+    import shlex
+
+    head = command[:512]
+    lexer = shlex.shlex(head, posix=True, punctuation_chars=";&|()")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        return head.split()
+
+
+def _unwrap(words: list[str], depth: int) -> str:
+    """The program of one simple command: its words after assignments and wrappers."""
+    i = 0
+    while i < len(words):
+        word = words[i]
         if _ENV_ASSIGN.fullmatch(word):
+            i += 1
             continue
-        return word.rsplit("/", 1)[-1]
+        name = word.rsplit("/", 1)[-1]
+        pair = (name, words[i + 1]) if i + 1 < len(words) else (name,)
+        if pair in _WRAPPERS or (name,) in _WRAPPERS:
+            key = pair if pair in _WRAPPERS else (name,)
+            takes_value = _WRAPPERS[key]
+            i += len(key)
+            while i < len(words) and words[i].startswith("-") and words[i] != "--":
+                i += 2 if words[i] in takes_value else 1
+            if i < len(words) and words[i] == "--":
+                i += 1
+            if key == ("timeout",) and i < len(words) and _DURATION.fullmatch(words[i]):
+                i += 1
+            continue
+        if name in _SHELLS and depth < 2:
+            # `bash -lc 'pytest -x'` (Codex wraps every command so): the program is the script's.
+            j = i + 1
+            while j < len(words) and words[j].startswith("-") and "c" not in words[j][1:]:
+                j += 1
+            if j < len(words) and words[j].startswith("-") and "c" in words[j][1:] and j + 1 < len(words):
+                return program_word(words[j + 1], depth + 1)
+        if _PYTHON.fullmatch(name) and i + 2 < len(words) and words[i + 1] == "-m":
+            return words[i + 2]
+        return name
     return ""
+
+
+def program_word(command: str, depth: int = 0) -> str:
+    """The program a shell command actually runs, past `cd … &&`, `VAR=1` and wrappers like `sudo`."""
+    words = _words(command)
+    segment: list[str] = []
+    first = ""
+    for word in [*words, ";"]:
+        if word not in _SEPARATORS:
+            segment.append(word)
+            continue
+        if segment:
+            name = segment[0].rsplit("/", 1)[-1]
+            if not first and not _ENV_ASSIGN.fullmatch(segment[0]):
+                first = name
+            if name not in _SETUP and not all(_ENV_ASSIGN.fullmatch(w) for w in segment):
+                found = _unwrap(segment, depth)
+                if found:
+                    return found
+            segment = []
+    # Only set-up words (`cd build`): that word is what ran.
+    return first
 
 
 # How a harness words a person saying no (Claude Code's rejection and interruption lines, Codex's).
@@ -121,22 +223,43 @@ DENIALS = (
     "patch rejected by user",
 )
 _EXIT = re.compile(r"(?:exit code|exited with code|exit status)[:\s]+(-?\d{1,10})", re.IGNORECASE)
+# A hook that stopped a tool call: Claude Code's PreToolUse wording, and a pre-commit gate's.
+_HOOK_BLOCK = re.compile(r"\bhook\b.{0,80}\b(?:blocked|denied|prevented)\b|^pre-commit validation failed")
+# A request the tool refuses as too large or malformed: the call's input was wrong, nothing crashed.
+_INVALID = (
+    "exceeds maximum allowed",
+    "string to replace not found",
+    "eisdir",
+    "is a directory",
+    "invalid",
+)
 
 
-def error_kind(head: str, exit_code: int | None) -> str:
-    """A closed-vocabulary kind for a failed tool result, from the first line of what it said."""
+def error_kind(head: str, exit_code: int | None, *, person_said_no: bool | None = None) -> str:
+    """A closed-vocabulary kind for a failed tool result, from the first line of what it said.
+
+    `person_said_no` is what the log's structure says about a rejection, where it
+    says anything: then the text alone never makes a result `denied` by a person.
+    """
     lowered = head[:300].lstrip().lower()
-    if lowered.startswith(DENIALS):
+    if person_said_no or (person_said_no is None and lowered.startswith(DENIALS)):
+        return "denied"
+    if _HOOK_BLOCK.search(lowered):
         return "denied"
     if "timed out" in lowered or "timeout" in lowered:
         return "timeout"
-    if exit_code == 127 or "command not found" in lowered or "does not exist" in lowered:
+    if (
+        exit_code == 127
+        or "command not found" in lowered
+        or "does not exist" in lowered
+        or "no such file or directory" in lowered
+    ):
         return "not_found"
     if "permission denied" in lowered or "not permitted" in lowered:
         return "denied"
     if exit_code is not None and exit_code != 0:
         return "nonzero_exit"
-    if "<tool_use_error>" in lowered or "invalid" in lowered:
+    if "<tool_use_error>" in lowered or any(word in lowered for word in _INVALID):
         return "invalid_input"
     return "crashed"
 

@@ -12,8 +12,14 @@ Each line is `{"timestamp", "type", "payload"}`. Read here:
 - `response_item` with `payload.type` `function_call` / `custom_tool_call` /
   `local_shell_call` (a tool call: `name`, `call_id`, `arguments` JSON text or
   `input`) and `function_call_output` / `custom_tool_call_output` (its result:
-  `output` text, either plain — "Exit code: 1", "Process exited with code 1" —
-  or JSON with `metadata.exit_code`).
+  `output` text, either plain — "Exit code: 1", "Process exited with code 1",
+  "execution error: No such file or directory (os error 2)" when the program
+  could not be started — or JSON with `metadata.exit_code`).
+
+A user message's text is what a person typed, after the IDE extension's
+preamble (`# Context from my IDE setup: … ## My request for Codex:`) and image
+tags are dropped. The first rollout format (bare response items, no wrapper)
+is read too.
 
 Codex records no skill loading and no subagent type, so `skills` is empty and
 `agent` is `main`.
@@ -22,6 +28,7 @@ Codex records no skill loading and no subagent type, so `skills` is empty and
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.adapters import (
@@ -42,6 +49,34 @@ if TYPE_CHECKING:
 __all__ = ["read_session"]
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+# Lines of the first rollout format (2025), written bare: no `{timestamp, type, payload}` wrapper.
+BARE_ITEMS = frozenset(
+    {
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "local_shell_call",
+    }
+)
+# The IDE extension's preamble (open tabs, the active file, files mentioned) ends with this
+# heading; what follows it is what the person typed.
+REQUEST = "## My request for Codex:"
+# Context Codex injects as user messages: instructions files and the environment.
+INJECTED = ("<", "# AGENTS.md")
+_IMAGE = re.compile(r"<image\b[^>]*>.*?</image>|</?image\b[^>]*>", re.DOTALL)
+
+
+def typed_text(text: str) -> str:
+    """What a person typed in a Codex user message: the request after the IDE preamble, no image tags."""
+    _, found, request = text.partition(REQUEST)
+    if found:
+        text = request
+    return _IMAGE.sub("", text).strip()
+
+
 CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "pwsh", "powershell"})
@@ -115,6 +150,9 @@ class _Reader:
                 self.unknown += 1
                 continue
             kind, payload = line.get("type"), line.get("payload")
+            if "payload" not in line and (kind in BARE_ITEMS or kind is None):
+                self._bare(line)
+                continue
             if kind not in KNOWN_TYPES:
                 self.unknown += 1
                 continue
@@ -128,8 +166,19 @@ class _Reader:
             elif kind == "response_item":
                 self._item(payload)
 
+    def _bare(self, line: dict[str, Any]) -> None:
+        """A line of the first format: a response item, the session header, or a state marker."""
+        if line.get("type") is not None:
+            self._item(line)
+        elif "record_type" in line:
+            pass
+        elif isinstance(line.get("id"), str) and "instructions" in line:
+            self.session = line["id"] or self.session
+        else:
+            self.unknown += 1
+
     def _typed(self, text: str) -> None:
-        text = text.strip()
+        text = typed_text(text)
         if not text:
             return
         if self.turn is not None and self.interrupted:
@@ -177,7 +226,7 @@ class _Reader:
             ]
             text = "\n".join(texts).strip()
             # Injected context is wrapped in tags (<environment_context>, <user_instructions>, ...).
-            if text and not text.startswith("<") and not text.startswith("# AGENTS.md"):
+            if text and not text.startswith(INJECTED):
                 self._typed(text)
             return
         if kind in CALLS:
@@ -211,7 +260,14 @@ class _Reader:
             return
         head, code = _output_facts(payload.get("output"))
         lowered = head.lstrip().lower()
-        if (code is not None and code != 0) or error_kind(head, None) == "denied" or "timed out" in lowered:
+        # "execution error: No such file or directory (os error 2)": the command never started.
+        spawn = lowered.startswith("execution error")
+        if (
+            (code is not None and code != 0)
+            or spawn
+            or error_kind(head, None) == "denied"
+            or "timed out" in lowered
+        ):
             self.failed.add(call_id)
             tool, program = call
             self.turn.add_error(tool, error_kind(head, code), code, program)

@@ -1,13 +1,15 @@
 """`edgar learn`: one turn through triggers, the store and the gate.
 
-    edgar learn TURN.json|- [--session ID] [--check]
-    edgar learn --from claude-code|codex TRANSCRIPT [--session ID] [--check]
+    edgar learn TURN.json|- [--session ID] [--check] [--dry-run]
+    edgar learn --from claude-code|codex TRANSCRIPT [--session ID] [--check] [--dry-run]
     edgar learn --from claude-code --hook        (a Claude Code Stop hook; payload on stdin)
 
 `--from` builds the turn record of the log's last turn (computed by edgar,
 never copied); `--check` runs the declared check and takes the verdict from its
-exit code alone. `--hook` never blocks the agent: bounded time, exit 0 always,
-one line on any problem (also logged in `.edgar/hook-problems.jsonl`).
+exit code alone. `--dry-run` prints the turn record edgar computed and the
+triggers that would fire, and writes nothing. `--hook` never blocks the agent:
+bounded time, exit 0 always, one line on any problem (also logged in
+`.edgar/hook-problems.jsonl`).
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="run the declared check ([check] command) and set the verdict from its exit code",
     )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the turn record edgar computed and the triggers that would fire; write nothing",
+    )
     # The config is read inside the handler, so that in hook mode a broken config file is
     # one more problem reported with exit 0 (a Stop hook exiting 2 would keep the agent going).
     p.set_defaults(handler=cmd_learn, needs_config=False)
@@ -92,6 +99,12 @@ def read_turn_text(source: str) -> str:
 
 
 def _usage(ns: argparse.Namespace) -> None:
+    if ns.hook and ns.dry_run:
+        msg = (
+            "--hook and --dry-run do not go together: a hook learns; "
+            "to see what it would learn, run `learn --from claude-code TRANSCRIPT --dry-run`"
+        )
+        raise BadInput(msg)
     if ns.hook:
         if ns.from_agent != "claude-code":
             msg = "--hook reads a Claude Code hook payload: use it as `learn --from claude-code --hook`"
@@ -178,9 +191,75 @@ def cmd_learn(ctx: Context) -> int:
     if ctx.ns.check:
         turn = _verified(ctx, turn)
         extra["verification"] = turn.verification
+    if ctx.ns.dry_run:
+        return _dry_run(ctx, turn, session, extra.get("notes", []))
     outcome = Gate(ctx.layout, config).learn(turn, session)
     _report(ctx, outcome, extra)
     return 1 if outcome.outcome == "refused" else 0
+
+
+def turn_record(turn: Turn) -> dict[str, Any]:
+    """The seven-key record of a parsed turn (secrets already redacted), as a harness would write it."""
+    return {
+        "prompt": turn.prompt,
+        "corrections": list(turn.corrections),
+        "tools": list(turn.tools),
+        "errors": [
+            {"tool": e.tool, "kind": e.kind, "exit_code": e.exit_code, "program": e.program}
+            for e in turn.errors
+        ],
+        "verification": turn.verification,
+        "agent": turn.agent,
+        "skills": list(turn.skills),
+    }
+
+
+def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
+    """What `learn` would do with this turn, in the gate's own terms."""
+    config = ctx.config
+    if not config.controller.enabled:
+        return "nothing: controller.enabled is false, so learning is inert"
+    if not fired:
+        return "nothing: no trigger fired (the turn would be recorded in the experience store)"
+    mode = config.skills.synthesis
+    if mode == "off":
+        return "nothing: skills.synthesis is 'off' (no model call)"
+    if mode == "auto" and turn.verification == "passed" and "correction" not in fired:
+        return "ask the model for a skill and write it as a learned skill if the writer accepts it"
+    return "ask the model for a skill and write it as a proposal for a person to accept or reject"
+
+
+def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:
+    """The turn record and the triggers that would fire; reads the store, writes nothing."""
+    import json
+
+    from edgar_min.learning.store import ExperienceStore
+    from edgar_min.learning.triggers import triggers
+
+    fired = triggers(turn, ctx.config.skills, ExperienceStore(ctx.layout.experience), session)
+    record = turn_record(turn)
+    would = _would(ctx, fired, turn)
+    if ctx.json:
+        ctx.emit(
+            {
+                "dry_run": True,
+                "turn": record,
+                "shape": turn.shape,
+                "triggers": fired,
+                "would": would,
+                "session": session,
+                "notes": notes,
+            }
+        )
+    else:
+        ctx.out("turn record edgar computed (nothing was stored):")
+        # One key a line: a long run's tool list stays one line, and the whole is still JSON.
+        lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in record.items()]
+        ctx.out("{\n" + ",\n".join(lines) + "\n}")
+        ctx.out(f"task shape: {turn.shape}")
+        ctx.out(f"triggers that would fire: {', '.join(fired) or 'none'}")
+        ctx.out(f"learn would: {would}")
+    return 0
 
 
 # The hook: whatever happens, one line and exit 0.

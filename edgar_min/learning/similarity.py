@@ -23,17 +23,25 @@ file; seed a flaky test vs fix a flaky timeout) score 0.33 at most.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 from edgar_min.errors import Refused
+from edgar_min.skills.sections import section
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = [
     "THRESHOLD",
     "Match",
+    "NameColumns",
     "NearDuplicate",
     "SimilarityIndex",
     "name_key",
+    "name_parts",
     "skill_words",
     "words",
 ]
@@ -85,18 +93,8 @@ def words(text: str) -> frozenset[str]:
 
 def procedure_of(body: str) -> str:
     """The `## Procedure` section of a body, or the first 4,000 characters when it has none."""
-    lines = body.splitlines()
-    start = None
-    for i, line in enumerate(lines):
-        heading = line.strip()
-        if heading.startswith("## "):
-            if start is not None:
-                return "\n".join(lines[start:i])
-            if heading[3:].strip().rstrip(":").casefold() == "procedure":
-                start = i + 1
-    if start is not None:
-        return "\n".join(lines[start:])
-    return body[:_BODY_CAP]
+    procedure = section(body, "Procedure")
+    return body[:_BODY_CAP] if procedure is None else procedure
 
 
 def skill_words(name: str, description: str, body: str) -> frozenset[str]:
@@ -113,18 +111,22 @@ def _joined(parts: tuple[str, ...]) -> str:
     return "".join(parts)
 
 
-def name_variants(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def name_parts(name: str) -> tuple[str, ...]:
+    """The name's parts, stemmed: what a name is compared by, beside its parts as written."""
+    return tuple(_stem(p) for p in name.split("-") if p)
+
+
+def _name_variants(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The name's parts stemmed, and as written: the two spellings a name is compared by."""
-    raw = tuple(p for p in name.split("-") if p)
-    return tuple(_stem(p) for p in raw), raw
+    return name_parts(name), tuple(p for p in name.split("-") if p)
 
 
-def letters_key(variant: tuple[str, ...]) -> str:
+def _letters_key(variant: tuple[str, ...]) -> str:
     """The letters of a name's parts, sorted: equal keys are candidates for a run-together spelling."""
     return "".join(sorted(_joined(variant)))
 
 
-def run_together(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+def _run_together(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
     """Is one of the two a single word that is the other's parts run together in some order?"""
     short, long_ = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
     if len(short) != 1 or len(long_) > _MAX_PARTS_PERMUTED:
@@ -132,15 +134,15 @@ def run_together(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
     return any(_joined(order) == short[0] for order in permutations(long_))
 
 
-def same_name_reason(name: str, same: str) -> str:
+def _same_name_reason(name: str, same: str) -> str:
     return "the same name" if same == name else f"the same name parts as {same} in another order"
 
 
-def run_together_reason(name: str, other: str) -> str:
+def _run_together_reason(name: str, other: str) -> str:
     return f"{name} and {other} are one name spelled two ways"
 
 
-def words_reason(score: float, threshold: float) -> str:
+def _words_reason(score: float, threshold: float) -> str:
     return f"{score:.0%} of their words in common; the limit is {threshold:.0%}"
 
 
@@ -174,15 +176,57 @@ class NearDuplicate(Refused):
         self.match = match
 
 
+class NameColumns:
+    """What the name measure needs of each existing skill, one list per field, in order."""
+
+    __slots__ = ("by_parts", "by_raw", "keys", "stemmed")
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []  # stemmed parts, sorted, joined by "-": equal keys are one name
+        self.stemmed: list[str] = []  # stemmed parts in order, joined by "-"
+        self.by_parts: list[str] = []  # letters of the stemmed parts, sorted
+        self.by_raw: list[str] = []  # letters of the parts as written, sorted
+
+    def add(self, name: str, parts: tuple[str, ...]) -> None:
+        self.keys.append("-".join(sorted(parts)))
+        self.stemmed.append("-".join(parts))
+        self.by_parts.append(_letters_key(parts))
+        self.by_raw.append(_letters_key(tuple(p for p in name.split("-") if p)))
+
+
+def _positions(column: list[str], value: str) -> list[int]:
+    """Every position of `value` in `column`, in order (list.index runs in C)."""
+    found, at = [], -1
+    while True:
+        try:
+            at = column.index(value, at + 1)
+        except ValueError:
+            return found
+        found.append(at)
+
+
 class SimilarityIndex:
-    """Existing skills' name keys and word sets, checked against one new skill at a time."""
+    """Existing skills' name keys and word postings, checked against one new skill at a time.
+
+    The text measure counts each existing skill's words in common with the new one
+    through the postings (word -> the skills holding it), so a check touches only
+    the new skill's own words, never every existing set.
+    """
 
     def __init__(self) -> None:
         self._names: list[str] = []
-        self._sets: list[frozenset[str]] = []
-        self._keys: dict[tuple[str, ...], str] = {}
-        # letters of a name without hyphens, sorted -> names: candidates for run-together spellings
-        self._letters: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        self._sizes: list[int] = []
+        self._postings: Mapping[str, Sequence[int]] = {}
+        self._columns = NameColumns()
+
+    @classmethod
+    def of_columns(
+        cls, names: list[str], columns: NameColumns, sizes: list[int], postings: Mapping[str, Sequence[int]]
+    ) -> SimilarityIndex:
+        """An index from what it holds: names, their name columns, word counts, and postings by position."""
+        index = cls()
+        index._names, index._columns, index._sizes, index._postings = names, columns, sizes, postings
+        return index
 
     def __len__(self) -> int:
         return len(self._names)
@@ -190,27 +234,39 @@ class SimilarityIndex:
     def add(self, name: str, description: str, body: str) -> None:
         self.add_words(name, skill_words(name, description, body))
 
-    def add_words(self, name: str, word_set: frozenset[str]) -> None:
+    def add_words(self, name: str, word_set: frozenset[str], parts: tuple[str, ...] | None = None) -> None:
+        """Add a skill by its word set; `parts` is `name_parts(name)` when the caller has it already."""
+        at = len(self._names)
         self._names.append(name)
-        self._sets.append(word_set)
-        parts, raw = name_variants(name)
-        self._keys.setdefault(tuple(sorted(parts)), name)
-        for variant in {parts, raw}:
-            self._letters.setdefault(letters_key(variant), []).append((name, variant))
+        self._sizes.append(len(word_set))
+        postings = self._postings
+        if not isinstance(postings, dict):
+            postings = self._postings = {word: list(slots) for word, slots in postings.items()}
+        for word in word_set:
+            postings.setdefault(word, []).append(at)
+        self._columns.add(name, name_parts(name) if parts is None else parts)
 
     def _name_match(self, name: str) -> Match | None:
-        parts, raw = name_variants(name)
-        same = self._keys.get(tuple(sorted(parts)))
-        if same is not None:
-            return Match(same, 1.0, same_name_reason(name, same))
+        """The first skill whose name is this one in another order or spelled run together, or None."""
+        parts, raw = _name_variants(name)
+        columns = self._columns
+        same = _positions(columns.keys, "-".join(sorted(parts)))
+        if same:
+            return Match(self._names[same[0]], 1.0, _same_name_reason(name, self._names[same[0]]))
         for mine in {parts, raw}:
-            for other, theirs in self._letters.get(letters_key(mine), ()):
-                if run_together(mine, theirs):
-                    return Match(other, 1.0, run_together_reason(name, other))
+            wanted = _letters_key(mine)
+            for at in sorted({*_positions(columns.by_parts, wanted), *_positions(columns.by_raw, wanted)}):
+                theirs = []
+                if columns.by_parts[at] == wanted:
+                    theirs.append(tuple(columns.stemmed[at].split("-")) if columns.stemmed[at] else ())
+                if columns.by_raw[at] == wanted:
+                    theirs.append(tuple(p for p in self._names[at].split("-") if p))
+                if any(_run_together(mine, variant) for variant in theirs):
+                    return Match(self._names[at], 1.0, _run_together_reason(name, self._names[at]))
         return None
 
     def check(self, name: str, description: str, body: str, threshold: float = THRESHOLD) -> Match | None:
-        """The closest existing skill `name` nearly duplicates, or None."""
+        """The closest existing skill `name` nearly duplicates (the first in order on a tie), or None."""
         by_name = self._name_match(name)
         if by_name is not None:
             return by_name
@@ -218,35 +274,15 @@ class SimilarityIndex:
         size = len(mine)
         if not size:
             return None
+        common: Counter[int] = Counter()
+        for word in mine:
+            common.update(self._postings.get(word, ()))
         best, best_at = 0.0, -1
-        low = threshold * size
-        high = size / threshold
-        for at, other in enumerate(self._sets):
-            n = len(other)
-            # Jaccard >= t needs the smaller set to be at least t times the larger.
-            if n < low or n > high:
-                continue
-            common = len(mine & other)
-            if common:
-                score = common / (size + n - common)
-                if score > best:
-                    best, best_at = score, at
+        for at, shared in common.items():
+            score = shared / (size + self._sizes[at] - shared)
+            if score > best or (score == best and at < best_at):
+                best, best_at = score, at
         if best >= threshold:
             existing = self._names[best_at]
-            return Match(existing, best, words_reason(best, threshold))
+            return Match(existing, best, _words_reason(best, threshold))
         return None
-
-
-def index_of_skills(skills: object) -> SimilarityIndex:
-    """A `SimilarityIndex` over discovered skills (unreadable files are left out: they load nowhere)."""
-    from edgar_min.errors import EdgarError
-
-    index = SimilarityIndex()
-    for skill in skills:  # type: ignore[attr-defined]
-        try:
-            parsed = skill.frontmatter()
-        except EdgarError:
-            continue
-        description = parsed.data.get("description")
-        index.add(skill.name, description if isinstance(description, str) else "", parsed.body)
-    return index

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import EdgarError, NotFound, Refused
-from edgar_min.skills.discovery import Index, discover, shape_problems
+from edgar_min.skills.discovery import Index, discover
 from edgar_min.skills.names import name_problem
+from edgar_min.skills.sections import shape_problems
 from edgar_min.skills.validation import validate_frontmatter
 
 if TYPE_CHECKING:

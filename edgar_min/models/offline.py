@@ -86,6 +86,44 @@ def _name(asked: str, shape: str) -> str:
     return name
 
 
+# A procedure a person reads before every similar task: a long run's tool calls are summarised.
+MAX_TOOL_STEPS = 5
+MAX_PITFALLS = 5
+
+
+def _tool_steps(tools: list[str]) -> list[str]:
+    """Steps for the tools called: runs of one tool collapsed, and at most `MAX_TOOL_STEPS` of them."""
+    runs: list[list] = []
+    for tool in tools:
+        if runs and runs[-1][0] == tool:
+            runs[-1][1] += 1
+        else:
+            runs.append([tool, 1])
+    if len(runs) <= MAX_TOOL_STEPS:
+        return [f"Use {tool}." if n == 1 else f"Use {tool} ({n} calls in a row)." for tool, n in runs]
+    distinct = list(dict.fromkeys(tools))
+    first, rest = distinct[0], distinct[1:]
+    steps = [f"Start with {first}."]
+    if rest:
+        steps.append(
+            f"Then use {', '.join(rest)}, going back and forth as the task needs "
+            f"(the recorded run made {len(tools)} tool calls)."
+        )
+    return steps
+
+
+def _basis(tripped: list[str], check: str) -> str:
+    """What the skill was learned from, in words that fit the triggers that fired and the check."""
+    if check == "passed":
+        if "recovered" in tripped:
+            return "from a turn that recovered from failures and passed its declared check"
+        return "from a turn that passed its declared check"
+    how = "its declared check failed" if check == "failed" else "its result was not checked"
+    if "correction" in tripped:
+        return f"from a turn a person corrected ({how})"
+    return f"from a turn where {how}"
+
+
 def write_from_outline(outline: str) -> str:
     """A reply in the BRIEF's format, built only from the outline's lines."""
     f = _fields(outline)
@@ -94,29 +132,39 @@ def write_from_outline(outline: str) -> str:
         raise ModelError(msg)
     asked = f["what was asked"]
     shape = f["task shape"]
+    tripped = [t for t in f.get("what tripped", "none").split(", ") if t and t != "none"]
     tools = [t for t in f.get("tools called, in order", "none").split(", ") if t and t != "none"]
     failures = [x for x in f.get("failures the harness recorded", "none").split(", ") if x and x != "none"]
     corrections = f.get("corrections a human typed", "")
     check = f.get("declared check", "unverified")
 
-    steps = []
-    for tool in tools:
-        if not steps or not steps[-1].startswith(f"Use {tool}"):
-            steps.append(f"Use {tool}.")
-        elif steps[-1] == f"Use {tool}.":
-            steps[-1] = f"Use {tool} (more than once)."
+    steps = _tool_steps(tools)
     if corrections:
         steps.append(f"Follow what a person asked for when correcting this kind of task: {corrections}")
     steps.append("Run the project's declared check before calling the work done.")
     procedure = "\n".join(f"{i}. {s}" for i, s in enumerate(steps, 1))
     if failures:
-        pitfalls = "\n".join(
-            f"- {x}: this failed along the way; find the cause and fix it before going on." for x in failures
-        )
+        counts = dict.fromkeys(failures, 0)
+        for x in failures:
+            counts[x] += 1
+        shown = list(counts.items())[:MAX_PITFALLS]
+        lines = [
+            f"- {x}{f' ({n} times)' if n > 1 else ''}: this failed along the way; "
+            "find the cause and fix it before going on."
+            for x, n in shown
+        ]
+        if len(counts) > len(shown):
+            lines.append(f"- {len(counts) - len(shown)} other kind(s) of failure were recorded too.")
+        pitfalls = "\n".join(lines)
     else:
         pitfalls = "- No failure was recorded; if one appears, fix its cause before going on."
-    verdict = "it passed when this skill was recorded" if check == "passed" else f"it was {check} then"
-    description = f"How to handle tasks like '{asked[:200]}' (task shape {shape}), from a turn that worked."
+    if corrections:
+        pitfalls += "\n- A person had to correct this kind of task; check the work against what they asked."
+    verdict = {
+        "passed": "it passed when this skill was recorded",
+        "failed": "it failed in the turn this was learned from",
+    }.get(check, "the turn this was learned from was not checked")
+    description = f"How to handle tasks like '{asked[:200]}' (task shape {shape}), {_basis(tripped, check)}."
     return (
         f"name: {_name(asked, shape)}\n"
         f"description: {description}\n\n"

@@ -1,4 +1,4 @@
-"""Find every skill in every scope, with precedence and shadowing, and read body shape.
+"""Find every skill in every scope, with precedence and shadowing.
 
 Scopes, highest precedence first: the project's `.edgar/skills`, the other
 project folders (`.agents/skills`, `.claude/skills`), the user scope
@@ -10,7 +10,6 @@ skill's frontmatter is read the first time something asks for it.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -23,82 +22,7 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
 
-__all__ = [
-    "BODY_SECTIONS",
-    "Index",
-    "Skill",
-    "body_shape",
-    "discover",
-    "shape_problems",
-]
-
-BODY_SECTIONS = ("When to use", "Procedure", "Pitfalls", "Verification")
-
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_H2 = re.compile(r" {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
-
-
-def _headings(body: str) -> list[tuple[str, int]]:
-    """`##` headings outside fenced code, with the index of the line after each."""
-    found = []
-    fence = ""
-    lines = body.splitlines()
-    for index, line in enumerate(lines):
-        opener = _FENCE.match(line)
-        if fence:
-            closes = opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
-            if closes and not line.strip().strip(fence[0]):
-                fence = ""
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        heading = _H2.match(line)
-        if heading:
-            found.append((heading.group(1).strip(), index + 1))
-    return found
-
-
-def body_shape(body: str) -> tuple[str, ...]:
-    """The `##` headings of a Markdown body, outside fenced code, in order."""
-    return tuple(text for text, _ in _headings(body))
-
-
-def _norm(heading: str) -> str:
-    return heading.rstrip(":").strip().casefold()
-
-
-def shape_problems(body: str) -> list[str]:
-    """Every way `body` misses the four sections in order, each with text; empty when fine."""
-    heads = _headings(body)
-    lines = body.splitlines()
-    wanted = [_norm(s) for s in BODY_SECTIONS]
-    positions: dict[str, int] = {}
-    problems = []
-    for i, (text, after) in enumerate(heads):
-        key = _norm(text)
-        if key not in wanted:
-            continue
-        if key in positions:
-            sentence = f"section '{BODY_SECTIONS[wanted.index(key)]}' appears more than once"
-            if sentence not in problems:
-                problems.append(sentence)
-            continue
-        positions[key] = i
-        end = heads[i + 1][1] - 1 if i + 1 < len(heads) else len(lines)
-        if not any(line.strip() for line in lines[after:end]):
-            problems.append(f"section '{BODY_SECTIONS[wanted.index(key)]}' is empty")
-    missing = [s for s, k in zip(BODY_SECTIONS, wanted, strict=True) if k not in positions]
-    if missing:
-        problems.insert(0, f"missing section(s): {', '.join(missing)}")
-    else:
-        order = [positions[k] for k in wanted]
-        if order != sorted(order):
-            found = [BODY_SECTIONS[wanted.index(_norm(t))] for t, _ in heads if _norm(t) in wanted]
-            problems.insert(
-                0, f"sections out of order: expected {', '.join(BODY_SECTIONS)}; found {', '.join(found)}"
-            )
-    return problems
+__all__ = ["Index", "Skill", "discover"]
 
 
 class Skill:

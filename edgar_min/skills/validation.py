@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import EdgarError
-from edgar_min.skills.discovery import shape_problems
 from edgar_min.skills.names import name_problem
+from edgar_min.skills.sections import shape_problems
 
 __all__ = ["ALLOWED_KEYS", "kind_of", "validate_file", "validate_frontmatter"]
 

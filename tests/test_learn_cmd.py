@@ -1,0 +1,86 @@
+"""`edgar learn --dry-run`: the turn record edgar computed and the triggers, with nothing written."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import tree_snapshot
+from transcripts import Claude, Codex
+
+TURN = {
+    "prompt": "bump the httpx pin",
+    "corrections": ["no, refresh the lock file too"],
+    "tools": ["shell", "edit", "shell"],
+    "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+    "verification": "passed",
+}
+
+
+def test_a_turn_record_dry_run_prints_the_record_and_triggers_and_writes_nothing(tmp_path, edgar):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps(TURN))
+    root = tmp_path / "proj"
+    root.mkdir()
+    before = tree_snapshot(root)
+    result = edgar("--root", str(root), "learn", str(turn), "--dry-run")
+    assert result.code == 0, result
+    assert "turn record edgar computed (nothing was stored):" in result.out
+    assert '"prompt": "bump the httpx pin"' in result.out
+    assert "triggers that would fire: recovered, correction" in result.out
+    assert "learn would: ask the model for a skill and write it as a proposal" in result.out
+    assert tree_snapshot(root) == before
+
+
+def test_a_claude_code_dry_run_as_json(tmp_path, edgar):
+    t = Claude().user("run the tests and fix them")
+    t.tool("t1", "Bash", {"command": "cd pkg && pytest -x"})
+    t.result("t1", "Exit code 1\nFAILED", is_error=True, tool_use_result="Error: Exit code 1\nFAILED")
+    t.tool("t2", "Edit", {"file_path": "/p/a.py"}).result("t2", "ok")
+    t.interrupt()
+    t.user("<ide_opened_file>The user opened the file /p/a.py in the IDE.</ide_opened_file>\nuse a fixture")
+    path = t.write(tmp_path / "t.jsonl")
+    root = tmp_path / "proj"
+    root.mkdir()
+    before = tree_snapshot(root)
+    result = edgar("--root", str(root), "--json", "learn", "--from", "claude-code", str(path), "--dry-run")
+    assert result.code == 0, result
+    doc = result.json()
+    assert doc["dry_run"] is True
+    assert doc["turn"] == {
+        "prompt": "run the tests and fix them",
+        "corrections": ["use a fixture"],
+        "tools": ["shell", "edit"],
+        "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+        "verification": "unverified",
+        "agent": "main",
+        "skills": [],
+    }
+    assert doc["triggers"] == ["correction"]
+    assert doc["shape"] == "main:shell>edit"
+    assert tree_snapshot(root) == before
+
+
+def test_a_codex_dry_run_redacts_what_it_prints(tmp_path, edgar):
+    key = "sk-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
+    path = Codex().typed(f"deploy with {key}").write(tmp_path / "r.jsonl")
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(path), "--dry-run")
+    assert result.code == 0, result
+    assert key not in result.out
+    assert result.json()["triggers"] == []
+    assert result.json()["would"].startswith("nothing: no trigger fired")
+    assert not (tmp_path / ".edgar").exists()
+
+
+def test_dry_run_with_the_hook_is_bad_usage(tmp_path, edgar):
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook", "--dry-run")
+    assert result.code == 0  # a hook never fails the agent; the sentence says why nothing happened
+    assert "--hook and --dry-run do not go together" in result.out
+
+
+def test_a_bad_turn_record_in_a_dry_run_is_the_same_sentence_and_exit_code(tmp_path, edgar):
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps({**TURN, "stdout": "x"}))
+    result = edgar("--root", str(tmp_path), "learn", str(turn), "--dry-run")
+    assert result.code == 2
+    assert "stdout" in result.err
+    assert "Traceback" not in result.err
