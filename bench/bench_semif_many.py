@@ -161,7 +161,7 @@ def main() -> int:
 
     n = len(QUESTIONS)
     med = {w: {k: statistics.median(r[k] for r in results[w]) for k in results[w][0]} for w in WAYS}
-    print(f"21 decisions over one {n}-question ticket state, SmolLM2-135M on llama.cpp, {rounds} rounds:")
+    print(f"{n} decisions over one ticket state (~270 tokens), SmolLM2-135M on llama.cpp, {rounds} rounds:")
     print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (2 cores, shared)")
     for way in WAYS:
         m = med[way]
