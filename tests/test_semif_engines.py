@@ -237,3 +237,15 @@ def test_unknown_engine_in_config_is_a_config_error(edgar, tmp_path):
               "--option", "a")  # fmt: skip
     assert r.code == 2
     assert "semif.engine must be one of lexical, openai, systemone, anthropic" in r.err
+
+
+def test_openai_call_many_falls_back_to_a_constrained_answer_with_the_state_first(server):
+    server.reply = {"choices": [{"message": {"content": '{"choice": "A"}'}}]}
+    engine = get_engine(SemifConfig(engine="openai", base_url=server.url + "/v1"), {})
+    (result,) = engine.call_many([REQ])
+    assert result.selected == "alice"
+    assert "constrained answer" in result.extra["probability_status"]
+    assert result.prompt_order == "state_first"
+    second = server.seen[1][2]
+    assert second["messages"][1]["content"].startswith("Evidence:\nthe boiler is broken")
+    assert "response_format" in second
