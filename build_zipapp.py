@@ -6,7 +6,8 @@ Reproducible: entries sorted, timestamps fixed from `SOURCE_DATE_EPOCH`
 Each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout
 (`pkg/mod.pyc`, not `__pycache__`): zipimport ignores `__pycache__` and
 silently rejects timestamp-based pycs from a zip, and an unchecked-hash pyc
-is used without looking at the source's mtime.
+is used without looking at the source's mtime. Those are for the builder's
+Python; on another one `__main__.py` uses `edgar_min.bytecode` instead.
 """
 
 from __future__ import annotations
@@ -24,13 +25,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PACKAGE = "edgar_min"
 SHEBANG = b"#!/usr/bin/env python3\n"
-MAIN = (
-    "import sys\n"
-    "if sys.version_info < (3, 11):\n"
-    "    sys.exit('edgar needs Python 3.11 or newer')\n"
-    "from edgar_min.cli import main\n"
-    "sys.exit(main())\n"
-)
+# The entry point. On a Python other than the builder's, the .pyc files here are ignored, so
+# it first asks edgar_min.bytecode for a copy compiled for the running one (see there).
+MAIN = """import sys
+if sys.version_info < (3, 11):
+    sys.exit("edgar needs Python 3.11 or newer")
+from importlib.util import MAGIC_NUMBER
+if MAGIC_NUMBER != {magic!r} and hasattr(__loader__, "archive"):
+    from edgar_min.bytecode import use_cache
+    use_cache(__loader__.archive)
+from edgar_min.cli import main
+sys.exit(main())
+"""
 DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
 
 
@@ -56,7 +62,10 @@ def _pyc(source: Path, arcname: str) -> bytes:
 
 def entries(package_dir: Path) -> list[tuple[str, bytes]]:
     """(archive name, bytes) for every file of the package plus `__main__.py`, sorted."""
-    found: list[tuple[str, bytes]] = [("__main__.py", MAIN.encode())]
+    with tempfile.TemporaryDirectory() as tmp:
+        main = Path(tmp) / "__main__.py"
+        main.write_text(MAIN.format(magic=importlib.util.MAGIC_NUMBER))
+        found = [("__main__.py", main.read_bytes()), ("__main__.pyc", _pyc(main, "__main__.py"))]
     for path in sorted(package_dir.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file() or path.suffix in {".pyc", ".pyo"}:
             continue

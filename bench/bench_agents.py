@@ -198,15 +198,16 @@ def main() -> int:
         payload = json.dumps(
             {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": "Stop"}
         )
-        bare = median_run([sys.executable, "-c", "pass"], runs)
+        bare = median_run([sys.executable, "-I", "-S", "-c", "pass"], runs)
+        hook_command = ["learn", "--from", "claude-code", "--hook"]
         hook = median_run(
-            [sys.executable, str(pyz), "--root", str(root), "learn", "--from", "claude-code", "--hook"],
+            [sys.executable, "-I", "-S", str(pyz), "--root", str(root), *hook_command],
             runs,
             payload.encode(),
         )
         print(
             f"hook end to end (no trigger): {hook * 1000:.1f} ms; "
-            f"bare `python3 -c pass`: {bare * 1000:.1f} ms; ratio {hook / bare:.2f}x"
+            f"bare `python3 -I -S -c pass`: {bare * 1000:.1f} ms; ratio {hook / bare:.2f}x"
         )
 
         skills_root = tmp / "skills1k"
@@ -218,7 +219,7 @@ def main() -> int:
         )
 
         from edgar_min.layout import Layout
-        from edgar_min.skills.index import build_index
+        from edgar_min.skills.listing import build_index
 
         big = tmp / "skills10k"
         write_skills(big, 10_000)

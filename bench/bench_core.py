@@ -1,19 +1,18 @@
 #!/usr/bin/env python3
 """Figures for the learning core, measured in one run on this machine.
 
-- start-up: `python3 dist/edgar.pyz --version` and `skills list` over 200 skills, as ratios
-  to the bare interpreter (`python3 -c pass`), medians of repeated runs;
 - the per-turn cost of recording a turn and computing triggers with 1,000,000 turns already
   in the store (median), and how much memory grows over 10,000 more turns;
 - discovery of 10,000 skills in a fresh process (names only, and with every description read).
 
-Usage: python3 bench/bench_core.py [--quick]   (--quick: 100,000 stored turns, fewer runs)
+Start-up of the commands is measured by bench_startup.py.
+
+Usage: python3 bench/bench_core.py [--quick]   (--quick: 100,000 stored turns)
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import resource
 import statistics
@@ -27,15 +26,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 
-def median_run(cmd: list[str], runs: int, cwd: Path) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def make_skills(folder: Path, count: int) -> None:
     for i in range(count):
         d = folder / f"skill-{i:05d}"
@@ -44,26 +34,6 @@ def make_skills(folder: Path, count: int) -> None:
             f"---\nname: skill-{i:05d}\ndescription: Does thing number {i} when the task asks for it.\n"
             f"metadata:\n  author: bench\n---\n\n# Skill {i}\n\nSome prose.\n"
         )
-
-
-def startup(pyz: Path, runs: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        make_skills(root / ".edgar" / "skills", 200)
-        env_home = root / "home"
-        os.environ["EDGAR_HOME"] = str(env_home)
-        py = sys.executable
-        # Interleave to share the machine's noise fairly.
-        bare, version, listing = [], [], []
-        for _ in range(runs):
-            bare.append(median_run([py, "-c", "pass"], 1, root))
-            version.append(median_run([py, str(pyz), "--version"], 1, root))
-            listing.append(median_run([py, str(pyz), "skills", "list"], 1, root))
-        b, v, s = (statistics.median(x) for x in (bare, version, listing))
-        print(f"start-up: bare interpreter {b * 1000:.1f} ms (median of {runs})")
-        print(f"start-up: edgar.pyz --version {v * 1000:.1f} ms = {v / b:.2f}x bare (target <= 1.5x)")
-        print(f"start-up: edgar.pyz skills list, 200 skills {s * 1000:.1f} ms = {s / b:.2f}x bare")
-        print("start-up: targets --version <= 1.5x bare, skills list <= 3x bare")
 
 
 def fill_store(folder: Path, turns: int, sessions: int, shapes: int) -> None:
@@ -172,10 +142,6 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
-    pyz = REPO / "dist" / "edgar.pyz"
-    if not pyz.exists():
-        subprocess.run([sys.executable, str(REPO / "build_zipapp.py")], check=True, stdout=subprocess.DEVNULL)
-    startup(pyz, 10 if args.quick else 30)
     per_turn(100_000 if args.quick else 1_000_000)
     discovery(10_000)
     return 0

@@ -9,14 +9,16 @@ it is handed to code skills as `ctx.config`.
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
 
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
+
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "AGENT_DEFAULTS",
@@ -33,6 +35,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class SkillsConfig:
+    """When a turn is worth a skill, and how the skill is written."""
+
     synthesis: str = field(default="propose", metadata={"choices": ("off", "propose", "auto")})
     min_tool_calls: int = field(default=5, metadata={"min": 1})
     # The store keeps markers for 64 sessions per shape: "at least 63 others" is the most it can tell.
@@ -50,11 +54,15 @@ class SkillsConfig:
 
 @dataclass(frozen=True, slots=True)
 class ControllerConfig:
+    """Whether learning runs at all."""
+
     enabled: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class ModelConfig:
+    """The text model that writes skill bodies."""
+
     provider: str = field(
         default="offline", metadata={"choices": ("offline", "openai", "anthropic", "command")}
     )
@@ -69,6 +77,8 @@ class ModelConfig:
 
 @dataclass(frozen=True, slots=True)
 class SemifConfig:
+    """The engine that answers SemIf decisions."""
+
     engine: str = field(
         default="lexical", metadata={"choices": ("lexical", "openai", "systemone", "anthropic")}
     )
@@ -164,43 +174,66 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
     return value
 
 
-def _apply(config: Config, source: str, table: dict[str, Any]) -> Config:
-    """Return `config` with the keys of one layer (a parsed TOML document) applied."""
-    changes: dict[str, Any] = {}
-    for section, values in table.items():
-        if section == "agent":
+_SPECS: dict[str, dict[str, tuple[str, Any]]] = {}
+
+
+def _specs(section: str) -> dict[str, tuple[str, Any]]:
+    """key -> (type, metadata) of one section, read from its dataclass once per process."""
+    specs = _SPECS.get(section)
+    if specs is None:
+        specs = {f.name: (str(f.type), f.metadata) for f in fields(SECTIONS[section])}
+        _SPECS[section] = specs
+    return specs
+
+
+class _Layers:
+    """The keys every layer set so far, checked, merged into plain dicts (one per section).
+
+    The section dataclasses are built once, at the end: reading a layer costs a few dict
+    operations, not a `replace()` of every section it touches.
+    """
+
+    def __init__(self) -> None:
+        self.values: dict[str, dict[str, Any]] = {}
+        self.agent: dict[str, Any] = dict(AGENT_DEFAULTS)
+
+    def apply(self, source: str, table: dict[str, Any]) -> None:
+        """Check the keys of one layer (a parsed TOML document) and lay them over the others."""
+        changes: dict[str, dict[str, Any]] = {}
+        agent: dict[str, Any] = {}
+        for section, values in table.items():
+            if section == "agent":
+                if not isinstance(values, dict):
+                    msg = f"{source}: [agent] must be a table"
+                    raise ConfigError(msg)
+                agent.update(values)
+                continue
+            if section not in SECTIONS:
+                known = ", ".join([*SECTIONS, "agent"])
+                msg = f"{source}: unknown section [{section}] (known sections: {known})"
+                raise ConfigError(msg)
             if not isinstance(values, dict):
-                msg = f"{source}: [agent] must be a table"
+                msg = f"{source}: [{section}] must be a table"
                 raise ConfigError(msg)
-            agent = dict(changes.get("agent", config.agent))
-            agent.update(values)
-            changes["agent"] = agent
-            continue
-        cls = SECTIONS.get(section)
-        if cls is None:
-            known = ", ".join([*SECTIONS, "agent"])
-            msg = f"{source}: unknown section [{section}] (known sections: {known})"
-            raise ConfigError(msg)
-        if not isinstance(values, dict):
-            msg = f"{source}: [{section}] must be a table"
-            raise ConfigError(msg)
-        current = changes.get(section, getattr(config, section))
-        specs = {f.name: f for f in fields(cls)}
-        updates = {}
-        for key, value in values.items():
-            spec = specs.get(key)
-            if spec is None:
-                known = ", ".join(specs)
-                msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
-                raise ConfigError(msg)
-            updates[key] = _coerce(source, f"{section}.{key}", str(spec.type), spec.metadata, value)
-        changes[section] = replace(current, **updates)
-    return replace(config, **changes)
+            specs = _specs(section)
+            updates = changes.setdefault(section, {})
+            for key, value in values.items():
+                spec = specs.get(key)
+                if spec is None:
+                    known = ", ".join(specs)
+                    msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
+                    raise ConfigError(msg)
+                updates[key] = _coerce(source, f"{section}.{key}", spec[0], spec[1], value)
+        for section, updates in changes.items():
+            self.values.setdefault(section, {}).update(updates)
+        self.agent.update(agent)
+
+    def config(self, sources: list[str]) -> Config:
+        sections = {name: SECTIONS[name](**values) for name, values in self.values.items()}
+        return Config(**sections, agent=self.agent, sources=tuple(sources))
 
 
 def _read_toml(path: Path) -> dict[str, Any] | None:
-    import tomllib
-
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -208,6 +241,8 @@ def _read_toml(path: Path) -> dict[str, Any] | None:
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror})"
         raise ConfigError(msg) from None
+    import tomllib  # only when there is a file: most runs have none, and tomllib costs
+
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -231,6 +266,8 @@ def _parse_text_value(source: str, dotted: str, ftype: str, raw: str) -> Any:
         except ValueError:
             pass
     elif ftype == "tuple[str, ...]":
+        import json  # lists given as text are rare: not worth importing json for every run
+
         try:
             value = json.loads(raw)
         except ValueError:
@@ -248,21 +285,20 @@ def _text_layer(source: str, pairs: list[tuple[str, str, str]]) -> dict[str, Any
     """Turn (section, key, text) triples into a typed TOML-like table."""
     table: dict[str, dict[str, Any]] = {}
     for section, key, raw in pairs:
-        cls = SECTIONS.get(section)
         if section == "agent":
             table.setdefault("agent", {})[key] = raw
             continue
-        if cls is None:
+        if section not in SECTIONS:
             known = ", ".join([*SECTIONS, "agent"])
             msg = f"{source}: unknown section {section!r} (known sections: {known})"
             raise ConfigError(msg)
-        specs = {f.name: f for f in fields(cls)}
+        specs = _specs(section)
         spec = specs.get(key)
         if spec is None:
             known = ", ".join(specs)
             msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
             raise ConfigError(msg)
-        value = _parse_text_value(source, f"{section}.{key}", str(spec.type), raw)
+        value = _parse_text_value(source, f"{section}.{key}", spec[0], raw)
         table.setdefault(section, {})[key] = value
     return table
 
@@ -274,12 +310,12 @@ def load_config(
 ) -> Config:
     """Merge defaults, `~/.edgar/config.toml`, `.edgar/config.toml`, `EDGAR_*` and `--set` flags."""
     env = os.environ if environ is None else environ
-    config = Config()
+    layers = _Layers()
     sources = ["defaults"]
     for path in (layout.user_config, layout.project_config):
         table = _read_toml(path)
         if table is not None:
-            config = _apply(config, str(path), table)
+            layers.apply(str(path), table)
             sources.append(str(path))
     env_pairs = []
     for name in sorted(env):
@@ -294,7 +330,7 @@ def load_config(
             env_pairs.append((section, key, env[name]))
     if env_pairs:
         names = ", ".join(f"EDGAR_{s.upper()}_{k.upper()}" for s, k, _ in env_pairs)
-        config = _apply(config, "environment", _text_layer("environment variable", env_pairs))
+        layers.apply("environment", _text_layer("environment variable", env_pairs))
         sources.append(f"environment ({names})")
     flag_pairs = []
     for item in overrides:
@@ -305,6 +341,6 @@ def load_config(
             raise ConfigError(msg)
         flag_pairs.append((section, key, raw))
     if flag_pairs:
-        config = _apply(config, "--set", _text_layer("--set", flag_pairs))
+        layers.apply("--set", _text_layer("--set", flag_pairs))
         sources.append("--set flags")
-    return replace(config, sources=tuple(sources))
+    return layers.config(sources)

@@ -25,6 +25,8 @@ def _isolated_home(tmp_path_factory, monkeypatch):
         if name.startswith("EDGAR_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("EDGAR_HOME", str(home))
+    # A pyz run on a Python other than the builder's writes bytecode under the cache folder.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OLLAMA_HOST"):
         monkeypatch.delenv(name, raising=False)
     return home

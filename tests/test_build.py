@@ -97,3 +97,20 @@ def test_validate_works_with_the_learning_package_deleted(built, tmp_path):
     done = subprocess.run(validate, capture_output=True, text=True)
     assert done.returncode == 1
     assert "does not match its folder" in done.stdout
+
+
+def test_the_pyz_lists_real_skills_of_every_frontmatter_shape(built, tmp_path):
+    import shutil
+
+    fixtures = REPO / "tests" / "fixtures" / "skills"
+    for folder in fixtures.iterdir():
+        if folder.is_dir():
+            shutil.copytree(folder, tmp_path / ".claude" / "skills" / folder.name)
+    done = subprocess.run(
+        [sys.executable, str(built[0]), "--json", "skills", "list"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    listed = {e["name"]: e for e in json.loads(done.stdout)}
+    assert set(listed) >= {"fal-api", "home-assistant", "chart-image", "chaos-lab", "ipinfo", "nano-pdf"}
+    assert all(e["description"] and e["warning"] is None for e in listed.values())

@@ -201,13 +201,68 @@ def test_list_shows_a_block_description_on_one_line(edgar, root):
 def test_list_says_why_a_skill_has_no_description(edgar, root):
     folder = root / ".edgar" / "skills" / "jobs"
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text("---\nname: jobs\ntools:\n  - name: x\n---\nbody\n")
+    (folder / "SKILL.md").write_text("---\nname: jobs\ndescription: &d Runs jobs.\n---\nbody\n")
     before = tree_snapshot(root)
     listed = edgar("--root", str(root), "skills", "list")
     assert listed.code == 0
     assert "jobs  project" in listed.out
-    assert "SKILL.md:4: lists of mappings are outside the supported subset" in listed.err
+    assert "SKILL.md:3: anchors/aliases/tags are outside the supported subset" in listed.err
+    as_json = edgar("--root", str(root), "--json", "skills", "list").json()
+    assert as_json[0]["description"] == ""
+    assert as_json[0]["warning"].endswith("SKILL.md:3: anchors/aliases/tags are outside the supported subset")
     assert tree_snapshot(root) == before
+
+
+def test_a_problem_in_another_key_still_lists_name_and_description(edgar, root):
+    folder = root / ".edgar" / "skills" / "jobs"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: jobs\ndescription: Runs the jobs.\nmetadata: {tags: [a, &x b]}\n---\nbody\n"
+    )
+    listed = edgar("--root", str(root), "skills", "list")
+    assert listed.code == 0
+    assert listed.out.splitlines() == ["jobs  project   Runs the jobs."]
+    assert "SKILL.md:4: anchors/aliases/tags are outside the supported subset" in listed.err
+    entry = edgar("--root", str(root), "--json", "skills", "list").json()[0]
+    assert entry["description"] == "Runs the jobs."
+    assert "SKILL.md:4: anchors/aliases/tags" in entry["warning"]
+    shown = edgar("--root", str(root), "--json", "skills", "show", "jobs")
+    assert shown.code == 0
+    assert shown.json()["description"] == "Runs the jobs."
+    assert "SKILL.md:4:" in shown.json()["warning"]
+    validated = edgar("--root", str(root), "skills", "validate")
+    assert validated.code == 1
+    assert "SKILL.md:4: anchors/aliases/tags are outside the supported subset" in validated.out
+    index = edgar("--root", str(root), "skills", "index")
+    assert index.out.splitlines()[0] == "- jobs: Runs the jobs."
+    assert index.out.splitlines()[-1] == (
+        "(all 1 skills listed; 1 with a frontmatter problem (`edgar skills validate` says what))"
+    )
+    assert "SKILL.md:4:" in index.err
+    assert "SKILL.md:4:" in edgar("--root", str(root), "--json", "skills", "index").json()["warnings"]["jobs"]
+    doctor = edgar("--root", str(root), "--json", "doctor")
+    assert any("SKILL.md:4: anchors/aliases/tags" in p for p in doctor.json()["skills"]["problems"])
+
+
+def test_show_prints_terminal_escapes_as_text(edgar, root):
+    folder = root / ".claude" / "skills" / "paint"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        '---\nname: paint\ndescription: "Clears \\e[2J the screen"\n---\n\x1b]0;owned\x07Body\x1b[31m red\n'
+    )
+    shown = edgar("--root", str(root), "skills", "show", "paint")
+    assert shown.code == 0
+    assert "\x1b" not in shown.out
+    assert "\x07" not in shown.out
+    assert "\\x1b]0;owned\\x07Body\\x1b[31m red\n" in shown.out
+    listed = edgar("--root", str(root), "skills", "list")
+    assert "\x1b" not in listed.out
+    assert "Clears \\x1b[2J the screen" in listed.out
+    index = edgar("--root", str(root), "skills", "index")
+    assert "\x1b" not in index.out
+    # --json keeps the text exactly; JSON escapes it on its own.
+    body = edgar("--root", str(root), "--json", "skills", "show", "paint").json()["body"]
+    assert body.startswith("\x1b]0;")
 
 
 def test_validate_says_what_is_wrong_with_metadata_values(edgar, root):

@@ -64,3 +64,59 @@ def test_a_folder_named_learned_elsewhere_is_reported(layout):
     index = discover(layout)
     assert "learned" not in index.skills
     assert any("reserved" in p for p in index.problems)
+
+
+# --- a person's name is theirs, whatever the folder says ----------------------------------------
+
+
+def _learn(layout, name):
+    from skillfiles import BODY
+
+    from edgar_min.learning.writer import write_learned
+
+    return write_learned(layout, name, "Deploy the app.", BODY, session="s-1", trigger="long", to="learned")
+
+
+def test_a_skill_whose_name_differs_from_its_folder_lists_by_folder_and_owns_both(layout, edgar):
+    from edgar_min.errors import Refused
+
+    folder = layout.root / ".claude" / "skills" / "ops-notes"
+    write_skill(folder.parent, "ops-notes")
+    (folder / "SKILL.md").write_text("---\nname: deploy\ndescription: How we deploy.\n---\nSteps.\n")
+    index = discover(layout)
+    assert list(index.skills) == ["ops-notes"]
+    assert index.owner("deploy") is index.skills["ops-notes"]
+    assert index.owner("ops-notes") is index.skills["ops-notes"]
+    assert "declares name 'deploy' but sits in folder 'ops-notes'" in index.skills["ops-notes"].warning
+    for name in ("deploy", "ops-notes"):
+        with pytest.raises(Refused, match="hand-authored skill of that name exists"):
+            _learn(layout, name)
+    assert not layout.learned.exists()
+    listed = edgar("--root", str(layout.root), "--json", "skills", "list").json()
+    assert [(e["name"], e["description"]) for e in listed] == [("ops-notes", "How we deploy.")]
+    assert "declares name 'deploy'" in listed[0]["warning"]
+
+
+@pytest.mark.parametrize("kind", ["dangling link", "folder"])
+def test_a_skill_file_that_cannot_be_read_still_keeps_its_name(layout, kind):
+    from edgar_min.errors import Refused
+
+    folder = layout.root / ".claude" / "skills" / "deploy"
+    folder.mkdir(parents=True)
+    if kind == "folder":
+        (folder / "SKILL.md").mkdir()
+    else:
+        (folder / "SKILL.md").symlink_to(layout.root / "gone" / "SKILL.md")
+    index = discover(layout)
+    assert index.skills == {}
+    assert index.owner("deploy") is not None
+    assert any("deploy/SKILL.md: not a readable file" in p for p in index.problems)
+    with pytest.raises(Refused, match="hand-authored skill of that name exists"):
+        _learn(layout, "deploy")
+    assert not layout.learned.exists()
+
+
+def test_a_learned_skill_does_not_claim_a_name_it_declares(layout):
+    write_skill(layout.learned, "notes")
+    (layout.learned / "notes" / "SKILL.md").write_text("---\nname: deploy\ndescription: x\n---\n")
+    assert discover(layout).owner("deploy") is None

@@ -66,6 +66,28 @@ def test_skills_index_and_skill_show(server):
     assert "no skill named 'nope'" in missing["content"][0]["text"]
 
 
+def test_a_skill_with_a_problem_in_another_key_is_listed_and_shown_with_its_warning(server, tmp_path):
+    folder = tmp_path / ".claude" / "skills" / "hooks"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: hooks\ndescription: Set up the hooks.\nmetadata: {tags: [&a x]}\n---\n## Steps\n"
+    )
+    result = call(server, "skills_index", {"budget_chars": 500})["result"]
+    lines = result["content"][0]["text"].splitlines()
+    assert lines[0] == "- hooks: Set up the hooks."
+    assert (
+        lines[-1] == "(all 2 skills listed; 1 with a frontmatter problem (`edgar skills validate` says what))"
+    )
+    entry = result["structuredContent"]["entries"][0]
+    assert "SKILL.md:4: anchors/aliases/tags" in entry["warning"]
+    assert "hooks" in result["structuredContent"]["warnings"]
+    shown = call(server, "skill_show", {"name": "hooks"})["result"]
+    assert shown["isError"] is False
+    assert shown["content"][0]["text"] == "## Steps\n"
+    assert shown["structuredContent"]["description"] == "Set up the hooks."
+    assert "SKILL.md:4:" in shown["structuredContent"]["warning"]
+
+
 def test_learn_turn_goes_through_the_same_parsing_and_gate(server, tmp_path):
     turn = {"prompt": "bump the pin", "corrections": ["use uv"], "tools": ["shell"], "verification": "passed"}
     result = call(server, "learn_turn", {"turn": turn, "session": "s-1"})["result"]

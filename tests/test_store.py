@@ -124,3 +124,16 @@ def test_eight_processes_appending_at_once_lose_and_tear_nothing(tmp_path):
         for line in path.read_bytes().split(b"\n")[:-1]:
             assert line.count(b"\t") == 6, line
     assert os.listdir(tmp_path / "turns") == ["shared"]
+
+
+def test_marker_names_are_the_ones_earlier_versions_wrote(tmp_path):
+    # Folder and file names carry a SHA-1 prefix; stores written before keep counting the same.
+    import hashlib
+
+    store = ExperienceStore(tmp_path, host="h")
+    store.record(parse_turn({"prompt": "x", "tools": ["shell", "edit"], "verification": "passed"}), "s:1")
+    shape = "main:shell>edit"
+    expected_dir = f"main-shell-edit.{hashlib.sha1(shape.encode()).hexdigest()[:10]}"
+    expected_file = f"s-1.{hashlib.sha1(b's:1').hexdigest()[:10]}"
+    assert os.listdir(tmp_path / "shapes") == [expected_dir]
+    assert os.listdir(tmp_path / "shapes" / expected_dir) == [expected_file]

@@ -264,3 +264,52 @@ def test_a_writer_killed_mid_write_leaves_the_old_file_or_nothing(layout, tmp_pa
         # No half-written SKILL.md anywhere; only a hidden temp file may be left.
         for path in layout.learned.rglob("SKILL.md"):
             assert validate_file(path) == []
+
+
+# --- what the writer renders reads back, here and in the reference validator --------------------
+
+# Among the most common last prompts of real sessions, and words YAML reads as something else.
+EVERYDAY = ["yes", "no", "null", "true", "123", "2026", "0777", "2024-01-31", "1e3", "y"]
+
+
+@pytest.mark.parametrize("name", EVERYDAY)
+def test_a_name_yaml_would_read_as_something_else_is_written_quoted(layout, name):
+    path = write(layout, name=name, description=name)
+    parsed = parse_skill(path.read_text())
+    assert parsed.data["name"] == name
+    assert parsed.data["description"] == name
+    assert f'name: "{name}"\n' in path.read_text()
+    assert validate_file(path) == []
+
+
+def test_the_frontmatter_never_holds_three_dashes(layout):
+    path = write(layout, description="Fix it --- then ---- run --- again")
+    frontmatter, _ = path.read_text().removeprefix("---\n").split("\n---\n", 1)
+    assert "---" not in frontmatter
+    assert parse_skill(path.read_text()).data["description"] == "Fix it --- then ---- run --- again"
+
+
+def test_every_file_edgar_writes_passes_the_reference_validator(layout):
+    skills_ref = pytest.importorskip("skills_ref", reason="skills-ref (the dev extra) is not installed")
+    from edgar_min.learning.ledger import restore
+    from edgar_min.learning.proposals import accept
+
+    checked = []
+
+    def check(path):
+        assert skills_ref.validate(path.parent) == [], path.read_text()
+        checked.append(path)
+
+    for name in EVERYDAY:  # proposals
+        check(write(layout, name=name, description=f"Handle '{name}' --- again: it #matters"))
+    check(accept(layout, "yes"))  # accepted into learned/
+    other = BODY.replace("dependency pin", "release tag").replace("lock file", "changelog entry")
+    other = other.replace("pin", "tag").replace("lock", "notes").replace("tests", "linters")
+    check(write(layout, name="release-tag", body=other, to="learned", description="Tag a release."))
+    check(write(layout, name="release-tag", body=other, to="learned", patch=True, description="Tag it."))
+    check(write(layout, name="release-tag", body=other, patch=True, description="A proposed patch."))
+    restore(layout, "release-tag")
+    check(layout.learned / "release-tag" / "SKILL.md")  # restored
+    write_skill(layout.skills, "deploy")
+    check(write(layout, name="deploy", patch=True, description="A patch to a person's skill."))
+    assert len(checked) == len(EVERYDAY) + 6

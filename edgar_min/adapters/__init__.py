@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import ConfigError
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edgar_min.adapters.jsonl import ReadStats
 
 __all__ = [

@@ -30,7 +30,6 @@ What is computed, for the last turn of the main chain:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.adapters import (
     MAX_PENDING,
@@ -44,8 +43,10 @@ from edgar_min.adapters import (
 from edgar_min.adapters.jsonl import ReadStats, records
 from edgar_min.errors import BadInput
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 __all__ = ["read_transcript"]
 

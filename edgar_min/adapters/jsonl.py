@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
+    from typing import Any, BinaryIO
 
 __all__ = ["CHUNK", "LINE_CAP", "STRING_CAP", "ReadStats", "records"]
 

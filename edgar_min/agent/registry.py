@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.regex import lazy
 
 __all__ = [
     "CATEGORY_RE",
@@ -32,8 +33,8 @@ __all__ = [
     "registry_problems",
 ]
 
-NAME_RE = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
-CATEGORY_RE = re.compile(r"[a-z0-9_]+")
+NAME_RE = lazy(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
+CATEGORY_RE = lazy(r"[a-z0-9_]+")
 MANIFEST_FIELDS = (
     "name",
     "category",

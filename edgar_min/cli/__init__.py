@@ -9,20 +9,75 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "SKILLS_COMMANDS", "main"]
 
-# Command modules; each has `register(subparsers)`. Imported only after the
-# `--version` fast path, and each keeps its heavy imports inside its handlers.
-COMMAND_MODULES = (
-    "edgar_min.cli.skills_cmd",
-    "edgar_min.cli.learn_cmd",
-    "edgar_min.cli.watch_cmd",
-    "edgar_min.cli.doctor_cmd",
-    "edgar_min.cli.index_cmd",
-    "edgar_min.cli.mcp_cmd",
-    "edgar_min.cli.semif_cmd",
-    "edgar_min.cli.agent_cmd",
-    "edgar_min.cli.lifecycle_cmd",
+# Every command, in the order `--help` lists them: (name, help line, module). The module's
+# `register(commands)` adds its top-level parsers and `register_skills(sub)` its `skills`
+# subcommands. Only the module of the command that runs is imported, and only its parsers
+# are built; the others are names and help lines. Adding a command is one row here plus
+# the module's own register function (tests/test_cli.py checks the two agree).
+COMMANDS: tuple[tuple[str, str, str | None], ...] = (
+    ("skills", "list, show, check and manage skills", None),
+    (
+        "learn",
+        "learn from one turn: a turn record (JSON file, or - for stdin) or an agent's session log",
+        "edgar_min.cli.learn_cmd",
+    ),
+    ("doctor", "check the setup: mode, provider, config, skills, store", "edgar_min.cli.doctor_cmd"),
+    (
+        "mcp",
+        "serve skills_index, skill_show, learn_turn and decide over the Model Context Protocol (stdio)",
+        "edgar_min.cli.mcp_cmd",
+    ),
+    ("decide", "answer one multiple-choice decision with the configured engine", "edgar_min.cli.semif_cmd"),
+    ("decisions", "the decision log: export and relabel", "edgar_min.cli.semif_cmd"),
+    ("tree", "print the code-skill tree (data/categories.json)", "edgar_min.cli.agent_cmd"),
+    (
+        "run",
+        "handle one request with the skill tree (navigate, predict, act, assess)",
+        "edgar_min.cli.agent_cmd",
+    ),
+)
+SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("list", "every skill, by scope, with shadowed names", "edgar_min.cli.skills_cmd"),
+    ("show", "print one skill", "edgar_min.cli.skills_cmd"),
+    (
+        "validate",
+        "check SKILL.md files, code skill bodies and data/categories.json (all by default)",
+        "edgar_min.cli.skills_cmd",
+    ),
+    ("forget", "move a learned skill into the archive", "edgar_min.cli.skills_cmd"),
+    ("proposals", "proposals waiting for a person", "edgar_min.cli.skills_cmd"),
+    ("accept", "make a proposal a learned skill (through the writer)", "edgar_min.cli.skills_cmd"),
+    ("reject", "archive a proposal", "edgar_min.cli.skills_cmd"),
+    ("history", "the observation lines recorded for one skill", "edgar_min.cli.watch_cmd"),
+    ("distill", "ask the model for a patched body from a skill's history", "edgar_min.cli.watch_cmd"),
+    (
+        "index",
+        "names and descriptions within a character budget; the last line says what was cut",
+        "edgar_min.cli.index_cmd",
+    ),
+    (
+        "generate",
+        "ask the model for a code skill body (through acceptance and the gate)",
+        "edgar_min.cli.agent_cmd",
+    ),
+    (
+        "stats",
+        "turns that loaded each skill, verdicts, pass rate with vs without it",
+        "edgar_min.cli.lifecycle_cmd",
+    ),
+    ("prune", "archive learned skills that are stale or measured as hurting", "edgar_min.cli.lifecycle_cmd"),
+    (
+        "log",
+        "the change ledger: every write, patch, accept, reject, archive, restore",
+        "edgar_min.cli.lifecycle_cmd",
+    ),
+    (
+        "restore",
+        "bring back an earlier version of a learned skill (through the writer)",
+        "edgar_min.cli.lifecycle_cmd",
+    ),
 )
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
 
 from edgar_min import __version__
 from edgar_min.errors import BadInput, EdgarError
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from edgar_min.config import Config
     from edgar_min.layout import Layout
 
@@ -23,8 +24,39 @@ __all__ = ["Context", "run"]
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is an exception we map, not a `sys.exit` from inside."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise _UsageError(self, message)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized the way `shutil.get_terminal_size` does it.
+
+    argparse builds a formatter for every argument it adds, and the stock one imports
+    `shutil` (and with it `bz2`, `lzma` and `fnmatch`) to learn the width: a cost on every
+    run of every command, for a width only `--help` uses.
+    """
+
+    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+        if not args and kwargs.get("width") is None:
+            kwargs["width"] = _columns() - 2  # argparse's own margin
+        super().__init__(prog, *args, **kwargs)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 class _UsageError(Exception):
@@ -79,6 +111,8 @@ class Context:
     def emit(self, document: Any) -> None:
         """The one JSON document of --json mode."""
         if self.json:
+            import json  # only --json needs it, and most commands run without
+
             json.dump(document, self.stdout, ensure_ascii=False, indent=2)
             self.stdout.write("\n")
 
@@ -100,8 +134,15 @@ def _check_root(value: str) -> Path:
     return root.absolute()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from edgar_min.cli import COMMAND_MODULES
+def build_parser(
+    command: str | None = None, subcommand: str | None = None, *, every: bool = False
+) -> argparse.ArgumentParser:
+    """The parser, with `command` (and `skills SUBCOMMAND`) built in full and the rest as names.
+
+    Every command is listed with its help line from the table in `edgar_min.cli`; only the
+    module of the named command is imported and registers its parsers (`every`: all of them).
+    """
+    from edgar_min.cli import COMMANDS, SKILLS_COMMANDS
 
     parser = _Parser(prog="edgar", description="A safe skill memory for agent harnesses.")
     parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
@@ -115,26 +156,73 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    skills = commands.add_parser("skills", help="list, show, check and manage skills")
-    skills_commands = skills.add_subparsers(dest="skills_command", metavar="SUBCOMMAND")
-    skills_commands.required = True
-    # A module adds top-level commands with `register(commands)` and `skills`
-    # subcommands with `register_skills(skills_commands)`; either is optional.
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(name)
-        if hasattr(module, "register_skills"):
-            module.register_skills(skills_commands)
-        if hasattr(module, "register"):
-            module.register(commands)
+    for name, help_line, module in COMMANDS:
+        if name in commands.choices:
+            continue  # registered with another command of its module
+        if name == "skills" and (every or command == "skills"):
+            skills = commands.add_parser("skills", help=help_line)
+            skills_commands = skills.add_subparsers(dest="skills_command", metavar="SUBCOMMAND")
+            skills_commands.required = True
+            _add(skills_commands, SKILLS_COMMANDS, "register_skills", subcommand, every)
+        elif module is not None and (every or module == _module_of(COMMANDS, command)):
+            importlib.import_module(module).register(commands)
+        else:
+            commands.add_parser(name, help=help_line, add_help=False)
     return parser
+
+
+def _module_of(table: Any, wanted: str | None) -> str | None:
+    return next((module for name, _help, module in table if name == wanted), None)
+
+
+def _add(commands: Any, table: Any, register: str, wanted: str | None, every: bool) -> None:
+    """Add the `skills` subcommands: those of the wanted one's module (or every one) in full."""
+    wanted_module = _module_of(table, wanted)
+    for name, help_line, module in table:
+        if name in commands.choices:
+            continue  # registered with another subcommand of its module
+        if every or module == wanted_module:
+            getattr(importlib.import_module(module), register)(commands)
+        else:
+            commands.add_parser(name, help=help_line, add_help=False)
+
+
+def _command_words(argv: list[str]) -> tuple[str | None, str | None]:
+    """The command and `skills` subcommand that argv names, as argparse will most likely read it.
+
+    Only a guess to choose which parsers to build: `run` checks what argparse made of it.
+    """
+    words: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in {"--root", "--set"}:
+            skip = True
+        elif not arg.startswith("-"):
+            words.append(arg)
+            if words[0] != "skills" or len(words) == 2:
+                break
+    words += [None, None]  # type: ignore[list-item]
+    return words[0], words[1]
 
 
 def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    parser = build_parser()
+    words = _command_words(argv)
     try:
-        ns = parser.parse_args(argv)
+        # At most a command and a subcommand to learn, if argparse read the words otherwise
+        # than the guess (an abbreviated option, say): build what it chose and parse again.
+        for _ in range(3):
+            parser = build_parser(*words)
+            ns, extra = parser.parse_known_args(argv)
+            chosen = (ns.command, getattr(ns, "skills_command", None))
+            if hasattr(ns, "handler") or chosen == words:
+                break
+            words = chosen
+        if extra:
+            parser.parse_args(argv)  # argparse's own "unrecognized arguments" sentence
     except _UsageError as exc:
         exc.parser.print_usage(stderr)
         print(f"edgar: {exc.message}", file=stderr)
@@ -170,6 +258,8 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
 def _fail(message: str, code: int, json_mode: bool, stdout: TextIO, stderr: TextIO) -> int:
     print(f"edgar: {message}", file=stderr)
     if json_mode:
+        import json
+
         json.dump({"error": message, "exit_code": code}, stdout, ensure_ascii=False)
         stdout.write("\n")
     return code

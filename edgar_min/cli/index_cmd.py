@@ -37,7 +37,8 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_index(ctx: Context) -> int:
-    from edgar_min.skills.index import build_index
+    from edgar_min.skills.listing import build_index
+    from edgar_min.skills.terminal import printable
 
     order = ctx.ns.order
     if not order:
@@ -48,5 +49,7 @@ def cmd_index(ctx: Context) -> int:
     if ctx.json:
         ctx.emit(index.as_json())
     else:
+        for _, warning in index.warnings:
+            ctx.warn(f"edgar: {printable(warning)}")
         ctx.out(index.text)
     return 0

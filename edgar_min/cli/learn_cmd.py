@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from edgar_min.cli.app import Context
     from edgar_min.learning.turn import Turn

@@ -13,11 +13,11 @@ import json
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.atomic import append_line
 from edgar_min.errors import EdgarError, Refused
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable
 

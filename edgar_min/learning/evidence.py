@@ -32,13 +32,14 @@ import bisect
 import calendar
 import math
 import os
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import count
 from operator import itemgetter
 from typing import TYPE_CHECKING
+
+from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
@@ -63,7 +64,7 @@ _BLOCK = 1 << 22
 _TIME_WIDTH = 20  # 2026-11-30T09:00:00Z
 _VERDICTS = {b"passed": 0, b"failed": 1, b"unverified": 2}
 _VERDICT_SET = frozenset(_VERDICTS)
-_LINE = re.compile(
+_LINE = lazy(
     rb"1\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\t[^\t\n]+\t[^\t\n]+\t(?:passed|failed|unverified)\t[^\t\n]+\t[^\t\n]+"
 )
 

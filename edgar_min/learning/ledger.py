@@ -12,7 +12,6 @@ or garbage lines; `doctor` reports them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -47,6 +46,8 @@ _MIN_PREFIX = 7
 
 
 def sha256_text(text: str) -> str:
+    import hashlib  # loads OpenSSL: only the writes hash, reading the ledger does not
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

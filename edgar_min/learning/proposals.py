@@ -19,6 +19,8 @@ __all__ = ["Proposal", "accept", "list_proposals", "reject"]
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
+    """A proposal waiting for a person: its name, file and description."""
+
     name: str
     path: Path
     description: str

@@ -22,13 +22,13 @@ file; seed a flaky test vs fix a flaky timeout) score 0.33 at most.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 from itertools import permutations
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import Refused
+from edgar_min.regex import lazy
 from edgar_min.skills.sections import section
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ __all__ = [
 
 THRESHOLD = 0.35
 _BODY_CAP = 4000
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazy(r"[a-z0-9]+")
 _STOP_WORDS = (
     # English function words
     "a an the and or of to for in on at by with from as is are be been it its this that these those "

@@ -17,17 +17,21 @@ every session).
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from edgar_min.atomic import append_line
 from edgar_min.errors import BadInput
+from edgar_min.regex import lazy
 
+try:  # CPython's own SHA-1: hashlib loads OpenSSL, a real part of every turn's start-up
+    from _sha1 import sha1
+except ImportError:  # a build without it
+    from hashlib import sha1
+
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -44,8 +48,8 @@ __all__ = [
 MARKER_CAP = 64
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
-SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+SESSION = lazy(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
+_SAFE = lazy(r"[^A-Za-z0-9._-]+")
 
 
 def check_session(session: str) -> str:
@@ -70,7 +74,7 @@ def _slug(text: str, limit: int = 60) -> str:
     safe = _SAFE.sub("-", text).strip("-.")[:limit] or "x"
     if safe == text:
         return safe
-    return f"{safe}.{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+    return f"{safe}.{sha1(text.encode()).hexdigest()[:10]}"
 
 
 def _host() -> str:
@@ -91,6 +95,8 @@ class Record:
 
 @dataclass(slots=True)
 class StoreHealth:
+    """Counts from reading the store: well-formed records, torn lines skipped, files read."""
+
     records: int = 0
     torn: int = 0
     files: int = 0

@@ -9,16 +9,16 @@ here, from a name already checked, so it has nothing to climb out with.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.regex import lazy
 from edgar_min.skills.discovery import Index, discover
+from edgar_min.skills.frontmatter import render_scalar
 from edgar_min.skills.names import name_problem
 from edgar_min.skills.sections import shape_problems
 from edgar_min.skills.validation import validate_frontmatter
@@ -45,8 +45,7 @@ MAX_BODY_CHARS = 16_000
 # A model reply larger than this is refused before it is parsed.
 MAX_REPLY_CHARS = 64_000
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-_PLAIN_SAFE = re.compile(r"[A-Za-z0-9(][^:#\"'{}\[\],&*!|>%@`]*[^\s:#]")
+_CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,16 +73,6 @@ class Draft:
     body: str
 
 
-def _scalar(text: str) -> str:
-    """A YAML scalar for `text`: plain when that is unambiguous, else double-quoted."""
-    lowered = text.lower()
-    ambiguous = lowered in {"null", "true", "false", "yes", "no", "on", "off", "~"}
-    plain = _PLAIN_SAFE.fullmatch(text) and not re.fullmatch(r"[-+.0-9eE_:]+", text)
-    if plain and not ambiguous and " #" not in text and ": " not in text:
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
 def clean_description(text: str) -> str:
     """One line of printable text."""
     return " ".join(_CONTROL.sub(" ", text).split())
@@ -91,9 +80,11 @@ def clean_description(text: str) -> str:
 
 def render_skill(name: str, description: str, body: str, provenance: Provenance) -> str:
     """The SKILL.md text: Agent Skills frontmatter with provenance in `metadata`, then the body."""
-    lines = ["---", f"name: {name}", f"description: {_scalar(description)}", "metadata:"]
+    # Every scalar is written so that this reader, PyYAML and strictyaml read back the same text,
+    # and none holds `---` (skills-ref ends the frontmatter at the first `---` anywhere).
+    lines = ["---", f"name: {render_scalar(name)}", f"description: {render_scalar(description)}", "metadata:"]
     for key, value in provenance.as_metadata().items():
-        lines.append(f"  {key}: {json.dumps(value, ensure_ascii=False)}")
+        lines.append(f"  {key}: {render_scalar(value, plain=False)}")
     lines.append("---")
     return "\n".join(lines) + "\n\n" + body.strip("\n") + "\n"
 

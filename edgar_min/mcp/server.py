@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
-    from edgar_min.skills.index import DescriptionCache
+    from edgar_min.skills.listing import DescriptionCache
 
 __all__ = ["PROTOCOL_VERSIONS", "TOOLS", "Server", "serve"]
 
@@ -201,7 +201,7 @@ class Server:
     """The protocol state and the tools, for one project; `handle` answers one decoded message."""
 
     def __init__(self, layout: Layout, load_config: Callable[[], Config]) -> None:
-        from edgar_min.skills.index import DescriptionCache
+        from edgar_min.skills.listing import DescriptionCache
 
         self.layout = layout
         self.load_config = load_config
@@ -325,7 +325,7 @@ class Server:
         return self._order_cache[1]
 
     def _tool_skills_index(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from edgar_min.skills.index import build_index
+        from edgar_min.skills.listing import build_index
 
         budget = arguments.get("budget_chars", DEFAULT_BUDGET)
         if budget < 1:
@@ -337,7 +337,7 @@ class Server:
             raise ToolRefused(msg)
         index = build_index(self.layout, budget, order or self._usefulness(), cache=self.cache)
         data = index.as_json()
-        return index.text, {k: data[k] for k in ("entries", "shortened", "omitted")}
+        return index.text, {k: data[k] for k in ("entries", "shortened", "omitted", "warnings")}
 
     def _tool_skill_show(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from edgar_min.skills.discovery import discover
@@ -352,6 +352,7 @@ class Server:
             "name": skill.name,
             "description": skill.description,
             "origin": skill.origin,
+            "warning": skill.warning,
         }
 
     def _tool_learn_turn(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import ModelError
+from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -178,8 +179,8 @@ def write_from_outline(outline: str) -> str:
 # The labels of the distill prompt (`learning.distill.outline`).
 _BODY_LABEL = "current body:"
 _HISTORY_LABEL = "observations, oldest first:"
-_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_HEADING = lazy(r" {0,3}(#{1,6})[ \t]")
+_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
 
 
 def _sections(lines: list[str]) -> list[tuple[str, int]]:

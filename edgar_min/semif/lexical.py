@@ -10,10 +10,10 @@ option scores), so it wins when no other option shares a word with the evidence.
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from edgar_min.regex import lazy
 from edgar_min.semif.types import DecisionResult
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ K1 = 1.2
 B = 0.75
 # What the `none` option scores: one shared word that every option has.
 NONE_SCORE = 1.0
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = lazy(r"[a-z0-9]+")
 _STOP_WORDS = (
     "a an and are as at be by can could do does for from has have i in is it its me my of on or "
     "our please should so that the their them then there these this those to was we were what "

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
+from edgar_min.regex import lazy
 
 __all__ = ["NAME_MAX", "RESERVED", "name_problem"]
 
 NAME_MAX = 64
-_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_NAME = lazy(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 # `learned` is the machine-owned folder inside `.edgar/skills/`.
 RESERVED = frozenset({"learned"})
 

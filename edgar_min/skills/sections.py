@@ -8,14 +8,14 @@ nor ends one.
 
 from __future__ import annotations
 
-import re
+from edgar_min.regex import lazy
 
 __all__ = ["BODY_SECTIONS", "headings", "section", "shape_problems"]
 
 BODY_SECTIONS = ("When to use", "Procedure", "Pitfalls", "Verification")
 
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_H2 = re.compile(r" {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
+_H2 = lazy(r" {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
 def headings(body: str) -> list[tuple[str, int]]:

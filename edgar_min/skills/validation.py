@@ -94,7 +94,8 @@ def validate_file(path: Path, kind: str | None = None) -> list[str]:
     except EdgarError as exc:
         return [exc.message]
     kind = kind or kind_of(path)
-    problems = [f"{path}: {p}" for p in validate_frontmatter(parsed.data, path.parent.name)]
+    problems = list(parsed.warnings)  # entries left out of the data: each already names file and line
+    problems += [f"{path}: {p}" for p in validate_frontmatter(parsed.data, path.parent.name)]
     if kind in {"learned", "proposal"}:
         problems += [f"{path}: {p}" for p in shape_problems(parsed.body)]
     return problems

@@ -4,21 +4,22 @@ Most useful first (the caller's `order`, then the rest alphabetically). When
 the listing does not fit, descriptions are shortened first (all to the same
 length, never below `MIN_DESCRIPTION`), then the least useful skills are
 omitted; the last line always says what was shortened or omitted, so nothing
-is dropped silently. `--json` gives the full lists.
+is dropped silently, and how many skills have a frontmatter problem (a skill
+whose file has a problem outside `name` and `description` is still listed, with
+its `warning`). `--json` gives the full lists.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
+from edgar_min.skills.discovery import discover
+from edgar_min.skills.terminal import printable
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from edgar_min.layout import Layout
     from edgar_min.skills.discovery import Skill
 
@@ -28,13 +29,17 @@ MIN_DESCRIPTION = 24
 ELLIPSIS = "…"
 NO_DESCRIPTION = "(no description)"
 MORE = "edgar skills index --json"
+VALIDATE = "edgar skills validate"
 
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
+    """One line of the index: a skill's name and description, and whether it was shortened."""
+
     name: str
     description: str
     shortened: bool = False
+    warning: str | None = None  # why the skill shows less than its file may hold
 
     def line(self) -> str:
         return f"- {self.name}: {self.description}"
@@ -49,16 +54,19 @@ class SkillIndex:
     omitted: tuple[str, ...]
     budget_chars: int
     text: str
+    warnings: tuple[tuple[str, str], ...] = ()  # (name, sentence) of every skill with a problem
 
     def as_json(self) -> dict[str, Any]:
         return {
             "budget_chars": self.budget_chars,
             "chars": len(self.text),
             "entries": [
-                {"name": e.name, "description": e.description, "shortened": e.shortened} for e in self.entries
+                {"name": e.name, "description": e.description, "shortened": e.shortened, "warning": e.warning}
+                for e in self.entries
             ],
             "shortened": list(self.shortened),
             "omitted": list(self.omitted),
+            "warnings": dict(self.warnings),
             "text": self.text,
         }
 
@@ -67,70 +75,29 @@ class SkillIndex:
 class DescriptionCache:
     """Descriptions by file, reused while the file's size and mtime are unchanged (a long-lived server)."""
 
-    seen: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    seen: dict[str, tuple[int, int, tuple[str, str | None]]] = field(default_factory=dict)
 
-    def get(self, skill: Skill) -> str:
-        key = str(skill.path)
+    def get(self, skill: Skill) -> tuple[str, str | None]:
+        """The description and the warning of `skill`."""
+        key = skill.file
         try:
-            st = skill.path.stat()
-        except OSError:
-            return ""
+            st = os.stat(key)  # noqa: PTH116 - a str path, as discovery keeps it
+        except OSError as exc:
+            return "", f"{key}: cannot read the file ({exc.strerror or exc})"
         hit = self.seen.get(key)
         if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
             return hit[2]
-        text = _describe(skill)
-        self.seen[key] = (st.st_mtime_ns, st.st_size, text)
-        return text
+        found = _describe(skill)
+        self.seen[key] = (st.st_mtime_ns, st.st_size, found)
+        return found
 
 
-# The plainest frontmatter: top-level `key: value` lines whose values are plain words and
-# punctuation a YAML parser reads as the same string. Anything else goes to the real parser.
-_SIMPLE_LINE = re.compile(r"([a-z][a-z0-9-]*):[ \t]+([A-Za-z0-9(][A-Za-z0-9 \t,.;()/+=_'-]*)")
-_NOT_TEXT = re.compile(
-    r"(?i)(?:y|n|yes|no|on|off|true|false|null|~|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:e[-+]?\d+)?|0x[0-9a-f_]+|0o?[0-7_]+)"
-)
-
-
-def _plain_description(path: Path) -> str | None:
-    """The description of a SKILL.md whose frontmatter is only plain `key: value` lines, else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        head = os.read(fd, 8192)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if not text.startswith("---\n"):
-        return None
-    end = text.find("\n---\n", 3)
-    if end == -1:
-        return None
-    found: dict[str, str] = {}
-    for line in text[4:end].split("\n"):
-        m = _SIMPLE_LINE.fullmatch(line.rstrip())
-        if m is None or m.group(1) in found:
-            return None
-        value = m.group(2).rstrip()
-        if _NOT_TEXT.fullmatch(value) or " #" in value or "\t#" in value:
-            return None
-        found[m.group(1)] = value
-    return found.get("description")
-
-
-def _describe(skill: Skill) -> str:
-    plain = _plain_description(skill.path)
-    return plain if plain is not None else skill.description
+def _describe(skill: Skill) -> tuple[str, str | None]:
+    return skill.description, skill.warning
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split()) or NO_DESCRIPTION
+    return printable(" ".join(text.split())) or NO_DESCRIPTION
 
 
 def _cut(text: str, limit: int) -> str:
@@ -138,26 +105,37 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _final(
-    shortened: list[str], omitted: list[str], total: int, room: int, strict: bool = False
+    shortened: list[str],
+    omitted: list[str],
+    total: int,
+    room: int,
+    strict: bool = False,
+    *,
+    problems: int = 0,
 ) -> str | None:
     """The closing line, naming as many cut skills as fit in `room`; None if even the bare line does not.
 
-    `strict`: every cut skill must be named, or None.
+    `strict`: every cut skill must be named, or None. `problems`: how many skills have a
+    frontmatter problem; "listed in full" is said only when none has.
     """
+    problem = f"; {problems} with a frontmatter problem (`{VALIDATE}` says what)" if problems else ""
     if not shortened and not omitted:
-        line = f"(all {total} skills listed in full)" if total else "(no skills found)"
+        if problems:
+            line = f"(all {total} skills listed{problem})"
+        else:
+            line = f"(all {total} skills listed in full)" if total else "(no skills found)"
         return line if len(line) <= room else None
     parts = []
     if shortened:
         parts.append(f"shortened {len(shortened)} description(s)")
     if omitted:
         parts.append(f"omitted {len(omitted)} skill(s)")
-    bare = f"({'; '.join(parts)}; `{MORE}` lists them)"
+    bare = f"({'; '.join(parts)}; `{MORE}` lists them{problem})"
     if len(bare) > room:
         return None
     if strict:
         cut = [(label, names) for label, names in (("omitted", omitted), ("shortened", shortened)) if names]
-        line = "(" + "; ".join(f"{label}: {', '.join(names)}" for label, names in cut) + ")"
+        line = "(" + "; ".join(f"{label}: {', '.join(names)}" for label, names in cut) + problem + ")"
         return line if len(line) <= room else None
     # Name what was cut, omitted first (it is the bigger loss), while it fits.
     named: list[str] = []
@@ -168,13 +146,13 @@ def _final(
         used, count = 0, 0
         for name in names:
             grown = used + len(name) + (2 if count else 0)
-            if lead + grown + len(_rest(names, count + 1)) + 1 > room:
+            if lead + grown + len(_rest(names, count + 1)) + len(problem) + 1 > room:
                 break
             used, count = grown, count + 1
         if count == 0:
             return bare  # a part not named at all still has to be counted
         named.append(f"{label}: {', '.join(names[:count])}{_rest(names, count)}")
-    line = f"({'; '.join(named)})"
+    line = f"({'; '.join(named)}{problem})"
     return line if len(line) <= room else bare
 
 
@@ -184,18 +162,18 @@ def _rest(names: list[str], shown: int) -> str:
 
 
 def _render(
-    items: list[tuple[str, str]], keep: int, limit: int, budget: int, strict: bool
+    items: list[tuple[str, str]], keep: int, limit: int, budget: int, strict: bool, *, warned: dict[str, str]
 ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
     entries, shortened = [], []
     for name, description in items[:keep]:
         text = _cut(description, limit)
         cut = text != description
-        entries.append(IndexEntry(name, text, cut))
+        entries.append(IndexEntry(name, text, cut, warned.get(name)))
         if cut:
             shortened.append(name)
     omitted = [name for name, _ in items[keep:]]
     body = "".join(e.line() + "\n" for e in entries)
-    final = _final(shortened, omitted, len(items), budget - len(body), strict)
+    final = _final(shortened, omitted, len(items), budget - len(body), strict, problems=len(warned))
     if final is None:
         return None
     return body + final, entries, shortened, omitted
@@ -214,8 +192,6 @@ def build_index(
     cache: DescriptionCache | None = None,
 ) -> SkillIndex:
     """The listing of every discovered skill within `budget_chars` characters."""
-    from edgar_min.skills.discovery import discover
-
     if isinstance(budget_chars, bool) or not isinstance(budget_chars, int):
         msg = "the budget must be a whole number of characters"
         raise BadInput(msg)
@@ -224,7 +200,12 @@ def build_index(
     placed = set(first)
     rest = sorted(name for name in skills if name not in placed)
     describe = cache.get if cache is not None else _describe
-    items = [(name, _one_line(describe(skills[name]))) for name in [*first, *rest]]
+    items, warned = [], {}
+    for name in [*first, *rest]:
+        description, warning = describe(skills[name])
+        items.append((name, _one_line(description)))
+        if warning:
+            warned[name] = warning
     longest = max((len(d) for _, d in items), default=0)
     n = len(items)
 
@@ -233,7 +214,7 @@ def build_index(
     ) -> tuple[str, list[IndexEntry], list[str], list[str]] | None:
         if _size(items, keep, limit) > budget_chars:
             return None
-        return _render(items, keep, limit, budget_chars, strict)
+        return _render(items, keep, limit, budget_chars, strict, warned=warned)
 
     def longest_fit(
         keep: int, low: int, strict: bool
@@ -270,4 +251,6 @@ def build_index(
         )
         raise BadInput(msg)
     text, entries, shortened, omitted = found
-    return SkillIndex(tuple(entries), tuple(shortened), tuple(omitted), budget_chars, text)
+    return SkillIndex(
+        tuple(entries), tuple(shortened), tuple(omitted), budget_chars, text, tuple(warned.items())
+    )

@@ -7,7 +7,7 @@ from skillfiles import write_skill
 
 from edgar_min.errors import BadInput
 from edgar_min.layout import Layout
-from edgar_min.skills.index import DescriptionCache, build_index
+from edgar_min.skills.listing import DescriptionCache, build_index
 
 LONG = "Bump a dependency pin, refresh the lock file and run the whole test suite until it passes again."
 
@@ -103,7 +103,7 @@ def test_the_cli_prints_the_listing_and_json_gives_the_lists(tmp_path, edgar):
     doc = edgar("--root", str(tmp_path), "--json", "skills", "index", "--budget-chars", "300").json()
     assert set(doc) >= {"entries", "shortened", "omitted", "text", "budget_chars"}
     assert doc["entries"][0]["name"] == "skill-00"
-    assert {"name", "description", "shortened"} == set(doc["entries"][0])
+    assert {"name", "description", "shortened", "warning"} == set(doc["entries"][0])
     assert len(doc["entries"]) + len(doc["omitted"]) == 6
 
 
@@ -142,3 +142,23 @@ def test_the_cli_index_puts_the_skill_that_helps_first(edgar, tmp_path):
     # An explicit order still wins.
     listed = edgar("--root", str(tmp_path), "--json", "skills", "index", "--order", "aardvark-tips").json()
     assert listed["entries"][0]["name"] == "aardvark-tips"
+
+
+@pytest.mark.parametrize("budget", [160, 250, 400, 1000, 10_000])
+def test_a_skill_with_a_problem_is_counted_in_the_last_line_at_every_budget(tmp_path, budget):
+    layout, names = _project(tmp_path, 8)
+    broken = tmp_path / ".edgar" / "skills" / "skill-03" / "SKILL.md"
+    broken.write_text("---\nname: skill-03\ndescription: Still listed.\nlicense: [a, &b c]\n---\n")
+    index = build_index(layout, budget)
+    assert len(index.text) <= budget
+    last = index.text.splitlines()[-1]
+    assert "1 with a frontmatter problem" in last
+    assert "in full" not in last
+    assert dict(index.warnings)["skill-03"].endswith(
+        "SKILL.md:4: anchors/aliases/tags are outside the supported subset"
+    )
+    assert sorted([e.name for e in index.entries] + list(index.omitted)) == names
+    shown = {e.name: e for e in index.entries}
+    if "skill-03" in shown:
+        assert shown["skill-03"].description.startswith("Still")
+        assert shown["skill-03"].warning

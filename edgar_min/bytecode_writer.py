@@ -1,0 +1,59 @@
+"""Write the bytecode copy of `edgar.pyz` for the running Python (see `edgar_min.bytecode`)."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import zipfile
+from importlib.util import MAGIC_NUMBER, source_hash
+
+__all__ = ["write_cache"]
+
+
+def write_cache(archive: str, target: str) -> None:
+    """Write a copy of `archive` with this interpreter's unchecked-hash `.pyc` files at `target`.
+
+    Written to a temporary file first and linked into place, so a reader sees the whole file or
+    none; a copy that another run wrote first is kept, since other runs may be reading it.
+    """
+    folder = os.path.dirname(target)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    tmp = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.tmp")
+    try:
+        # Private whatever the umask: a group-writable copy would not be trusted, so never used.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as raw:
+            with zipfile.ZipFile(archive) as source, zipfile.ZipFile(raw, "w") as copy:
+                for info in source.infolist():
+                    name = info.filename
+                    if name.startswith("__main__.") or name.endswith(".pyc"):
+                        continue
+                    data = source.read(info)
+                    # Sources are read only for tracebacks: compressed. Bytecode is read on
+                    # every import: stored, so no run pays for inflating it.
+                    copy.writestr(_entry(name, info, zipfile.ZIP_DEFLATED), data)
+                    if name.endswith(".py"):
+                        code = compile(data, name, "exec", dont_inherit=True)
+                        flags = (0b01).to_bytes(4, "little")  # hash-based, unchecked
+                        pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
+                        copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
+            raw.flush()
+            os.fsync(raw.fileno())
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            pass
+        except OSError:  # a file system without hard links
+            os.replace(tmp, target)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+
+
+def _entry(name: str, like: zipfile.ZipInfo, compression: int) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=like.date_time)
+    info.compress_type = compression
+    info.external_attr = like.external_attr
+    return info

@@ -1,0 +1,259 @@
+"""The pyz on a Python other than the builder's: the same answers, bytecode cached once, or none."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from edgar_min.bytecode import _ours, cache_file
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "turn.json"
+
+
+def other_pythons() -> list[str]:
+    """Every Python 3.11+ on this machine whose bytecode differs from the one running the tests."""
+    candidates = sorted(str(p) for p in Path.home().glob(".pyenv/versions/*/bin/python3"))
+    candidates += [
+        p for n in ("python3.11", "python3.12", "python3.13", "python3.14") if (p := shutil.which(n))
+    ]
+    probe = "import sys; print(sys.version_info >= (3, 11), sys.implementation.cache_tag)"
+    found: dict[str, str] = {}
+    for path in candidates:
+        try:
+            done = subprocess.run([path, "-I", "-c", probe], capture_output=True, text=True, timeout=30)
+        except OSError:
+            continue
+        ok, _, tag = done.stdout.strip().partition(" ")
+        if done.returncode == 0 and ok == "True" and tag != sys.implementation.cache_tag:
+            found.setdefault(tag, path)
+    return list(found.values())
+
+
+OTHERS = other_pythons()
+needs_other = pytest.mark.skipif(
+    not OTHERS, reason="no Python 3.11+ other than the one running the tests is installed here"
+)
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
+    subprocess.run(
+        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, capture_output=True
+    )
+    return out
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "project"
+    for name in ("tidy-imports", "bump-pin"):
+        skill = root / ".edgar" / "skills" / name / "SKILL.md"
+        skill.parent.mkdir(parents=True)
+        skill.write_text(f"---\nname: {name}\ndescription: Does {name}.\n---\nProse.\n")
+    (root / "turn.json").write_text(EXAMPLE.read_text())
+    return root
+
+
+def run(python: str, pyz: Path, root: Path, *args: str, home: Path, cache: Path | None = None):
+    # The user scope stays readable whatever HOME is: the cache is what these tests are about.
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "EDGAR_HOME": str(root.parent / "edgar-home")}
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
+    return subprocess.run(
+        [python, "-I", str(pyz), *args], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def answers(python: str, pyz: Path, root: Path, home: Path, cache: Path | None = None) -> list:
+    """What a person sees from a few commands; each learn goes to a fresh copy of the project."""
+    seen = []
+    for args in (["--version"], ["--json", "skills", "list"], ["skills", "validate"], ["doctor"]):
+        done = run(python, pyz, root, *args, home=home, cache=cache)
+        assert "Traceback" not in done.stderr
+        text = done.stdout.replace(str(root), "ROOT").replace(str(home), "HOME")
+        seen.append((args, done.returncode, text))
+    copy = root.parent / f"learn-{len(list(root.parent.iterdir()))}"
+    shutil.copytree(root, copy)
+    done = run(python, pyz, copy, "--json", "learn", "turn.json", "--session", "s-1", home=home, cache=cache)
+    learned = json.loads(done.stdout)
+    seen.append(("learn", done.returncode, learned["triggers"], learned["outcome"]))
+    seen.append(
+        (
+            "proposal",
+            (copy / ".edgar" / "proposals").exists() and sorted(os.listdir(copy / ".edgar" / "proposals")),
+        )
+    )
+    return seen
+
+
+def imported_from(python: str, pyz: Path, home: Path, cache: Path) -> str:
+    """Where a run on `python` took `edgar_min.cli` from."""
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = [{str(pyz)!r}, '--version']\n"
+        "try:\n"
+        f"    runpy.run_path({str(pyz)!r}, run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sys.modules['edgar_min.cli'].__file__)\n"
+    )
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run([python, "-I", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+@needs_other
+@pytest.mark.parametrize("python", OTHERS)
+def test_another_python_gives_the_same_answers_and_caches_its_bytecode_once(pyz, project, tmp_path, python):
+    home = tmp_path / "home"
+    home.mkdir()
+    mine = answers(sys.executable, pyz, project, home, tmp_path / "builder-cache")
+    assert not (tmp_path / "builder-cache").exists()  # the builder's own .pyc files serve it
+    cache = tmp_path / "cache"
+    theirs = answers(python, pyz, project, home, cache)
+    assert theirs == mine
+    written = list((cache / "edgar" / "bytecode").iterdir())
+    assert len(written) == 1
+    copy = written[0]
+    assert copy.name.endswith(".zip")
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
+    assert imported_from(python, pyz, home, cache).startswith(str(copy))
+    with zipfile.ZipFile(copy) as zf, zipfile.ZipFile(pyz) as original:
+        sources = sorted(n for n in original.namelist() if n.endswith(".py") and n != "__main__.py")
+        assert sorted(n for n in zf.namelist() if n.endswith(".py")) == sources
+        magic = zf.read(sources[0][:-3] + ".pyc")[:4]
+        assert magic != importlib.util.MAGIC_NUMBER  # the other Python's, not the builder's
+        for name in sources:
+            pyc = zf.read(name[:-3] + ".pyc")
+            assert pyc[:4] == magic
+            assert int.from_bytes(pyc[4:8], "little") == 0b01, name
+    # A second run finds the copy and leaves it alone.
+    before = copy.stat().st_mtime_ns
+    assert run(python, pyz, project, "skills", "list", home=home, cache=cache).returncode == 0
+    assert copy.stat().st_mtime_ns == before
+    assert list((cache / "edgar" / "bytecode").iterdir()) == [copy]
+
+
+@needs_other
+def test_with_a_home_that_cannot_be_written_it_runs_from_sources_with_the_same_answers(
+    pyz, project, tmp_path
+):
+    # A home below a plain file can never be written, not even by root (who ignores modes);
+    # with no XDG_CACHE_HOME the cache would go under it.
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    home = blocked / "home"
+    mine = answers(sys.executable, pyz, project, home)
+    theirs = answers(OTHERS[0], pyz, project, home)
+    assert theirs == mine
+    assert blocked.read_text() == ""
+
+
+@needs_other
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_cache_folder_is_left_alone(pyz, project, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o500)
+    try:
+        assert run(OTHERS[0], pyz, project, "--version", home=home, cache=cache).returncode == 0
+        assert list(cache.iterdir()) == []
+    finally:
+        cache.chmod(0o700)
+
+
+@needs_other
+def test_dont_write_bytecode_writes_no_bytecode(pyz, project, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run(
+        [OTHERS[0], "-I", "-B", str(pyz), "--version"], env=env, capture_output=True, text=True
+    )
+    assert done.stdout.startswith("edgar ")
+    assert not cache.exists()
+
+
+@needs_other
+def test_a_damaged_or_foreign_copy_is_not_used_and_the_run_still_answers(pyz, project, tmp_path):
+    python = OTHERS[0]
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    assert run(python, pyz, project, "--version", home=home, cache=cache).returncode == 0
+    (copy,) = (cache / "edgar" / "bytecode").iterdir()
+    copy.write_bytes(b"not a zip at all")
+    done = run(python, pyz, project, "skills", "list", home=home, cache=cache)
+    assert done.returncode == 0, done.stderr
+    assert "tidy-imports" in done.stdout
+    copy.chmod(0o666)  # anyone could have put code there: not imported
+    assert not imported_from(python, pyz, home, cache).startswith(str(copy))
+    assert copy.read_bytes() == b"not a zip at all"  # and not rewritten on every run either
+
+
+def test_the_cache_key_follows_the_archive_contents_and_the_xdg_rules(tmp_path):
+    def archive(name: str, body: str) -> str:
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("edgar_min/__init__.py", body)
+        return str(path)
+
+    a, b, same = archive("a.pyz", "x = 1\n"), archive("b.pyz", "x = 2\n"), archive("c.pyz", "x = 1\n")
+    env = {"XDG_CACHE_HOME": "/var/cache/me", "HOME": "/home/me"}
+    where = cache_file(a, env)
+    assert where is not None
+    assert where.startswith("/var/cache/me/edgar/bytecode/")
+    assert where.endswith(f"-{importlib.util.MAGIC_NUMBER.hex()}.zip")
+    assert cache_file(b, env) != where
+    assert cache_file(same, env) == where
+    assert cache_file(a, {"XDG_CACHE_HOME": "relative/cache", "HOME": "/home/me"}).startswith(
+        "/home/me/.cache/edgar/bytecode/"
+    )
+    assert cache_file(a, {}) is None
+    assert cache_file(a, {"HOME": "relative"}) is None
+    assert cache_file(str(tmp_path / "missing.pyz"), env) is None
+
+
+def test_only_a_private_regular_file_of_this_user_counts_as_a_copy(tmp_path):
+    path = tmp_path / "copy.zip"
+    assert not _ours(str(path))
+    path.write_bytes(b"")
+    path.chmod(0o644)
+    assert _ours(str(path))
+    path.chmod(0o664)
+    assert not _ours(str(path))
+    path.chmod(0o646)
+    assert not _ours(str(path))
+    assert not _ours(str(tmp_path))
+
+
+@needs_other
+def test_a_umask_that_lets_the_group_write_still_gives_a_copy_that_is_used(pyz, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    script = (
+        "import os, runpy, sys\n"
+        "os.umask(0o002)\n"
+        f"sys.argv = [{str(pyz)!r}, '--version']\n"
+        f"runpy.run_path({str(pyz)!r}, run_name='__main__')\n"
+    )
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
+    done = subprocess.run([OTHERS[0], "-I", "-c", script], env=env, capture_output=True, text=True)
+    assert done.stdout.startswith("edgar "), done.stderr
+    (copy,) = (cache / "edgar" / "bytecode").iterdir()
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
+    assert imported_from(OTHERS[0], pyz, home, cache).startswith(str(copy))

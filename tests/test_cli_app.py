@@ -1,0 +1,115 @@
+"""The command table: only the parser of the command that runs is built, and nobody can tell."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from edgar_min.cli import COMMANDS, SKILLS_COMMANDS
+from edgar_min.cli.app import build_parser, run
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def _listing(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
+    return [(a.dest, a.help) for a in _subcommands(parser)._choices_actions]
+
+
+def test_the_table_lists_what_the_modules_register_in_order_with_their_help():
+    every = build_parser(every=True)
+    assert _listing(every) == [(name, help_line) for name, help_line, _module in COMMANDS]
+    skills = _subcommands(every).choices["skills"]
+    assert _listing(skills) == [(name, help_line) for name, help_line, _module in SKILLS_COMMANDS]
+    # What --help prints when nothing is built is what it printed with everything built.
+    assert build_parser().format_help() == every.format_help()
+    lazy_skills = _subcommands(build_parser("skills")).choices["skills"]
+    assert lazy_skills.format_help() == skills.format_help()
+
+
+@pytest.mark.parametrize(("command", "subcommand"), [(n, None) for n, _h, m in COMMANDS if m] + [
+    ("skills", n) for n, _h, _m in SKILLS_COMMANDS
+])  # fmt: skip
+def test_every_row_builds_a_command_with_a_handler(command, subcommand):
+    parser = build_parser(command, subcommand)
+    chosen = _subcommands(parser).choices[command]
+    if subcommand is not None:
+        chosen = _subcommands(chosen).choices[subcommand]
+    if chosen.get_default("handler") is None:  # a command of commands: `decisions export`
+        assert all(p.get_default("handler") for p in _subcommands(chosen).choices.values())
+    # Help for the one command is its own, in full.
+    assert chosen.format_help().startswith(f"usage: edgar {command}")
+
+
+def test_help_lists_every_command(capsys):
+    assert run(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name, help_line, _module in COMMANDS:
+        assert name in out
+        assert help_line.split()[0] in out
+    assert run(["skills", "--help"]) == 0
+    out = capsys.readouterr().out
+    for name, _help, _module in SKILLS_COMMANDS:
+        assert f"    {name}" in out
+
+
+def test_an_unknown_command_is_argparse_own_error_naming_every_command(edgar, tmp_path):
+    result = edgar("--root", str(tmp_path), "lern", "x.json")
+    assert result.code == 2
+    assert result.err.startswith("usage: edgar")
+    assert "invalid choice: 'lern'" in result.err
+    for name, _help, _module in COMMANDS:
+        assert f"'{name}'" in result.err or f" {name}" in result.err
+    result = edgar("--root", str(tmp_path), "skills", "lsit")
+    assert result.code == 2
+    assert result.err.startswith("usage: edgar skills")
+    assert "'restore'" in result.err or " restore" in result.err
+
+
+def test_unrecognized_arguments_are_still_refused(edgar, tmp_path):
+    result = edgar("--root", str(tmp_path), "skills", "list", "--bogus")
+    assert result.code == 2
+    assert "unrecognized arguments: --bogus" in result.err
+
+
+def test_an_abbreviated_option_that_hides_the_command_word_still_runs_the_right_command(edgar, tmp_path):
+    skill = tmp_path / ".edgar" / "skills" / "mine" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: mine\ndescription: Mine.\n---\nProse.\n")
+    # argparse reads `--ro` as `--root`, so the first bare word is its value, not the command.
+    result = edgar("--ro", str(tmp_path), "skills", "list")
+    assert result.code == 0, result
+    assert result.out == edgar("--root", str(tmp_path), "skills", "list").out
+    assert "mine" in result.out
+
+
+PROBE = """
+import sys
+from edgar_min.cli.app import run
+code = run(sys.argv[1:])
+print(sorted(m for m in sys.modules if m.startswith("edgar_min.cli.")))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        (["skills", "list"], "edgar_min.cli.skills_cmd"),
+        (["doctor"], "edgar_min.cli.doctor_cmd"),
+        (["learn", "missing.json"], "edgar_min.cli.learn_cmd"),
+    ],
+)
+def test_only_the_module_of_the_command_that_runs_is_imported(tmp_path, args, module):
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "--root", str(tmp_path), *args],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    loaded = done.stdout.strip().splitlines()[-1]
+    assert loaded == str(sorted(["edgar_min.cli.app", module])), done.stderr
