@@ -31,10 +31,8 @@ class _InOrder(argparse.Action):
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    p = commands.add_parser(
-        "decide",
-        help="answer one multiple-choice decision (or several over one state) with the configured engine",
-    )
+    # The help line is also in the command table of cli/__init__.py, which prints it without importing this.
+    p = commands.add_parser("decide", help="answer one multiple-choice decision with the configured engine")
     p.add_argument("--state", required=True, help="the evidence to decide on")
     p.add_argument(
         "--question",
