@@ -7,7 +7,11 @@ Prints:
 - the Stop-hook path end to end (`python3 edgar.pyz learn --from claude-code --hook`, no
   trigger) against the bare interpreter start-up `python3 -c pass`, and their ratio;
 - an MCP `tools/call` round trip for `skills_index` over 1,000 skills;
-- `build_index` over 10,000 skills.
+- `build_index` over 10,000 skills;
+- what running a code skill body in its own forked child costs per `edgar run`: the loop's
+  overhead (engine time excluded) with the child, against the same run with the body called
+  in the parent's own process (a reference stand-in, no walls), interleaved run for run, and
+  the floor of any child (fork, exit, wait).
 
 Usage: python3 bench/bench_agents.py [--quick]   (--quick: 20 MB transcripts, fewer runs)
 """
@@ -165,8 +169,74 @@ def mcp_round_trip(pyz: Path, root: Path, calls: int) -> tuple[float, float]:
     return first, statistics.median(times)
 
 
+def _in_process_body(code, job, *, wall, seconds, answer, on_phase):
+    """Reference only: the body called in this process with no child and no wall (the old cost)."""
+    import types
+
+    from edgar_min.agent import skills
+    from edgar_min.agent.child import BodyReport
+    from edgar_min.agent.loader import install_aliases
+
+    del wall, seconds
+    install_aliases(skills)
+
+    class Engine:
+        def call(self, decision):
+            return answer(decision)
+
+    module = types.ModuleType(job.module)
+    exec(code, module.__dict__)  # noqa: S102 - the example tree's own bodies
+    ctx = skills.ActionContext(engine=Engine(), config=job.config, root=job.root)
+    prediction = module.predict(ctx, job.request)
+    on_phase("act")
+    result = module.act(ctx, job.request, prediction)
+    return BodyReport("acted", "", result, ())
+
+
+def child_cost(runs: int) -> None:
+    import os
+    import shutil
+
+    from edgar_min.agent import child, loop
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "tree"
+        shutil.copytree(REPO / "examples" / "tree", root)
+        layout = Layout(root, Path(tmp) / "home")
+        config = load_config(layout, environ={})
+        texts = ["write an email to bob about the boiler repair", "add a todo: renew the passport asap"]
+        real = child.run_body
+        loop.run_request(layout, config, texts[0])  # first run pays imports
+        forked, inline, floor = [], [], []
+        try:
+            for i in range(runs):
+                for runner, into in ((real, forked), (_in_process_body, inline)):
+                    child.run_body = runner
+                    start = time.perf_counter()
+                    outcome = loop.run_request(layout, config, texts[i % 2])
+                    into.append(time.perf_counter() - start - outcome.engine_seconds)
+                    if not outcome.acted:
+                        raise RuntimeError(outcome.result.action_log)
+                start = time.perf_counter()
+                pid = os.fork()
+                if pid == 0:
+                    os._exit(0)
+                os.waitpid(pid, 0)
+                floor.append(time.perf_counter() - start)
+        finally:
+            child.run_body = real
+    f, n, b = (statistics.median(x) * 1000 for x in (forked, inline, floor))
+    print(f"edgar run, example tree, {runs} runs each way interleaved (loop overhead, engine time excluded):")
+    print(f"  body in a forked child (as shipped): {f:.2f} ms median")
+    print(f"  body called in this process (reference, no walls): {n:.2f} ms median")
+    print(f"  the child costs {f - n:.2f} ms per run; fork + exit + wait alone: {b:.2f} ms")
+
+
 def main() -> int:
     quick = "--quick" in sys.argv[1:]
+    child_cost(30 if quick else 200)
     megabytes = 20 if quick else 100
     runs = 5 if quick else 15
     with tempfile.TemporaryDirectory() as raw:

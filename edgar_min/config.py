@@ -29,6 +29,7 @@ __all__ = [
     "ModelConfig",
     "SemifConfig",
     "SkillsConfig",
+    "SuggestConfig",
     "load_config",
 ]
 
@@ -104,8 +105,23 @@ class AdaptersConfig:
     tool_map: tuple[str, ...] = ()
     # Whether `learn --hook` runs the declared check before learning.
     hook_check: bool = False
-    # The longest `learn --hook` waits for learning (a model call included), in seconds.
+    # The longest a Claude Code hook runs as a whole (reading the transcript and any model call), in seconds.
     hook_timeout_s: float = 20.0
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestConfig:
+    """Which skills `skills suggest` and the prompt hook hand to an agent (skills/suggest.py)."""
+
+    # At most this many skills per task, each with at least this probability (and more than `none`).
+    max_skills: int = field(default=2, metadata={"min": 1, "max": 15})
+    min_probability: float = field(default=0.3, metadata={"min": 0.0, "max": 1.0})
+    # Characters of skill text handed to the agent per prompt; Claude Code cuts more than 10,000.
+    budget_chars: int = field(default=8000, metadata={"min": 200, "max": 9500})
+    # How many skills the lexical shortlist hands to the decision (with `none`: at most 16 options).
+    shortlist: int = field(default=15, metadata={"min": 1, "max": 15})
+    # The budget of the skills index the session-start hook prints.
+    index_budget_chars: int = field(default=4000, metadata={"min": 200, "max": 9500})
 
 
 SECTIONS: dict[str, type] = {
@@ -115,6 +131,7 @@ SECTIONS: dict[str, type] = {
     "semif": SemifConfig,
     "check": CheckConfig,
     "adapters": AdaptersConfig,
+    "suggest": SuggestConfig,
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
@@ -130,6 +147,7 @@ class Config:
     semif: SemifConfig = SemifConfig()
     check: CheckConfig = CheckConfig()
     adapters: AdaptersConfig = AdaptersConfig()
+    suggest: SuggestConfig = SuggestConfig()
     agent: dict[str, Any] = field(default_factory=lambda: dict(AGENT_DEFAULTS))
     # Human-readable names of the layers that were read, lowest first.
     sources: tuple[str, ...] = ("defaults",)

@@ -88,6 +88,11 @@ class Layout:
         return self.cache / "skill-words.txt"
 
     @property
+    def routing_cache(self) -> Path:
+        """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
+        return self.cache / "routing.json"
+
+    @property
     def experience(self) -> Path:
         return self.edgar / "experience"
 
@@ -101,9 +106,19 @@ class Layout:
         return self.edgar / "rejections.jsonl"
 
     @property
+    def rejected(self) -> Path:
+        """Model replies the writer refused, kept (bounded, redacted) for a person to read."""
+        return self.edgar / "rejected"
+
+    @property
     def hook_problems(self) -> Path:
         """Problems an agent hook met (it always exits 0, so they are written down here)."""
         return self.edgar / "hook-problems.jsonl"
+
+    @property
+    def suggestions(self) -> Path:
+        """What was suggested to each agent session: one JSONL file per session, merge-safe."""
+        return self.edgar / "suggestions"
 
     @property
     def registry(self) -> Path:

@@ -49,3 +49,24 @@ def test_run_text_output(edgar, tmp_path):
     assert (
         tmp_path / "data/drafts/todo.md"
     ).read_text() == "- [ ] (high) add a todo: renew the passport asap\n"
+
+
+def test_skills_validate_names_the_line_of_a_body_that_reaches_past_the_wall(edgar, tmp_path):
+    shutil.copytree(EXAMPLE, tmp_path, dirs_exist_ok=True)
+    body = tmp_path / "data/skills/email/compose.py"
+    lines = body.read_text().splitlines()
+    lines.insert(5, "import os")
+    lines.insert(6, "WALL = os.sys.modules")
+    body.write_text("\n".join(lines) + "\n")
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    r = edgar("--root", str(tmp_path), "skills", "validate")
+    assert r.code == 1
+    assert (
+        f"{body}:7: reaches for 'sys' (reaches the module 'sys', which a skill may not use)" in r.out + r.err
+    )
+    r = edgar("--root", str(tmp_path), "run", "write an email to bob about the boiler repair")
+    assert r.code == 1
+    assert "refused body: the body of email.compose fails acceptance" in r.out
+    assert {
+        p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and ".edgar/decisions" not in str(p)
+    } == {p: v for p, v in before.items() if ".edgar/decisions" not in str(p)}

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from conftest import tree_snapshot
 
 from edgar_min.agent.generate import CONTRACT
@@ -118,12 +119,51 @@ def test_a_hostile_reply_is_refused_nothing_is_written_and_the_rejection_is_logg
     assert r.code == 1
     assert "fails acceptance" in r.err
     assert "reply.py:2: imports 'ctypes'" in r.err
+    after = tree_snapshot(root)
+    # The refused reply is kept for a person, beside the rejection log; nothing else is written.
+    assert [k for k in after if k.startswith(".edgar/rejected/")] != []
     after = {
-        k: v for k, v in tree_snapshot(root).items() if k not in {"prompt.txt", ".edgar/rejections.jsonl"}
+        k: v
+        for k, v in after.items()
+        if k not in {"prompt.txt", ".edgar/rejections.jsonl"} and not k.startswith(".edgar/rejected/")
     }
     assert after == before
     (row,) = [json.loads(x) for x in (root / ".edgar/rejections.jsonl").read_text().splitlines()]
     assert (row["trigger"], row["skill"]) == ("generate", "email.reply")
+
+
+@pytest.mark.parametrize(
+    ("hostile", "sentence"),
+    [
+        ("import os\nos.sys.modules.clear()", "reaches for 'sys'"),
+        ("import pickle\npickle.loads(b'.')", "imports 'pickle'"),
+        (
+            "import concurrent.futures\nconcurrent.futures.ThreadPoolExecutor(1)",
+            "imports 'concurrent.futures'",
+        ),
+        ("X = getattr(Path, 'wr' + 'ite_text')", "getattr with a name that is not a constant string"),
+        ("X = Path.__dict__", "reaches for '__dict__'"),
+    ],
+)
+def test_in_auto_a_model_reply_that_would_reach_past_the_wall_is_not_installed(
+    edgar, tmp_path, hostile, sentence
+):
+    body = BODY.replace("from pathlib import Path\n", f"from pathlib import Path\n{hostile}\n", 1)
+    root = setup(tmp_path, f"```python\n{body}```", mode="auto")
+    before = {k: v for k, v in tree_snapshot(root).items() if k != "prompt.txt"}
+    r = generate(edgar, root)
+    assert r.code == 1, r
+    assert "fails acceptance" in r.err
+    assert sentence in r.err
+    # Only the logged rejection and the reply kept for a person (`skills rejections`) are new.
+    kept = {k for k in tree_snapshot(root) if k.startswith(".edgar/rejected/")}
+    assert kept
+    after = {
+        k: v
+        for k, v in tree_snapshot(root).items()
+        if k not in {"prompt.txt", ".edgar/rejections.jsonl", *kept}
+    }
+    assert after == before
 
 
 def test_a_near_duplicate_of_an_existing_leaf_is_refused(edgar, tmp_path):

@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import tree_snapshot
 
 from edgar_min.agent.loop import run_request
 from edgar_min.config import load_config
@@ -325,3 +326,241 @@ def test_static_checks_stop_ctypes_before_anything_runs(edgar, tmp_path, hostile
     assert r.code == 1
     assert doc["action_log"].startswith("refused body:")
     assert "ctypes" not in sys.modules or "ctypes" in doc["action_log"] or "__import__" in doc["action_log"]
+
+
+def test_the_budget_is_held_where_the_body_cannot_reach_it(edgar, tmp_path):
+    predict = textwrap.dedent(
+        """\
+        def predict(ctx, request):
+            d = DecisionRequest(state=request.text, question="Again?", options=[Option("yes"), Option("no")])
+            # Each of these lifted the budget once; each attempt is caught so the loop below runs.
+            try:
+                ctx.engine.budget = 10**6
+            except AttributeError:
+                pass
+            try:
+                ctx.engine.charged = False
+            except AttributeError:
+                pass
+            try:
+                ctx.engine.calls = -10**6
+            except AttributeError:
+                pass
+            for _ in range(20):
+                try:
+                    ctx.engine.call(d)
+                except BaseException:
+                    pass
+            return Prediction(text="lifted", decisions=[])
+        """
+    )
+    act = "def act(ctx, request, prediction):\n    return ActionResult(action_log='x', new_state='y')\n"
+    make_tree(tmp_path, act, budget=5, predict=predict)
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == (
+        "tool.run: blown budget: cost budget of 5 engine call(s) for this run is spent; failing fast"
+    )
+    assert doc["new_state"] == "run the tool on the widget"
+    phases = [r["phase"] for r in decision_rows(tmp_path)]
+    assert phases == ["navigate:category", "navigate:leaf", "predict", "predict", "predict"]
+
+
+def test_the_engine_behind_the_meter_is_out_of_reach(edgar, tmp_path):
+    make_tree(
+        tmp_path,
+        "d = DecisionRequest(state='x', question='Which?', options=[Option('a'), Option('b')])\n"
+        "ctx.engine._engine.call(d)\n"
+        "return ActionResult(action_log='called the engine unmetered', new_state='y')\n",
+    )
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"].startswith("tool.run raised AttributeError:")
+    assert "_engine" in doc["action_log"]
+    # Every decision that was answered is in the log: navigation and predict.
+    assert [r["phase"] for r in decision_rows(tmp_path)] == ["navigate:category", "navigate:leaf", "predict"]
+
+
+def test_a_key_in_the_action_log_or_a_decision_is_not_stored_in_the_decision_log(edgar, tmp_path):
+    key = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8t"
+    predict = textwrap.dedent(
+        f"""\
+        def predict(ctx, request):
+            d = DecisionRequest(state=request.text + " token={key}", question="Which?",
+                                options=[Option("go", "use {key}"), Option("none")])
+            r = ctx.engine.call(d)
+            return Prediction(text=r.selected, decisions=[(d, r)])
+        """
+    )
+    act = (
+        "def act(ctx, request, prediction):\n"
+        f"    return ActionResult(action_log='used the key {key}', new_state='done with {key}')\n"
+    )
+    make_tree(tmp_path, act, predict=predict)
+    r, _ = run_tree(edgar, tmp_path)
+    assert r.code == 0, r
+    logged = "".join(p.read_text() for p in (tmp_path / ".edgar" / "decisions").glob("*.jsonl"))
+    assert key not in logged
+    assert "Ab3dEf6hIj9kLm2nOp5qRs8t" not in logged
+    rows = decision_rows(tmp_path)
+    assert [r["phase"] for r in rows] == ["navigate:category", "navigate:leaf", "predict", "assess"]
+    assert "[REDACTED]" in rows[2]["state"]
+    assert "[REDACTED]" in rows[2]["options"][0]["description"]
+    assert "Action log: used the key [REDACTED]" in rows[3]["state"]
+
+
+def test_without_os_fork_the_run_is_refused_with_a_sentence_and_the_request_kept(
+    edgar, tmp_path, monkeypatch
+):
+    import os
+
+    make_tree(tmp_path, "return ActionResult(action_log='x', new_state='y')\n")
+    monkeypatch.delattr(os, "fork")  # as on a Python built for a system without fork
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == (
+        "refused body: running a code skill needs os.fork (a POSIX system), which this Python does not have"
+    )
+    assert doc["new_state"] == "run the tool on the widget"
+
+
+OUTSIDE = "OUTSIDE"  # replaced by a folder beside the project, which no body may write
+
+
+@pytest.mark.parametrize(
+    ("hostile", "sentence"),
+    [
+        (
+            (
+                "import os\nwalls = os.sys.modules['edgar_min.agent.walls']\nwalls._active.set(None)\n"
+                "os.system('touch OUTSIDE/pwned')"
+            ),
+            "reaches for 'sys'",
+        ),
+        (
+            "import pickle\npickle.loads(b\"cos\\nsystem\\n(S'touch OUTSIDE/pwned'\\ntR.\")",
+            "imports 'pickle', which a skill may not use",
+        ),
+        (
+            (
+                "import concurrent.futures, os\n"
+                "concurrent.futures.ThreadPoolExecutor(1).submit(os.system, 'touch OUTSIDE/pwned').result()"
+            ),
+            "imports 'concurrent.futures', which a skill may not use",
+        ),
+        (
+            (
+                "import asyncio, os\nasync def go():\n"
+                "    loop = asyncio.get_running_loop()\n"
+                "    await loop.run_in_executor(None, os.system, 'touch OUTSIDE/pwned')\n"
+                "asyncio.run(go())"
+            ),
+            "reaches for 'run_in_executor' (starts a thread)",
+        ),
+        (
+            (
+                "import logging, logging.handlers, queue\nq = queue.Queue()\n"
+                "logging.handlers.QueueListener(q).start()"
+            ),
+            "imports 'logging.handlers', which a skill may not use",
+        ),
+        (
+            "import sqlite3\nsqlite3.connect('OUTSIDE/pwned').execute('create table t(x)')",
+            "imports 'sqlite3', which a skill may not use",
+        ),
+        ("import os\nos.mkfifo('OUTSIDE/pwned')", "reaches for 'mkfifo'"),
+        ("import os\nos.setxattr(ctx.config['drafts'], 'user.x', b'1')", "reaches for 'setxattr'"),
+        (
+            (
+                "import os\nfd = os.open('OUTSIDE', os.O_RDONLY)\n"
+                "os.close(os.open('pwned', os.O_WRONLY | os.O_CREAT, dir_fd=fd))"
+            ),
+            "passes dir_fd=",
+        ),
+        ("X = ctx.__class__.__init__.__globals__", "reaches for '__class__'"),
+        (
+            "import os\nN = 'sy' + 's'\nS = getattr(os, N)",
+            "getattr with a name that is not a constant string",
+        ),
+    ],
+    ids=[
+        "os.sys",
+        "pickle",
+        "thread pool",
+        "run_in_executor",
+        "QueueListener",
+        "sqlite3",
+        "mkfifo",
+        "setxattr",
+        "dir_fd",
+        "dunders",
+        "getattr",
+    ],
+)
+def test_a_body_that_would_walk_round_the_wall_is_refused_before_it_runs(edgar, tmp_path, hostile, sentence):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "project"
+    code = hostile.replace("OUTSIDE", str(outside))
+    make_tree(root, code + "\nreturn ActionResult(action_log='escaped', new_state='y')\n")
+    before = tree_snapshot(root)
+    r, doc = run_tree(edgar, root)
+    assert r.code == 1, r
+    assert doc["acted"] is False
+    assert doc["action_log"].startswith("refused body: the body of tool.run fails acceptance:")
+    assert sentence in doc["action_log"]
+    assert doc["new_state"] == "run the tool on the widget"
+    assert list(outside.iterdir()) == []
+    after = {k: v for k, v in tree_snapshot(root).items() if not k.startswith(".edgar/decisions/")}
+    assert after == before
+    v = edgar("--root", str(root), "skills", "validate")
+    assert v.code == 1
+    assert sentence in v.out + v.err
+
+
+def test_a_str_subclass_in_a_decision_runs_none_of_its_code_where_the_engine_reads_it(edgar, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "project"
+    predict = textwrap.dedent(
+        f"""\
+        class Sneaky(str):
+            def lower(self):
+                open({str(outside / "pwned")!r}, "w").write("written while the engine read the state")
+                return str.lower(self)
+
+
+        def predict(ctx, request):
+            options = [Option("go"), Option("no")]
+            d = DecisionRequest(state=Sneaky(request.text), question="Which?", options=options)
+            r = ctx.engine.call(d)
+            return Prediction(text=r.selected, decisions=[(d, r)])
+        """
+    )
+    act = (
+        "def act(ctx, request, prediction):\n    return ActionResult(action_log='asked', new_state='done')\n"
+    )
+    make_tree(root, act, predict=predict)
+    r, doc = run_tree(edgar, root)
+    assert r.code == 0, r
+    assert doc["action_log"] == "asked"
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_body_that_is_not_a_regular_file_is_refused_without_waiting(edgar, tmp_path, kind):
+    import os
+
+    make_tree(tmp_path, "return ActionResult(action_log='x', new_state='y')\n")
+    body = tmp_path / "data/skills/tool/run.py"
+    body.unlink()
+    if kind == "fifo":
+        os.mkfifo(body)
+    else:
+        body.mkdir()
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == f"refused body: the body of tool.run ({body}) is not a regular file"
+    v = edgar("--root", str(tmp_path), "skills", "validate")
+    assert v.code == 1
+    assert f"tool.run: its body {body} is not a regular file" in v.out + v.err

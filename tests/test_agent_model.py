@@ -49,3 +49,35 @@ def test_run_on_the_example_tree_with_the_real_engine(edgar, tmp_path, llama_ser
     assert doc["engine_calls"] <= 4  # email.compose's cost_budget
     changed = {k for k, v in tree_snapshot(tmp_path).items() if before.get(k) != v}
     assert all(k.startswith((".edgar/decisions/", "data/drafts/")) for k in changed), changed
+
+
+def test_generate_in_auto_with_a_real_model_installs_only_what_passes_acceptance(
+    edgar, tmp_path, llama_server
+):
+    from edgar_min.agent.acceptance import check_body
+    from edgar_min.agent.registry import load_registry
+
+    shutil.copytree(EXAMPLE, tmp_path, dirs_exist_ok=True)
+    before = tree_snapshot(tmp_path)
+    r = edgar(
+        "--root", str(tmp_path), "--json",
+        "--set", "skills.synthesis=auto", "--set", "model.provider=openai", "--set", "model.name=local",
+        "--set", f"model.base_url={llama_server.base_url}", "--set", "model.max_tokens=120",
+        "--set", "model.timeout_s=120",
+        "skills", "generate", "email.reply",
+        "--description", "Draft a reply to the last email from a contact.",
+    )  # fmt: skip
+    assert r.code in (0, 1), r
+    assert "Traceback" not in r.err
+    body = tmp_path / "data/skills/email/reply.py"
+    if r.code == 0:
+        registry = load_registry(tmp_path / "data/categories.json")
+        manifest = registry.find("email.reply")
+        assert check_body(body.read_text(), str(body), manifest, registry) == []
+    else:
+        # Whatever the model answered, a refused reply leaves the tree as it was: only the
+        # rejection log and the reply kept for a person (`skills rejections`) are new.
+        changed = {k for k, v in tree_snapshot(tmp_path).items() if before.get(k) != v}
+        kept = {k for k in changed if k.startswith(".edgar/rejected/")}
+        assert changed - kept <= {".edgar/rejections.jsonl"}, changed
+        assert not body.exists()

@@ -15,7 +15,8 @@ from conftest import tree_snapshot
 
 from edgar_min.config import load_config
 from edgar_min.layout import Layout
-from edgar_min.learning.distill import PATCH_BRIEF, distill, outline
+from edgar_min.learning.distill import distill, outline
+from edgar_min.learning.drafts import PATCH_BRIEF
 from edgar_min.learning.observations import observe
 from edgar_min.models.offline import OfflineProvider
 

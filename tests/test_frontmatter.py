@@ -942,3 +942,16 @@ def test_words_other_readers_take_for_something_else_are_quoted(text):
     assert frontmatter.render_scalar(text).startswith('"')
     strictyaml = pytest.importorskip("strictyaml")  # what the reference validator reads with
     assert strictyaml.load(f"description: {frontmatter.render_scalar(text)}\n").data["description"] == text
+
+
+def test_a_block_indicator_in_column_one_belongs_to_the_entry_above():
+    """YAML reads `a:` then `|` as `a: ''`: a problem there leaves `a` out, not `a: None`."""
+    parsed = parse_skill("---\nname: x\nmeta:\n|\nlicense: MIT\n---\nbody\n", "SKILL.md")
+    assert parsed.data == {"name": "x", "license": "MIT"}
+    assert parsed.warnings == ("SKILL.md:4: '|' cannot start a key; quote it",)
+    # What is kept is what PyYAML reads of those keys.
+    for block in ("a:\n|\nb: 1\n", "':':\n>\n"):
+        kept = parse_skill(f"---\n{block}---\nbody\n", "SKILL.md").data
+        expected = oracle(block)
+        assert same(kept, {k: expected[k] for k in kept})
+        assert list(kept) != list(expected)  # the entry above the indicator is left out

@@ -50,7 +50,13 @@ def test_initialize_negotiates_the_version(server):
 
 def test_tools_list_names_the_four_tools_with_schemas(server):
     tools = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
-    assert [t["name"] for t in tools] == ["skills_index", "skill_show", "learn_turn", "decide"]
+    assert [t["name"] for t in tools] == [
+        "skills_index",
+        "skill_show",
+        "learn_turn",
+        "decide",
+        "skills_suggest",
+    ]
     assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in tools)
 
 
@@ -222,3 +228,18 @@ def test_the_edgar_mcp_command_survives_every_bad_message(tmp_path):
     assert [a["error"]["code"] for a in answers[:-1]] == [code for _, code, _ in BAD]
     assert answers[-1] == {"jsonrpc": "2.0", "id": 99, "result": {}}
     assert b"Traceback" not in done.stderr
+
+
+def test_skills_suggest_answers_like_the_cli_and_refuses_an_empty_text(server, tmp_path):
+    from suggestfiles import write_skills
+
+    write_skills(tmp_path / ".claude" / "skills")
+    found = call(server, "skills_suggest", {"text": "merge these two pdfs into one"})["result"]
+    assert found["isError"] is False
+    assert [s["name"] for s in found["structuredContent"]["skills"]] == ["pdf"]
+    assert found["content"][0]["text"].startswith("pdf (")
+    empty = call(server, "skills_suggest", {"text": "  "})["result"]
+    assert empty["isError"] is True
+    assert "text is empty" in empty["content"][0]["text"]
+    wrong = call(server, "skills_suggest", {"text": 7})["result"]
+    assert wrong["isError"] is True

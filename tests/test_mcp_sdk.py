@@ -64,6 +64,10 @@ def calls(pyz, tmp_path_factory):
         out["decide"] = await session.call_tool(
             "decide", {"state": "tests fail", "question": "what next?", "options": options}
         )
+        out["suggest"] = await session.call_tool(
+            "skills_suggest", {"text": "lint findings in my changed files"}
+        )
+        out["no_suggest"] = await session.call_tool("skills_suggest", {"text": "thanks, that worked"})
         await session.send_ping()
         return out
 
@@ -74,7 +78,13 @@ def calls(pyz, tmp_path_factory):
 def test_the_sdk_lists_and_calls_every_tool(calls):
     init, out, tmp_path = calls
     assert init.server_info.name == "edgar"
-    assert [t.name for t in out["tools"].tools] == ["skills_index", "skill_show", "learn_turn", "decide"]
+    assert [t.name for t in out["tools"].tools] == [
+        "skills_index",
+        "skill_show",
+        "learn_turn",
+        "decide",
+        "skills_suggest",
+    ]
 
     assert out["index"].is_error is False
     assert _text(out["index"]).splitlines() == [
@@ -96,6 +106,10 @@ def test_the_sdk_lists_and_calls_every_tool(calls):
     assert (tmp_path / learned["path"]).is_file()
     assert out["refused"].is_error is True
     assert "unknown key 'output'" in _text(out["refused"])
+
+    assert out["suggest"].is_error is False, _text(out["suggest"])
+    assert [s["name"] for s in out["suggest"].structured_content["skills"]] == ["lint-fix"]
+    assert _text(out["no_suggest"]).startswith("none")
 
 
 def test_the_sdk_gets_a_decision_or_a_clear_tool_error(calls):

@@ -18,7 +18,8 @@ import pytest
 from conftest import start_llama, stop_llama, tree_snapshot
 
 from edgar_min.config import ModelConfig
-from edgar_min.learning.outline import BRIEF, Outline
+from edgar_min.learning.drafts import BRIEF_JSON, skill_schema
+from edgar_min.learning.outline import Outline
 from edgar_min.learning.turn import turn_from_json
 from edgar_min.models import get_provider
 
@@ -103,8 +104,8 @@ RECOVERED = {
 
 
 def test_learn_with_openai_ends_in_a_proposal_or_a_writer_refusal(edgar, tmp_path, proxy, monkeypatch):
-    # A short answer keeps the suite quick on 2 cores; a cut-off reply is one the writer refuses.
-    use_openai(monkeypatch, proxy.base_url)
+    # A short answer keeps the suite quick on 2 cores; the schema's bounds follow max_tokens.
+    use_openai(monkeypatch, proxy.base_url, max_tokens=400)
     turn = tmp_path / "turn.json"
     turn.write_text(json.dumps(RECOVERED))
     result = edgar("--root", str(tmp_path), "--json", "learn", str(turn))
@@ -123,7 +124,11 @@ def test_learn_with_openai_ends_in_a_proposal_or_a_writer_refusal(edgar, tmp_pat
     # Exactly the outline went out: nothing else the turn file held, no secret it carried.
     (body,) = proxy.bodies
     expected = Outline.of(turn_from_json(turn.read_text()), ("recovered",)).render()
-    assert body["messages"] == [{"role": "system", "content": BRIEF}, {"role": "user", "content": expected}]
+    assert body["messages"] == [
+        {"role": "system", "content": BRIEF_JSON},
+        {"role": "user", "content": expected},
+    ]
+    assert body["response_format"]["json_schema"]["schema"] == skill_schema(400).schema
     assert "sk-live-4f9a8b7c" not in json.dumps(body)
     assert body["temperature"] == 0.2
     assert {k.lower(): v for k, v in proxy.headers[0].items()}["authorization"] == f"Bearer {CANARY}"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from edgar_min.learning.outline import BRIEF, Outline
+from edgar_min.learning.drafts import BRIEF
+from edgar_min.learning.outline import Outline
 from edgar_min.learning.turn import parse_turn
 
 

@@ -71,7 +71,7 @@ def test_anthropic_forced_tool_choice_with_an_enum(server):
 
 
 def test_anthropic_without_a_key_is_a_config_sentence():
-    with pytest.raises(ConfigError, match="needs an API key in the environment variable ANTHROPIC_API_KEY"):
+    with pytest.raises(ConfigError, match="the environment variable ANTHROPIC_API_KEY is not set"):
         get_engine(SemifConfig(engine="anthropic"), {})
 
 

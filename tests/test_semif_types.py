@@ -79,3 +79,24 @@ def test_decisions_with_the_same_options_share_a_prompt_prefix_up_to_the_evidenc
     shared = first[: first.index("my invoice")]
     assert second.startswith(shared)
     assert shared.endswith("Evidence:\n")
+
+
+def test_a_str_subclass_is_copied_to_a_plain_str_before_any_engine_sees_it():
+    calls = []
+
+    class Loud(str):  # noqa: SLOT000 - a hostile subclass, as a body would write it
+        def lower(self):
+            calls.append("lower")
+            return str.lower(self)
+
+    class Sly(Option):
+        __slots__ = ()
+
+    request = DecisionRequest(
+        Loud("the state"), Loud("Which?"), [Sly(Loud("a"), Loud("the a option"))], Loud("d-1")
+    )
+    assert [type(v) for v in (request.state, request.question, request.id)] == [str, str, str]
+    (option,) = request.options
+    assert (type(option), type(option.id), type(option.description)) == (Option, str, str)
+    assert request.state.lower() == "the state"
+    assert calls == []

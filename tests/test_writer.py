@@ -16,10 +16,8 @@ from edgar_min.errors import NotFound, Refused
 from edgar_min.layout import Layout
 from edgar_min.learning.writer import (
     MAX_BODY_CHARS,
-    MAX_REPLY_CHARS,
     Provenance,
     archive,
-    parse_reply,
     render_skill,
     write_learned,
 )
@@ -175,29 +173,6 @@ def test_render_skill_matches_the_design_layout():
         'metadata:\n  learned: "true"\n  session: "s-20261130-1"\n  trigger: "recovered"\n'
         '  created: "2026-11-30T09:00:00Z"\n---\n\n## When to use\n'
     )
-
-
-def test_parse_reply_splits_name_description_and_body():
-    draft = parse_reply(f"name: pin-bump\ndescription: Bump a pin.\n\n{BODY}")
-    assert (draft.name, draft.description) == ("pin-bump", "Bump a pin.")
-    assert draft.body.startswith("## When to use")
-    fenced = parse_reply(f"```markdown\n---\nname: pin-bump\ndescription: Bump a pin.\n---\n{BODY}```")
-    assert fenced.body.startswith("## When to use")
-
-
-@pytest.mark.parametrize(
-    ("reply", "words"),
-    [
-        ("", "no 'name:' line"),
-        ("Sure! Here is a skill.\nname: x\n", "no 'name:' line"),
-        ("name: x\n\n## When to use\n", "no 'description:' line"),
-        ("name: x\ndescription:\n", "no 'description:' line"),
-        ("x" * (MAX_REPLY_CHARS + 1), "the cap is"),
-    ],
-)
-def test_parse_reply_refuses_replies_out_of_format(reply, words):
-    with pytest.raises(Refused, match=words):
-        parse_reply(reply)
 
 
 def test_archive_moves_a_learned_skill_and_never_deletes(layout):

@@ -19,30 +19,77 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AGENT_MODULES",
+    "FORBIDDEN_ATTRS",
     "FORBIDDEN_MODULES",
     "FORBIDDEN_NAMES",
+    "FORBIDDEN_SUBMODULES",
     "MAX_BODY_CHARS",
     "Problem",
+    "attribute_problem",
     "check_body",
 ]
 
 # The agent package a body may import from (besides the stdlib).
 AGENT_MODULES = frozenset({"semif_agent", "semif_agent.skills", "edgar_min.agent.skills"})
-# Stdlib modules a body may not import: dynamic import and code loading, the
-# interpreter's internals (which would reach past the walls), processes,
-# sockets and threads (which the walls refuse anyway at run time).
+# Stdlib modules a body may not import (nor reach as an attribute, `os.sys`): dynamic
+# import and code loading or running from strings, the interpreter's internals
+# (which would reach past the walls), processes, threads and sockets, loads that
+# run code (pickle, shelve, marshal), and writes the wall cannot see or resolve
+# (sqlite3 and its ATTACH, dbm, fcntl). Every module whose name starts with `_` too.
 FORBIDDEN_MODULES = frozenset(
     {
-        "ctypes", "_ctypes", "importlib", "imp", "builtins", "runpy", "code", "codeop", "zipimport",
-        "marshal", "sys", "gc", "inspect", "subprocess", "_posixsubprocess", "socket", "_socket",
-        "ssl", "multiprocessing", "_thread", "threading", "signal", "pty",
+        "ctypes", "importlib", "imp", "builtins", "runpy", "code", "codeop", "zipimport", "marshal",
+        "sys", "gc", "inspect", "pkgutil", "pydoc", "timeit", "doctest", "pdb", "bdb", "trace",
+        "profile", "cProfile", "unittest", "site", "subprocess", "socket", "ssl", "multiprocessing",
+        "concurrent", "threading", "signal", "pty", "tty", "termios", "fcntl", "pickle", "shelve",
+        "copyreg", "dbm", "sqlite3", "ensurepip", "venv", "idlelib", "tkinter",
     }
 )  # fmt: skip
-FORBIDDEN_NAMES = frozenset({"__import__", "exec", "eval", "compile", "__builtins__", "breakpoint"})
-# Attributes that lead from any object to the interpreter's internals.
-FORBIDDEN_ATTRS = frozenset(
-    {"__import__", "__builtins__", "__subclasses__", "__globals__", "__code__", "__loader__", "__spec__"}
+# Submodules refused although their package is allowed.
+FORBIDDEN_SUBMODULES = frozenset({"logging.config", "logging.handlers", "asyncio.subprocess"})
+FORBIDDEN_NAMES = frozenset(
+    {
+        "__import__",
+        "exec",
+        "eval",
+        "compile",
+        "__builtins__",
+        "breakpoint",
+        "vars",
+        "globals",
+        "locals",
+        "help",
+    }
 )
+# getattr and friends: only called directly, with a constant attribute name that passes the rules.
+ATTRIBUTE_FUNCTIONS = frozenset({"getattr", "setattr", "delattr"})
+# Dunder attributes a body may use; every other one leads to module, frame or class internals.
+ALLOWED_DUNDERS = frozenset({"__init__", "__name__", "__doc__", "__post_init__"})
+ALLOWED_DUNDER_NAMES = frozenset({"__name__", "__file__", "__doc__", "__debug__"})
+# Attribute names that are also common words: not taken as the module of the same name.
+_COMMON_WORDS = frozenset({"code", "trace", "profile", "site", "signal"})
+# Attributes that hand out frames, code, or calls that run code or start threads
+# outside the wall, or write where the wall cannot see (name -> what it does).
+_FRAME_ATTRS = (
+    "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next", "gi_frame", "gi_code",
+    "cr_frame", "cr_code", "ag_frame", "ag_code", "_getframe", "_current_frames", "walk_stack", "walk_tb",
+)  # fmt: skip
+FORBIDDEN_ATTRS = {
+    **dict.fromkeys(_FRAME_ATTRS, "reaches a frame (interpreter internals are off limits)"),
+    **dict.fromkeys(("CodeType", "FunctionType"), "builds code (no dynamic code in a skill)"),
+    **dict.fromkeys(("attrgetter", "methodcaller"), "looks attributes up by string"),
+    **dict.fromkeys(("run_in_executor", "to_thread", "set_default_executor"), "starts a thread"),
+    "QueueListener": "starts a thread",
+    **dict.fromkeys(("dictConfig", "fileConfig"), "builds objects named by strings"),
+    **dict.fromkeys(("fork", "forkpty", "register_at_fork"), "forks a process"),
+    **dict.fromkeys(("create_subprocess_exec", "create_subprocess_shell"), "starts a process"),
+    **dict.fromkeys(("mkfifo", "mknod"), "creates a fifo or device node"),
+    **dict.fromkeys(("setxattr", "removexattr"), "changes extended attributes"),
+    **dict.fromkeys(("setrlimit", "prlimit"), "changes the limits the run is held to"),
+    "bltns": "reaches the module 'builtins'",
+}
+# Keyword arguments that make a path relative to a descriptor the wall cannot name.
+FORBIDDEN_KEYWORDS = frozenset({"dir_fd", "src_dir_fd", "dst_dir_fd"})
 MAX_BODY_CHARS = 64_000
 REQUIRED = {
     "predict": (2, "predict(ctx, request)", "Prediction"),
@@ -60,34 +107,71 @@ class Problem:
         return f"{self.path}:{self.line}: {self.message}"
 
 
+_REFUSED_MODULE = ", which a skill may not use"
+_NOT_STDLIB = ": only the stdlib and the agent package are allowed"
+
+
+def _module_problem(name: str) -> str | None:
+    """How a sentence about importing the module `name` ends, or None when it may be imported."""
+    top = name.partition(".")[0]
+    if top in FORBIDDEN_MODULES or (top.startswith("_") and top != "__future__"):
+        return _REFUSED_MODULE
+    if any(name == sub or name.startswith(sub + ".") for sub in FORBIDDEN_SUBMODULES):
+        return _REFUSED_MODULE
+    if top not in sys.stdlib_module_names:
+        return _NOT_STDLIB
+    return None
+
+
+def attribute_problem(attr: str) -> str | None:
+    """Why a body may not reach the attribute `attr` of anything, or None."""
+    if attr.startswith("__") and attr.endswith("__"):
+        return None if attr in ALLOWED_DUNDERS else "interpreter internals are off limits"
+    if attr in FORBIDDEN_ATTRS:
+        return FORBIDDEN_ATTRS[attr]
+    bare = attr.lstrip("_")
+    if bare in FORBIDDEN_MODULES and (bare != attr or bare not in _COMMON_WORDS):
+        return f"reaches the module {bare!r}, which a skill may not use"
+    return None
+
+
 def _import_problem(node: ast.AST) -> str | None:
     import ast
 
-    stdlib = sys.stdlib_module_names
     if isinstance(node, ast.Import):
         for alias in node.names:
-            top = alias.name.partition(".")[0]
             if alias.name in AGENT_MODULES:
+                if "." in alias.name and alias.asname is None and not alias.name.startswith("semif_agent"):
+                    top = alias.name.partition(".")[0]
+                    return (
+                        f"import {alias.name} binds the name {top!r}, which reaches edgar's internals; "
+                        f"write: from {alias.name} import ..."
+                    )
                 continue
-            if top in FORBIDDEN_MODULES:
-                return f"imports {alias.name!r}, which a skill may not use"
-            if top not in stdlib:
-                return f"imports {alias.name!r}: only the stdlib and the agent package are allowed"
+            ending = _module_problem(alias.name)
+            if ending:
+                return f"imports {alias.name!r}{ending}"
         return None
     if not isinstance(node, ast.ImportFrom):
         return None
     if node.level:
         return "uses a relative import; import from the stdlib or semif_agent.skills"
     module = node.module or ""
-    top = module.partition(".")[0]
-    if module in AGENT_MODULES:
-        return None
-    if all(f"{module}.{a.name}" in AGENT_MODULES for a in node.names):
-        return None
-    if top in FORBIDDEN_MODULES:
-        return f"imports from {module!r}, which a skill may not use"
-    if top not in stdlib:
-        return f"imports from {module!r}: only the stdlib and the agent package are allowed"
+    if module not in AGENT_MODULES and not all(f"{module}.{a.name}" in AGENT_MODULES for a in node.names):
+        ending = _module_problem(module)
+        if ending:
+            return f"imports from {module!r}{ending}"
+    for alias in node.names:
+        if f"{module}.{alias.name}" in AGENT_MODULES:
+            continue
+        if alias.name == "*":
+            return f"imports * from {module!r}: name what the skill uses"
+        why = attribute_problem(alias.name)
+        if why:
+            return f"imports {alias.name!r} from {module!r} ({why})"
+        ending = _module_problem(f"{module}.{alias.name}") if module not in AGENT_MODULES else None
+        if ending:
+            return f"imports {alias.name!r} from {module!r}{ending}"
     return None
 
 
@@ -192,38 +276,67 @@ def check_body(
                 add(ret.lineno, f"{name} returns something that is not a {type_name}")
 
     context_names = {f.args.args[0].arg for f in functions.values() if f.args.args}
+    uses_engine = _walk(tree, context_names, add)
+    if functions and not uses_engine:
+        line = functions["predict"].lineno if "predict" in functions else 1
+        add(line, "never uses ctx.engine: sub-decisions go through the real engine, never a mock")
+    return sorted(problems, key=lambda p: (p.path, p.line))
+
+
+def _attribute_call(node: ast.Call, add) -> bool:
+    """Check a direct getattr/setattr/delattr call; True when its name is a constant that passes."""
+    import ast
+
+    name = node.args[1] if len(node.args) >= 2 else None
+    if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
+        add(node.lineno, f"{node.func.id} with a name that is not a constant string (no attribute by string)")
+        return False
+    why = attribute_problem(name.value)
+    if why:
+        add(node.lineno, f"{node.func.id} of {name.value!r} ({why})")
+        return False
+    return True
+
+
+def _walk(tree: ast.AST, context_names: set[str], add) -> bool:
+    """Every rule on names, attributes, calls and imports; returns whether `ctx.engine` is used."""
+    import ast
+
     uses_engine = False
+    called: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in ATTRIBUTE_FUNCTIONS:
+                _attribute_call(node, add)
+                called.add(id(func))
+            for keyword in node.keywords:
+                if keyword.arg in FORBIDDEN_KEYWORDS:
+                    add(
+                        node.lineno,
+                        f"passes {keyword.arg}= (a path relative to a descriptor the wall cannot see)",
+                    )
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             problem = _import_problem(node)
             if problem:
                 add(node.lineno, problem)
-        elif isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
-            add(node.lineno, f"uses {node.id!r} (no dynamic code or import in a skill)")
+        elif isinstance(node, ast.Name):
+            if node.id in FORBIDDEN_NAMES:
+                add(node.lineno, f"uses {node.id!r} (no dynamic code, import or namespace access in a skill)")
+            elif node.id in ATTRIBUTE_FUNCTIONS and id(node) not in called:
+                add(node.lineno, f"uses {node.id!r} other than as a direct call with a constant name")
+            elif node.id.startswith("__") and node.id.endswith("__") and node.id not in ALLOWED_DUNDER_NAMES:
+                add(node.lineno, f"uses {node.id!r} (interpreter internals are off limits)")
         elif isinstance(node, ast.Attribute):
-            if node.attr in FORBIDDEN_ATTRS:
-                add(node.lineno, f"reaches for {node.attr!r} (interpreter internals are off limits)")
+            why = attribute_problem(node.attr)
+            if why:
+                add(node.lineno, f"reaches for {node.attr!r} ({why})")
             elif (
                 node.attr == "engine" and isinstance(node.value, ast.Name) and node.value.id in context_names
             ):
                 uses_engine = True
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in {"getattr", "setattr", "delattr"}
-            and len(node.args) >= 2
-            and isinstance(node.args[1], ast.Constant)
-            and isinstance(node.args[1].value, str)
-            and node.args[1].value.startswith("__")
-        ):
-            add(
-                node.lineno,
-                f"{node.func.id} of {node.args[1].value!r} (interpreter internals are off limits)",
-            )
-    if functions and not uses_engine:
-        line = functions["predict"].lineno if "predict" in functions else 1
-        add(line, "never uses ctx.engine: sub-decisions go through the real engine, never a mock")
-    return sorted(problems, key=lambda p: (p.path, p.line))
+    return uses_engine
 
 
 def _manifest_problems(manifest: Manifest, registry: Registry | None, new: bool, add) -> None:

@@ -13,15 +13,21 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.agent.acceptance import FORBIDDEN_MODULES, FORBIDDEN_NAMES
+from edgar_min.agent.acceptance import (
+    FORBIDDEN_MODULES,
+    FORBIDDEN_NAMES,
+    FORBIDDEN_SUBMODULES,
+    MAX_BODY_CHARS,
+)
 from edgar_min.errors import BadInput, EdgarError, Refused
+from edgar_min.models import ReplySchema, ask
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.models import Provider
 
-__all__ = ["CONTRACT", "Generated", "extract_code", "generate"]
+__all__ = ["CONTRACT", "CONTRACT_JSON", "Generated", "code_schema", "extract_code", "generate", "reply_code"]
 
 CONTRACT = f"""\
 You write one code skill for a stdlib-only Python agent. A skill is a leaf of a skill tree:
@@ -43,12 +49,53 @@ Import the types with: from semif_agent.skills import ActionResult, DecisionRequ
 - If the skill cannot act, return ActionResult(action_log="<why, in one line>", new_state=request.text).
 - action_log is one readable line saying what was done and where, for a reviewer.
 - Only the Python standard library and semif_agent.skills may be imported. Never import
-  {", ".join(sorted(FORBIDDEN_MODULES))}.
-- Never use {", ".join(sorted(FORBIDDEN_NAMES))}, or dunder attributes such as __globals__.
+  {", ".join(sorted(FORBIDDEN_MODULES | FORBIDDEN_SUBMODULES))}, or any module whose name starts with _.
+- Never use {", ".join(sorted(FORBIDDEN_NAMES))}, dunder attributes such as __dict__ or
+  __class__, modules reached as attributes (os.sys), getattr, setattr or delattr with a name that
+  is not a constant, threads or executors, dir_fd= arguments, fifos or extended attributes.
 - No loops that retry, no network, no processes: each run has a small budget of engine calls
   and fails fast when it is spent.
 - Do not duplicate a skill the category already has.
 """
+
+
+# Asked under a JSON schema, the same contract with the reply's shape said as the object's.
+_TEXT_SHAPE = "Reply with\none Python module in a ```python fence and nothing else."
+CONTRACT_JSON = CONTRACT.replace(
+    _TEXT_SHAPE, 'Reply with\none JSON object whose "body" is the Python module\'s source, with no fence.'
+)
+
+
+def code_schema(max_tokens: int) -> ReplySchema:
+    """The object a generation reply must be: the body as one string, bounded by the checker's limit."""
+    # Code runs about four characters a token; a reply cut short fails acceptance with a sentence.
+    longest = max(min(MAX_BODY_CHARS, 4 * max_tokens), 1)
+    body = {
+        "type": "string",
+        "description": "the Python module's source",
+        "minLength": 1,
+        "maxLength": longest,
+    }
+    schema = {
+        "type": "object",
+        "properties": {"body": body},
+        "required": ["body"],
+        "additionalProperties": False,
+    }
+    return ReplySchema("code_skill", "Record the code skill's Python source.", schema)
+
+
+def reply_code(reply: str) -> str:
+    """The module's source from a reply: the `body` of a JSON object, else the first fenced block."""
+    import json
+
+    try:
+        obj = json.loads(reply.strip())
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and isinstance(obj.get("body"), str):
+        return extract_code(obj["body"])
+    return extract_code(reply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +158,16 @@ def generate(
         raise Refused(msg)
     leaves = [(m.name, m.description) for m in category.skills]
     manifest = Manifest(name=name, category=category_name, description=description.strip())
+    reply = None
     try:
-        reply = provider.complete(CONTRACT, build_prompt(name, description.strip(), category_name, leaves))
+        prompt = build_prompt(name, description.strip(), category_name, leaves)
+        schema = code_schema(config.model.max_tokens)
+        reply = ask(provider, prompt, brief=CONTRACT, json_brief=CONTRACT_JSON, schema=schema)
         target = write_code_skill(
-            layout, manifest, extract_code(reply), to="tree" if mode == "auto" else "proposal"
+            layout, manifest, reply_code(reply), to="tree" if mode == "auto" else "proposal"
         )
     except EdgarError as exc:
-        log_rejection(layout, trigger="generate", skill=name, error=exc.message)
+        log_rejection(layout, trigger="generate", skill=name, error=exc.message, reply=reply)
         raise
     try:
         shown = str(target.relative_to(layout.root))

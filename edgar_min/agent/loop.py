@@ -1,21 +1,25 @@
 """The run loop: observe -> navigate (category, leaf) -> load -> predict -> act -> observe -> assess.
 
-Every engine decision is logged with its phase and the run id. The request is
+Every engine decision is logged with its phase and the run id, its texts
+redacted first. The body runs in a child process (`child.py`); the engine, its
+budget and the decision log stay here, out of the body's reach. The request is
 never swallowed: when no skill fits, a body is refused, a skill raises,
-returns the wrong type, or blows its budget, the run still returns an
+returns the wrong type, blows its budget or its time, the run still returns an
 `ActionResult` whose log says why and whose `new_state` is the request text.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.agent.skills import ActionContext, ActionResult, Prediction, Request
-from edgar_min.agent.walls import BudgetExceeded, Wall, guarded, lifted
-from edgar_min.errors import BadInput, EdgarError, Refused
+from edgar_min.agent.skills import ActionResult, Request
+from edgar_min.agent.walls import BudgetExceeded, Wall
+from edgar_min.errors import BadInput, Refused
+from edgar_min.learning.turn import redact
 from edgar_min.semif import ask_many
 from edgar_min.semif.types import DecisionRequest, Option
 
@@ -42,7 +46,10 @@ ASSESS_OPTIONS = (
 
 
 class RunEngine:
-    """`ctx.engine`: the configured engine, metered against the budget, logged with phase and run id."""
+    """The configured engine, metered against the run's budget, logged with phase and run id.
+
+    It lives in the parent process only: a body's `ctx.engine` is a pipe to it.
+    """
 
     def __init__(
         self, engine: Engine, log: DecisionLog, run_id: str, budget: int = DEFAULT_COST_BUDGET
@@ -54,53 +61,61 @@ class RunEngine:
         self.phase = "observe"
         self.calls = 0
         self.engine_seconds = 0.0
-        self.charged = True
         self.name = engine.name
         self.model = getattr(engine, "model", "")
 
-    def call(self, decision: DecisionRequest) -> DecisionResult:
-        if not isinstance(decision, DecisionRequest):
-            msg = f"ctx.engine.call takes a DecisionRequest, not {type(decision).__name__}"
-            raise TypeError(msg)
-        if self.charged and self.calls >= self.budget:
-            msg = f"cost budget of {self.budget} engine call(s) for this run is spent; failing fast"
-            raise BudgetExceeded(msg)
-        if self.charged:
+    def call(self, decision: DecisionRequest, *, charged: bool = True) -> DecisionResult:
+        """Answer `decision` (its texts redacted) and log it; `BudgetExceeded` past the budget."""
+        if charged:
+            if self.calls >= self.budget:
+                msg = f"cost budget of {self.budget} engine call(s) for this run is spent; failing fast"
+                raise BudgetExceeded(msg)
             self.calls += 1
-        with lifted():
-            start = time.perf_counter()
-            result = self._engine.call(decision)
-            elapsed = time.perf_counter() - start
-            self.engine_seconds += elapsed
-            self._log.append(
-                result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed
-            )
+        decision = DecisionRequest(
+            redact(decision.state),
+            redact(decision.question),
+            tuple(Option(o.id, redact(o.description)) for o in decision.options),
+            decision.id,
+        )
+        start = time.perf_counter()
+        result = self._engine.call(decision)
+        elapsed = time.perf_counter() - start
+        self.engine_seconds += elapsed
+        self._log.append(result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed)
         return result
 
-    def call_many(self, decisions: Sequence[DecisionRequest]) -> tuple[DecisionResult, ...]:
+    def call_many(
+        self, decisions: Sequence[DecisionRequest], *, charged: bool = True
+    ) -> tuple[DecisionResult, ...]:
         """Several questions over one state at once, charged one engine call per question."""
         decisions = tuple(decisions)
         if not all(isinstance(d, DecisionRequest) for d in decisions):
             msg = "ctx.engine.call_many takes a list of DecisionRequests"
             raise TypeError(msg)
-        if self.charged and self.calls + len(decisions) > self.budget:
-            msg = (
-                f"cost budget of {self.budget} engine call(s) for this run cannot take "
-                f"{len(decisions)} more after {self.calls}; failing fast"
-            )
-            raise BudgetExceeded(msg)
-        if self.charged:
+        if charged:
+            if self.calls + len(decisions) > self.budget:
+                msg = (
+                    f"cost budget of {self.budget} engine call(s) for this run cannot take "
+                    f"{len(decisions)} more after {self.calls}; failing fast"
+                )
+                raise BudgetExceeded(msg)
             self.calls += len(decisions)
-        with lifted():
-            start = time.perf_counter()
-            results = ask_many(self._engine, decisions)
-            elapsed = time.perf_counter() - start
-            self.engine_seconds += elapsed
-            for result in results:
-                self._log.append(
-                    result, phase=self.phase, run_id=self.run_id, model=self.model,
-                    latency_s=elapsed / len(results),
-                )  # fmt: skip
+        decisions = tuple(
+            DecisionRequest(
+                redact(d.state), redact(d.question),
+                tuple(Option(o.id, redact(o.description)) for o in d.options), d.id,
+            )
+            for d in decisions
+        )  # fmt: skip
+        start = time.perf_counter()
+        results = ask_many(self._engine, decisions)
+        elapsed = time.perf_counter() - start
+        self.engine_seconds += elapsed
+        for result in results:
+            self._log.append(
+                result, phase=self.phase, run_id=self.run_id, model=self.model,
+                latency_s=elapsed / max(1, len(results)),
+            )  # fmt: skip
         return results
 
 
@@ -181,10 +196,11 @@ class _Run:
         self.skill: str | None = None
 
     def decide(
-        self, phase: str, question: str, options: list[Option], state: str | None = None
+        self, phase: str, question: str, options: list[Option], state: str | None = None, *, charged=True
     ) -> DecisionResult:
         self.meter.phase = phase
-        result = self.meter.call(DecisionRequest(state or self.request.text, question, tuple(options)))
+        decision = DecisionRequest(state or self.request.text, question, tuple(options))
+        result = self.meter.call(decision, charged=charged)
         self.rows.append({"phase": phase, "selected": result.selected, "probabilities": result.probs})
         return result
 
@@ -212,14 +228,15 @@ def _time_limit(table: dict[str, Any]) -> float:
         seconds = float(value)
     except ValueError:
         return TIME_LIMIT_S
-    return seconds if seconds > 0 else TIME_LIMIT_S
+    return seconds if seconds > 0 and math.isfinite(seconds) else TIME_LIMIT_S
 
 
 def run_request(
     layout: Layout, config: Config, text: str, engine: Engine | None = None, log: DecisionLog | None = None
 ) -> RunOutcome:
     """Handle `text` with the skill tree; raises only for bad input (an empty request, a malformed tree)."""
-    from edgar_min.agent.loader import load_skill, semif_alias
+    from edgar_min.agent.child import BodyJob, Stop, run_body
+    from edgar_min.agent.loader import module_name, read_body
     from edgar_min.agent.registry import load_registry
     from edgar_min.semif import get_engine
     from edgar_min.semif.log import DecisionLog
@@ -263,43 +280,39 @@ def run_request(
     run.skill = manifest.name
     run.meter.budget = manifest.cost_budget or DEFAULT_COST_BUDGET
     try:
-        skill = load_skill(layout.code_skills, registry, manifest, wall)
+        body = read_body(layout.code_skills, registry, manifest)
     except Refused as exc:
-        return run.unacted(f"refused body: {exc.message}", tuple(wall.refused))
+        return run.unacted(f"refused body: {exc.message}")
 
-    ctx = ActionContext(engine=run.meter, config=table, root=layout.root)
-    module = skill.module
+    def answer(decision: DecisionRequest) -> DecisionResult:
+        try:
+            return run.meter.call(decision)
+        except BudgetExceeded as exc:
+            raise Stop(str(exc)) from None
+
+    def on_phase(phase: str) -> None:
+        run.meter.phase = phase
+
+    run.meter.phase = "predict"
+    job = BodyJob(
+        manifest.name, module_name(manifest), str(body.path), request, table, layout.root,
+        run.meter.name, run.meter.model,
+    )  # fmt: skip
     try:
-        with semif_alias(), guarded(wall, _time_limit(table)):
-            run.meter.phase = "predict"
-            prediction = module.predict(ctx, request)
-            if not isinstance(prediction, Prediction):
-                return run.unacted(
-                    f"{manifest.name}: predict returned {type(prediction).__name__}, not a Prediction; "
-                    "nothing was done",
-                    tuple(wall.refused),
-                )
-            run.meter.phase = "act"
-            result = module.act(ctx, request, prediction)
-            if not isinstance(result, ActionResult):
-                return run.unacted(
-                    f"{manifest.name}: act returned {type(result).__name__}, not an ActionResult",
-                    tuple(wall.refused),
-                )
-    except BudgetExceeded as exc:
-        return run.unacted(f"{manifest.name}: blown budget: {exc}", tuple(wall.refused))
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - a skill that raises must not take the run down
-        detail = exc.message if isinstance(exc, EdgarError) else str(exc)
-        return run.unacted(
-            f"{manifest.name} raised {type(exc).__name__}: {detail[:300]}", tuple(wall.refused)
+        report = run_body(
+            body.code, job, wall=wall, seconds=_time_limit(table), answer=answer, on_phase=on_phase
         )
-    if not isinstance(result.action_log, str) or not isinstance(result.new_state, str):
-        return run.unacted(f"{manifest.name}: act returned an ActionResult whose fields are not text")
+    except Refused as exc:  # no way to run a body here (no fork)
+        return run.unacted(f"refused body: {exc.message}")
+    if report.kind == "blown":
+        return run.unacted(f"{manifest.name}: blown budget: {report.message}", report.refused)
+    if report.result is None:
+        return run.unacted(report.message, report.refused)
+    result = report.result
 
     # Observe, then assess: the loop's own check, not charged to the skill's budget.
-    run.meter.charged = False
     state = f"Request: {request.text}\nAction log: {result.action_log}\nNew state: {result.new_state}"
-    assessment = run.decide("assess", ASSESS_QUESTION, list(ASSESS_OPTIONS), state=state).selected
-    return run.outcome(result, acted=True, assessment=assessment, refused=tuple(wall.refused))
+    assessment = run.decide(
+        "assess", ASSESS_QUESTION, list(ASSESS_OPTIONS), state=state, charged=False
+    ).selected
+    return run.outcome(result, acted=True, assessment=assessment, refused=report.refused)

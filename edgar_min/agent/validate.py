@@ -25,6 +25,8 @@ def is_code_path(path: Path) -> bool:
 def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, new: bool = False) -> list[str]:
     from edgar_min.agent.acceptance import check_body
 
+    if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
+        return [f"{path}:1: is not a regular file"]
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -47,7 +49,8 @@ def validate_tree(layout: Layout, registry_path: Path | None = None) -> tuple[in
             body = body_path(skills_dir, manifest)
             checked += 1
             if not body.is_file():
-                problems.append(f"{path}:{manifest.line}: {manifest.name}: its body {body} is missing")
+                what = "is not a regular file" if body.exists() else "is missing"
+                problems.append(f"{path}:{manifest.line}: {manifest.name}: its body {body} {what}")
                 continue
             problems += _body_problems(body, manifest, registry)
     return checked, problems

@@ -26,7 +26,7 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ("doctor", "check the setup: mode, provider, config, skills, store", "edgar_min.cli.doctor_cmd"),
     (
         "mcp",
-        "serve skills_index, skill_show, learn_turn and decide over the Model Context Protocol (stdio)",
+        "serve skills_index, skill_show, learn_turn, decide and skills_suggest over MCP (stdio)",
         "edgar_min.cli.mcp_cmd",
     ),
     ("decide", "answer one multiple-choice decision with the configured engine", "edgar_min.cli.semif_cmd"),
@@ -36,6 +36,16 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
         "run",
         "handle one request with the skill tree (navigate, predict, act, assess)",
         "edgar_min.cli.agent_cmd",
+    ),
+    (
+        "hook",
+        "run one Claude Code hook (payload on stdin); bounded, always exits 0",
+        "edgar_min.cli.hook_cmd",
+    ),
+    (
+        "install",
+        "put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+        "edgar_min.cli.install_cmd",
     ),
 )
 SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -77,6 +87,16 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
         "restore",
         "bring back an earlier version of a learned skill (through the writer)",
         "edgar_min.cli.lifecycle_cmd",
+    ),
+    (
+        "rejections",
+        "model replies the writer refused, newest first, with the reason",
+        "edgar_min.cli.rejections_cmd",
+    ),
+    (
+        "suggest",
+        "which skills apply to a task (a shortlist, then a SemIf decision with 'none'), or none",
+        "edgar_min.cli.suggest_cmd",
     ),
 )
 

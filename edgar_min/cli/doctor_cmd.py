@@ -135,12 +135,21 @@ def _network(provider: Any) -> dict[str, Any]:
     if provider.name == "offline":
         return {"ok": True, "message": "the offline provider needs no network"}
     started = time.monotonic()
+    schema = None
     try:
-        reply = provider.complete(NETWORK_SYSTEM, "ok?")
+        if hasattr(provider, "complete_object"):
+            # The one request asks under a JSON schema; a server that refuses it is asked in text.
+            from edgar_min.models import probe_schema
+
+            supported, schema = probe_schema(provider)
+            reply = "" if supported else provider.complete(NETWORK_SYSTEM, "ok?")
+        else:
+            reply = provider.complete(NETWORK_SYSTEM, "ok?")
     except EdgarError as exc:
         return {"ok": False, "message": exc.message, "seconds": round(time.monotonic() - started, 3)}
     seconds = round(time.monotonic() - started, 3)
-    return {"ok": True, "message": f"answered in {seconds:g} s ({len(reply)} characters)", "seconds": seconds}
+    message = f"answered in {seconds:g} s" + (f" ({len(reply)} characters)" if reply else "")
+    return {"ok": True, "message": message, "seconds": seconds, "schema": schema}
 
 
 def diagnose(
@@ -187,9 +196,12 @@ def diagnose(
         "distill_after": config.skills.distill_after,
         "files": _histories(layout, config.skills.distill_after),
     }
+    from edgar_min.learning.rejected import list_rejected
+
     report["rejections"] = {
         "logged": _count_lines(layout.rejections),
         "path": _rel(layout, layout.rejections),
+        "replies_kept": len(list_rejected(layout)),
     }
     report["network"] = None
     if network:
@@ -257,12 +269,17 @@ def cmd_doctor(ctx: Context) -> int:
         if h["near"]:
             ctx.out(f"  near a distill: {h['skill']} has {h['lines']} line(s)")
     rejections = report["rejections"]
-    ctx.out(f"rejections logged: {rejections['logged']} ({rejections['path']})")
+    ctx.out(
+        f"rejections logged: {rejections['logged']} ({rejections['path']}); refused replies kept: "
+        f"{rejections['replies_kept']} (`edgar skills rejections`)"
+    )
     network = report["network"]
     if network is None:
         ctx.out("network: not checked (use --network to send one tiny request to the provider)")
     else:
         ctx.out(f"network: {'ok' if network['ok'] else 'failed'}: {network['message']}")
+        if network.get("schema"):
+            ctx.out(f"structured replies: {network['schema']}")
     if report["healthy"]:
         ctx.out("healthy")
         return 0

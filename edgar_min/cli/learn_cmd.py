@@ -7,9 +7,9 @@
 `--from` builds the turn record of the log's last turn (computed by edgar,
 never copied); `--check` runs the declared check and takes the verdict from its
 exit code alone. `--dry-run` prints the turn record edgar computed and the
-triggers that would fire, and writes nothing. `--hook` never blocks the agent:
-bounded time, exit 0 always, one line on any problem (also logged in
-`.edgar/hook-problems.jsonl`).
+triggers that would fire, and writes nothing. `--hook` is `edgar hook stop`
+(cli/hook_cmd.py): bounded as a whole, exit 0 always, one line on any problem
+(also logged in `.edgar/hook-problems.jsonl`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,6 @@ __all__ = ["register"]
 
 # A turn record is a few lines a harness wrote; anything bigger is not one.
 MAX_TURN_BYTES = 1_000_000
-# A hook payload is a small JSON object naming the transcript.
-MAX_PAYLOAD_BYTES = 1_000_000
-PAYLOAD_WAIT_S = 5.0
 AGENTS = ("claude-code", "codex")
 
 
@@ -263,109 +260,14 @@ def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:
     return 0
 
 
-# The hook: whatever happens, one line and exit 0.
-
-
-def _read_payload() -> dict[str, Any]:
-    import json
-    import select
-
-    stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
-    if stream is None:
-        data = sys.stdin.read(MAX_PAYLOAD_BYTES + 1).encode()
-    else:
-        try:
-            ready, _, _ = select.select([stream], [], [], PAYLOAD_WAIT_S)
-        except (OSError, ValueError, TypeError):
-            ready = [stream]  # not a selectable file (a test's buffer): read it directly
-        if not ready:
-            msg = f"no hook payload arrived on stdin within {PAYLOAD_WAIT_S:g} s"
-            raise BadInput(msg)
-        data = stream.read(MAX_PAYLOAD_BYTES + 1)
-    if len(data) > MAX_PAYLOAD_BYTES:
-        msg = f"the hook payload is larger than {MAX_PAYLOAD_BYTES} bytes"
-        raise BadInput(msg)
-    try:
-        payload = json.loads(data)
-    except ValueError:
-        msg = "the hook payload on stdin is not JSON"
-        raise BadInput(msg) from None
-    if not isinstance(payload, dict):
-        msg = "the hook payload on stdin is not a JSON object"
-        raise BadInput(msg)
-    return payload
-
-
-def _payload_path(payload: dict[str, Any], key: str, required: bool) -> Path | None:
-    value = payload.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        msg = f"the hook payload has no {key} (expected the path of the session's transcript)"
-        raise BadInput(msg)
-    return Path(value).expanduser()
-
-
-def _log_problem(ctx: Context, sentence: str) -> None:
-    import json
-    import time
-
-    from edgar_min.atomic import append_line
-
-    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "problem": sentence}
-    try:
-        append_line(ctx.layout.hook_problems, json.dumps(row, ensure_ascii=False))
-    except OSError:
-        pass
+# The hook: the Stop hook of `edgar hook stop`, under its older name.
 
 
 def _hook(ctx: Context) -> int:
-    from edgar_min.errors import EdgarError
+    from edgar_min.cli.hook_cmd import report_problem, run_event
 
     try:
-        return _hook_run(ctx)
-    except EdgarError as exc:
-        sentence = exc.message
-    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
-        sentence = f"internal error ({type(exc).__name__}); this is a bug in edgar"
-    sentence = " ".join(sentence.split())
-    _log_problem(ctx, sentence)
-    if ctx.json:
-        ctx.emit({"outcome": "problem", "message": sentence})
-    else:
-        print(f"edgar: hook: {sentence}", file=ctx.stdout)
-    return 0
-
-
-def _hook_run(ctx: Context) -> int:
-    from edgar_min.controller.gate import Gate
-    from edgar_min.learning.turn import parse_turn
-
-    _usage(ctx.ns)
-    _auto_warning(ctx)
-    payload = _read_payload()
-    path = _payload_path(payload, "transcript_path", required=True) or Path()
-    subagent: dict[str, Any] = {}
-    agent_path = _payload_path(payload, "agent_transcript_path", required=False)
-    if agent_path is not None:
-        agent_type = payload.get("agent_type")
-        subagent = {
-            "agent_path": agent_path,
-            "agent_type": agent_type if isinstance(agent_type, str) else None,
-        }
-    config = ctx.config
-    adapted = _adapt(ctx, "claude-code", path, **subagent)
-    turn = parse_turn(adapted.record, config.skills.tools)
-    found = payload.get("session_id") if isinstance(payload.get("session_id"), str) else adapted.session
-    session = _session(ctx, found)
-    if config.adapters.hook_check and config.check.command:
-        turn = _verified(ctx, turn)
-    outcome = Gate(ctx.layout, config).learn(turn, session, timeout=config.adapters.hook_timeout_s)
-    if outcome.outcome == "refused":
-        _log_problem(ctx, " ".join(outcome.message.split()))
-    if ctx.json:
-        ctx.emit({**outcome.as_json(), "session": session})
-    else:
-        triggers = ", ".join(outcome.triggers) or "none"
-        print(f"edgar: {' '.join(outcome.message.split())} (triggers: {triggers})", file=ctx.stdout)
-    return 0
+        _usage(ctx.ns)
+    except BadInput as exc:
+        return report_problem(ctx, "stop", exc.message)
+    return run_event(ctx, "stop")

@@ -16,7 +16,7 @@ __all__ = ["register"]
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "mcp",
-        help="serve skills_index, skill_show, learn_turn and decide over the Model Context Protocol (stdio)",
+        help="serve skills_index, skill_show, learn_turn, decide and skills_suggest over MCP (stdio)",
     )
     p.set_defaults(handler=cmd_mcp)
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from edgar_min.learning.similarity import NearDuplicate
     from edgar_min.learning.store import ExperienceStore
     from edgar_min.learning.turn import Turn
+    from edgar_min.learning.walls import Source
     from edgar_min.models import Provider
     from edgar_min.skills.discovery import Index
 
@@ -66,8 +67,19 @@ class Outcome:
         return doc
 
 
-def log_rejection(layout: Layout, *, trigger: str, skill: str | None, error: str, session: str = "") -> None:
-    """Append one JSON line to `.edgar/rejections.jsonl`: when, which trigger, which skill, why."""
+def log_rejection(
+    layout: Layout,
+    *,
+    trigger: str,
+    skill: str | None,
+    error: str,
+    session: str = "",
+    reply: str | None = None,
+) -> None:
+    """Append one JSON line to `.edgar/rejections.jsonl`: when, which trigger, which skill, why.
+
+    A `reply` the model gave is kept beside it for a person (`edgar skills rejections`).
+    """
     row = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "trigger": trigger,
@@ -75,6 +87,10 @@ def log_rejection(layout: Layout, *, trigger: str, skill: str | None, error: str
         "session": session,
         "error": error,
     }
+    if reply is not None:
+        from edgar_min.learning.rejected import keep
+
+        row["kept"] = keep(layout, reply=reply, sentence=error, trigger=trigger, session=session, skill=skill)
     append_line(layout.rejections, json.dumps(row, ensure_ascii=False))
 
 
@@ -243,15 +259,22 @@ class Gate:
         """Ask the model for a skill from the turn's outline and route it through `apply`."""
         if self.mode == "off":
             return Outcome(fired, "off", message="skills.synthesis is 'off'")
-        from edgar_min.learning.outline import BRIEF, Outline
-        from edgar_min.learning.writer import parse_reply
+        from edgar_min.learning.drafts import BRIEF, BRIEF_JSON, parse_reply, skill_schema
+        from edgar_min.learning.outline import Outline
+        from edgar_min.learning.walls import Source
+        from edgar_min.models import ask
 
         trigger = ",".join(fired)
+        outline = Outline.of(turn, fired)
+        schema = skill_schema(self.config.model.max_tokens)
+        reply = None
         try:
-            reply = self.provider.complete(BRIEF, Outline.of(turn, fired).render())
+            reply = ask(self.provider, outline.render(), brief=BRIEF, json_brief=BRIEF_JSON, schema=schema)
             draft = parse_reply(reply)
         except EdgarError as exc:
-            log_rejection(self.layout, trigger=trigger, skill=None, error=exc.message, session=session)
+            log_rejection(
+                self.layout, trigger=trigger, skill=None, error=exc.message, session=session, reply=reply
+            )
             return Outcome(fired, "refused", message=exc.message)
         return self.apply(
             draft.name,
@@ -260,6 +283,8 @@ class Gate:
             session=session,
             trigger=trigger,
             verified=turn.verification == "passed",
+            source=Source.of(outline),
+            reply=reply,
         )
 
     def apply(
@@ -273,10 +298,14 @@ class Gate:
         verified: bool,
         patch: bool = False,
         actor: str = "gate",
+        source: Source | None = None,
+        reply: str | None = None,
     ) -> Outcome:
         """Propose or learn: the one place that decides, for synthesis and for patches alike.
 
         A new skill that nearly duplicates an existing one becomes a patch proposal for that one.
+        `source` is what the model was shown (the writer's content walls need it); a refused
+        `reply` is kept for a person.
         """
         from edgar_min.learning.similarity import NearDuplicate
         from edgar_min.learning.writer import write_learned
@@ -298,11 +327,12 @@ class Gate:
                     path = write_learned(
                         self.layout, name, description, body,
                         session=session, trigger=trigger, to="learned", patch=patch, index=index, actor=actor,
+                        source=source,
                     )  # fmt: skip
                 except NearDuplicate as dup:
                     return self._patch_instead(
                         dup, description=description, body=body, session=session, trigger=trigger,
-                        fired=fired, index=index, actor=actor,
+                        fired=fired, index=index, actor=actor, source=source, reply=reply,
                     )  # fmt: skip
                 except Refused as exc:
                     reason = exc.message
@@ -314,14 +344,17 @@ class Gate:
             path = write_learned(
                 self.layout, name, description, body,
                 session=session, trigger=trigger, to="proposal", patch=patch, index=index, actor=actor,
+                source=source,
             )  # fmt: skip
         except NearDuplicate as dup:
             return self._patch_instead(
                 dup, description=description, body=body, session=session, trigger=trigger,
-                fired=fired, index=index, actor=actor, reason=reason,
+                fired=fired, index=index, actor=actor, reason=reason, source=source, reply=reply,
             )  # fmt: skip
         except Refused as exc:
-            log_rejection(self.layout, trigger=trigger, skill=name, error=exc.message, session=session)
+            log_rejection(
+                self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
+            )
             return Outcome(fired, "refused", None, exc.message, name)
         shown = self._shown(path)
         message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
@@ -343,6 +376,8 @@ class Gate:
         index: Index,
         actor: str,
         reason: str = "",
+        source: Source | None = None,
+        reply: str | None = None,
     ) -> Outcome:
         """A near-duplicate is never learned: it is proposed as a patch to the skill it duplicates."""
         from edgar_min.learning.writer import write_learned
@@ -351,9 +386,12 @@ class Gate:
             path = write_learned(
                 self.layout, dup.existing, description, body,
                 session=session, trigger=trigger, to="proposal", patch=True, index=index, actor=actor,
+                source=source,
             )  # fmt: skip
         except Refused as exc:
-            log_rejection(self.layout, trigger=trigger, skill=dup.name, error=exc.message, session=session)
+            log_rejection(
+                self.layout, trigger=trigger, skill=dup.name, error=exc.message, session=session, reply=reply
+            )
             return Outcome(fired, "refused", None, exc.message, dup.name)
         shown = self._shown(path)
         message = (

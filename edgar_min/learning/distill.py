@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.learning.drafts import PATCH_BRIEF, PATCH_BRIEF_JSON, parse_patch, patch_schema
+from edgar_min.learning.walls import Source
+from edgar_min.models import ask
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
@@ -20,30 +23,10 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.models import Provider
 
-__all__ = ["HISTORY_LIMIT", "PATCH_BRIEF", "distill", "outline", "parse_patch"]
+__all__ = ["HISTORY_LIMIT", "distill", "outline"]
 
 # The newest lines shown to the model; older ones are kept on disk, not sent.
 HISTORY_LIMIT = 50
-
-PATCH_BRIEF = """\
-You improve one reusable skill of a coding agent. You get the skill's current body (each line
-quoted with '| ') and the observations recorded when a turn that had loaded the skill went
-wrong: a failed check, failures the harness recorded, corrections a person typed.
-Reply with the better body, in exactly this shape and nothing else:
-
-description: one sentence on what the skill does and when to use it (leave it out to keep the current one)
-
-## When to use
-## Procedure
-## Pitfalls
-## Verification
-
-Put the four sections in that order, each as a '## ' heading with text under it, without the '| ' quotes.
-Keep what still holds. Under Pitfalls, say what the observations teach and how to avoid it;
-change the Procedure where they show it is wrong.
-Write the general procedure, not one day's file names, paths or values.
-Do not put the four headings inside a code fence.
-"""
 
 BODY_LABEL = "current body:"
 HISTORY_LABEL = "observations, oldest first:"
@@ -56,25 +39,6 @@ def outline(body: str, lines: tuple[str, ...] | list[str]) -> str:
     quoted = [f"| {line}".rstrip() for line in body.strip("\n").splitlines()]
     notes = [f"- {one_line(n)}" for n in list(lines)[-HISTORY_LIMIT:]]
     return "\n".join([BODY_LABEL, *quoted, HISTORY_LABEL, *notes]) + "\n"
-
-
-def parse_patch(name: str, reply: str, current_description: str) -> tuple[str, str]:
-    """(description, body) from a patch reply; the name is always the skill's own."""
-    from edgar_min.learning.writer import parse_reply, reply_lines
-
-    lines = reply_lines(reply, f"refused {name}")
-    while lines and (not lines[0].strip() or lines[0].strip() == "---"):
-        lines.pop(0)
-    # A model that repeats (or renames) the skill: the name is not its to choose.
-    if lines and lines[0].strip().strip("*").strip().lower().startswith("name:"):
-        lines.pop(0)
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    head = lines[0].strip().strip("*").strip().lower() if lines else ""
-    if not head.startswith("description:"):
-        lines.insert(0, f"description: {current_description}")
-    draft = parse_reply("\n".join([f"name: {name}", *lines]))
-    return draft.description, draft.body
 
 
 def distill(
@@ -117,6 +81,7 @@ def distill(
     corrected = any("corrected: " in line for line in history.lines[-HISTORY_LIMIT:])
     trigger = "distill,correction" if corrected else "distill"
     fired = tuple(trigger.split(","))
+    reply = None
     try:
         body = skill.frontmatter().body
         if len(body) > MAX_BODY_CHARS:
@@ -125,11 +90,17 @@ def distill(
             )
             raise Refused(msg)
         gate = Gate(layout, config, provider)
-        reply = gate.provider.complete(PATCH_BRIEF, outline(body, history.lines))
+        shown = list(history.lines)[-HISTORY_LIMIT:]
+        reply = ask(
+            gate.provider, outline(body, shown), brief=PATCH_BRIEF, json_brief=PATCH_BRIEF_JSON,
+            schema=patch_schema(config.model.max_tokens),
+        )  # fmt: skip
         description, new_body = parse_patch(name, reply, skill.description)
     except EdgarError as exc:
-        log_rejection(layout, trigger=trigger, skill=name, error=exc.message, session=session)
+        log_rejection(layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply)
         return Outcome(fired, "refused", message=f"distill {name}: {exc.message}", name=name)
+    # The observations are what the model was shown of the turns; what the skill already says stays allowed.
+    source = Source(corrections=tuple(shown), outline=tuple(shown), kept=f"{skill.description}\n{body}")
     return gate.apply(
         name,
         description,
@@ -139,4 +110,6 @@ def distill(
         verified=verified,
         patch=True,
         actor="distill",
+        source=source,
+        reply=reply,
     )

@@ -1,4 +1,4 @@
-"""The outline a model sees, and the brief that tells it what to write.
+"""The outline a model sees (the brief that tells it what to write is in `learning/drafts.py`).
 
 `Outline` is built from a `Turn` and nothing else, so it cannot carry what a
 turn cannot hold. Every human line is folded onto one line before it is shown,
@@ -11,26 +11,7 @@ from dataclasses import dataclass
 
 from edgar_min.learning.turn import Turn
 
-__all__ = ["BRIEF", "Outline", "one_line"]
-
-BRIEF = """\
-You write one reusable skill for a coding agent from the outline of a turn that worked.
-Reply with exactly this shape and nothing else:
-
-name: a-short-name (lower-case letters, digits and single hyphens; at most 64 characters)
-description: one sentence (at most 1024 characters) saying what the skill does and when to use it
-
-## When to use
-## Procedure
-## Pitfalls
-## Verification
-
-Put the four sections in that order, each as a '## ' heading with text under it.
-Write the general procedure, not today's file names, paths or values.
-Under Pitfalls, name the failure the outline records and how to get past it.
-Under Verification, say how to check the work: the project's declared check.
-Do not put the four headings inside a code fence.
-"""
+__all__ = ["Outline", "one_line"]
 
 
 def one_line(text: str) -> str:

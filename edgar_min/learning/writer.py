@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.learning.walls import Source, content_problems
 from edgar_min.regex import lazy
 from edgar_min.skills.discovery import Index, discover
 from edgar_min.skills.frontmatter import render_scalar
@@ -30,11 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_BODY_CHARS",
-    "MAX_REPLY_CHARS",
-    "Draft",
     "Provenance",
     "archive",
-    "parse_reply",
     "render_skill",
     "write_learned",
 ]
@@ -42,8 +40,6 @@ __all__ = [
 # A skill is read into every prompt that loads it; 16,000 characters is about
 # 4,000 tokens, the size the Agent Skills guidance recommends staying under.
 MAX_BODY_CHARS = 16_000
-# A model reply larger than this is refused before it is parsed.
-MAX_REPLY_CHARS = 64_000
 
 _CONTROL = lazy(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
@@ -62,15 +58,6 @@ class Provenance:
         if self.patch_of:
             meta["patch_of"] = self.patch_of
         return meta
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """A model's reply, split into its name, description and body."""
-
-    name: str
-    description: str
-    body: str
 
 
 def clean_description(text: str) -> str:
@@ -112,6 +99,7 @@ def write_learned(
     created: str | None = None,
     actor: str = "gate",
     action: str | None = None,
+    source: Source | None = None,
 ) -> Path:
     """Write `.edgar/proposals/NAME/SKILL.md` (`to="proposal"`) or `.edgar/skills/learned/NAME/SKILL.md`.
 
@@ -121,7 +109,9 @@ def write_learned(
     patch) that nearly duplicates an existing skill of any origin raises
     `NearDuplicate` naming that skill: the caller may offer it as a patch to it.
     Every write appends a ledger row (`actor`; `action` defaults to write or patch)
-    and keeps the text it replaced.
+    and keeps the text it replaced. A model's draft comes with its `source` (what the
+    model was shown), and then the brief's content rules are walls too
+    (`learning/walls.py`); a text a person stored or accepted has none.
     """
     if to not in {"proposal", "learned"}:
         msg = f"write_learned: 'to' must be 'proposal' or 'learned', not {to!r}"
@@ -138,6 +128,10 @@ def write_learned(
     if shape:
         raise _refused(name, "; ".join(shape))
     description = clean_description(description)
+    if source is not None:
+        content = content_problems(name, description, body, source)
+        if content:
+            raise _refused(name, "; ".join(content))
     index = discover(layout) if index is None else index
     owner = index.owner(name)
     if owner is not None and not (patch and to == "proposal"):
@@ -190,46 +184,6 @@ def write_learned(
     )  # fmt: skip
     # ---
     return target
-
-
-def reply_lines(reply: str, who: str = "refused") -> list[str]:
-    """A model reply's lines, capped in size, with a code fence wrapping the whole reply removed."""
-    if len(reply) > MAX_REPLY_CHARS:
-        msg = f"{who}: the model's reply is {len(reply)} characters; the cap is {MAX_REPLY_CHARS}"
-        raise Refused(msg)
-    lines = reply.replace("\r\n", "\n").strip().split("\n")
-    if len(lines) >= 2 and lines[0].startswith("```") and lines[-1].strip() == "```":
-        lines = lines[1:-1]
-    return lines
-
-
-def parse_reply(reply: str) -> Draft:
-    """Split a model reply (`name:` line, `description:` line, then the body) or raise `Refused`."""
-    # A reply wrapped whole in one code fence, or given as frontmatter, is unwrapped.
-    lines = reply_lines(reply)
-    fields: dict[str, str] = {}
-    at = 0
-    while at < len(lines) and len(fields) < 2:
-        line = lines[at].strip()
-        at += 1
-        if not line or line == "---":
-            continue
-        key, sep, value = line.partition(":")
-        key = key.strip().strip("*").strip().lower()
-        if sep and key in {"name", "description"} and key not in fields:
-            fields[key] = value.strip().strip("\"'`").strip()
-            continue
-        break
-    if "name" not in fields:
-        msg = "refused: the model's reply has no 'name:' line at the top"
-        raise Refused(msg)
-    if "description" not in fields or not fields["description"]:
-        msg = f"refused {fields['name'][:80]!r}: the model's reply has no 'description:' line"
-        raise Refused(msg)
-    while at < len(lines) and lines[at].strip() == "---":
-        at += 1
-    body = "\n".join(lines[at:])
-    return Draft(name=fields["name"], description=fields["description"], body=body.strip("\n") + "\n")
 
 
 def archive(layout: Layout, name: str, index: Index | None = None, actor: str = "person") -> Path:

@@ -3,7 +3,8 @@
 Methods: `initialize`, `notifications/initialized`, `ping`, `tools/list`,
 `tools/call`; the server ends cleanly when stdin closes. Tools:
 `skills_index`, `skill_show`, `learn_turn` (through the same `parse_turn` and
-gate as `edgar learn`) and `decide` (a SemIf decision).
+gate as `edgar learn`), `decide` (a SemIf decision) and `skills_suggest` (the
+skills that apply to a task, as `edgar skills suggest`).
 
 Errors follow the protocol: a line that is not JSON gets -32700, a message that
 is not a JSON-RPC request -32600, an unknown method -32601, bad `params` or an
@@ -152,6 +153,20 @@ TOOLS: list[dict[str, Any]] = [
                 },
             },
             "required": ["state", "question", "options"],
+            "additionalProperties": False,
+        },
+    },
+    {
+        "name": "skills_suggest",
+        "description": (
+            "Which of this project's skills apply to a task, each with a probability, or none: a lexical "
+            "shortlist, then a SemIf decision with 'none' among the options. Read a chosen skill with "
+            "skill_show."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {"text": {"type": "string", "description": "the task, as the person typed it"}},
+            "required": ["text"],
             "additionalProperties": False,
         },
     },
@@ -402,6 +417,17 @@ class Server:
             "engine": str(result.engine),
         }
         return f"selected: {result.selected}", data
+
+    def _tool_skills_suggest(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        from edgar_min.skills.suggest import suggest
+
+        text = arguments["text"]
+        if not text.strip():
+            msg = "text is empty: give the task as the person typed it"
+            raise ToolRefused(msg)
+        found = suggest(self.layout, self.load_config(), text)
+        lines = [f"{p.name} ({p.probability:.2f}): {p.path}" for p in found.picks]
+        return "\n".join(lines) or "none: no skill applies to this text", found.as_json()
 
 
 def _error(rid: Any, code: int, message: str) -> dict[str, Any]:

@@ -1,22 +1,38 @@
 """Text model providers behind one method: `complete(system, prompt) -> str`.
 
 Providers are looked up by name and imported only when used, so a command
-that never asks a model never pays for `urllib` or `subprocess`.
+that never asks a model never pays for `urllib` or `subprocess`. A provider
+that can be held to a JSON schema (`openai` through `response_format`,
+`anthropic` through a forced tool) also has `complete_object`; `ask` uses it
+when it can and falls back to the text prompt when the server refuses it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
-from edgar_min.errors import ConfigError
+from edgar_min.errors import ConfigError, ModelError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from edgar_min.config import ModelConfig
 
-__all__ = ["PROVIDERS", "Provider", "get_provider"]
+__all__ = [
+    "MAX_REPLY_CHARS",
+    "PROVIDERS",
+    "Provider",
+    "ReplySchema",
+    "SchemaRefused",
+    "ask",
+    "get_provider",
+    "probe_schema",
+]
+
+# A model reply larger than this is refused before it is parsed.
+MAX_REPLY_CHARS = 64_000
 
 
 class Provider(Protocol):
@@ -25,6 +41,19 @@ class Provider(Protocol):
     name: str
 
     def complete(self, system: str, prompt: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReplySchema:
+    """The JSON object a reply must be; `name` is OpenAI's schema name and Anthropic's tool name."""
+
+    name: str
+    description: str
+    schema: dict[str, Any]
+
+
+class SchemaRefused(ModelError):
+    """The server would not take a schema-held request; the caller may ask again as text."""
 
 
 PROVIDERS = {
@@ -44,3 +73,53 @@ def get_provider(config: ModelConfig, environ: Mapping[str, str] | None = None) 
     module_name, _, class_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
     return cls(config, environ)
+
+
+def ask(provider: Provider, prompt: str, *, brief: str, json_brief: str, schema: ReplySchema) -> str:
+    """One reply to `prompt`: a JSON object under `schema` where the provider can give one, else text.
+
+    A server that refuses the schema is asked again with the text brief; when that works, the
+    provider remembers it (once per process) and asks that server in text from then on.
+    """
+    complete_object = getattr(provider, "complete_object", None)
+    if complete_object is None:
+        return provider.complete(brief, prompt)
+    try:
+        return complete_object(json_brief, prompt, schema)
+    except SchemaRefused:
+        reply = provider.complete(brief, prompt)
+        provider.text_only()  # type: ignore[attr-defined]  # every provider with complete_object has it
+        return reply
+
+
+_PROBE = ReplySchema(
+    "health",
+    "Answer the health check.",
+    {
+        "type": "object",
+        "properties": {"status": {"type": "string", "enum": ["ok"]}},
+        "required": ["status"],
+        "additionalProperties": False,
+    },
+)
+
+
+def probe_schema(provider: Provider) -> tuple[bool, str]:
+    """Whether the server takes a JSON-schema request, and a sentence saying so (one tiny request).
+
+    A failure that is not a refusal of the schema (no connection, a bad key) raises `ModelError`.
+    """
+    import json
+
+    system = "You are a health check. Answer with the JSON object."
+    try:
+        reply = provider.complete_object(system, "ok?", _PROBE)  # type: ignore[attr-defined]
+    except SchemaRefused as exc:
+        return False, f"the server refuses a JSON schema ({exc.message}); synthesis uses the text prompt"
+    try:
+        held = json.loads(reply) == {"status": "ok"}
+    except ValueError:
+        held = False
+    if held:
+        return True, "the server answers under a JSON schema; synthesis asks for the skill as a JSON object"
+    return True, "the server takes a JSON schema but did not hold to it; the reply is read either way"

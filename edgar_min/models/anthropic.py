@@ -1,28 +1,37 @@
 """The anthropic provider: the Messages API (`POST /v1/messages`).
 
-The key comes from `ANTHROPIC_API_KEY` or the variable named by
-`model.api_key_env` and is required; it travels only in the `x-api-key`
-header, and no error sentence, log line or `repr` ever shows it.
+Where it lives and which key it takes come from `models.endpoint.resolve`,
+the resolver the SemIf engine uses too. The key is required; it travels only
+in the `x-api-key` header, and no error sentence, log line or `repr` ever
+shows it. `complete_object` forces one tool whose `input_schema` is the
+reply's schema, and answers with the JSON text of the tool's input.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import ConfigError
+from edgar_min.models import SchemaRefused
+from edgar_min.models.endpoint import ANTHROPIC_BASE_URL as DEFAULT_BASE_URL
+from edgar_min.models.endpoint import DEFAULT_KEY_ENV as _KEY_ENVS
+from edgar_min.models.endpoint import resolve
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from edgar_min.config import ModelConfig
+    from edgar_min.models import ReplySchema
 
 __all__ = ["API_VERSION", "DEFAULT_BASE_URL", "DEFAULT_KEY_ENV", "AnthropicProvider"]
 
 API_VERSION = "2023-06-01"
-DEFAULT_BASE_URL = "https://api.anthropic.com"
-DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
+DEFAULT_KEY_ENV = _KEY_ENVS["anthropic"]
 WHO = "anthropic provider"
+# Messages API servers that refused a forced tool in this process (a proxy that speaks text only).
+_TEXT_ONLY: set[tuple[str, str]] = set()
 
 
 class AnthropicProvider:
@@ -31,32 +40,25 @@ class AnthropicProvider:
     name = "anthropic"
 
     def __init__(self, config: ModelConfig, environ: Mapping[str, str] | None = None) -> None:
-        from edgar_min.models.http import check_base_url
-
         env = os.environ if environ is None else environ
-        if config.base_url.strip():
-            source, raw = "model.base_url", config.base_url.strip()
-        elif env.get("ANTHROPIC_BASE_URL", "").strip():
-            source, raw = "ANTHROPIC_BASE_URL", env["ANTHROPIC_BASE_URL"].strip()
-        else:
-            source, raw = "default", DEFAULT_BASE_URL
-        base = check_base_url(f"{WHO} ({source})", raw)
-        # Accept a base URL given with or without the /v1 the API lives under.
-        self.base_url = base.removesuffix("/v1")
-        self.base_url_source = source
-        self.url = f"{self.base_url}/v1/messages"
         if not config.name:
             msg = (
                 f'{WHO}: model.name is empty; the Messages API needs a model name (e.g. name = "claude-...")'
             )
             raise ConfigError(msg)
+        endpoint = resolve(
+            "anthropic",
+            WHO,
+            section="model",
+            base_url=config.base_url,
+            api_key_env=config.api_key_env,
+            environ=env,
+        )
+        self.base_url, self.base_url_source = endpoint.base_url, endpoint.source
+        self.url = f"{self.base_url}/v1/messages"
         self.model = config.name
-        self.key_env = config.api_key_env or DEFAULT_KEY_ENV
-        key = env.get(self.key_env, "")
-        if not key:
-            msg = f"{WHO}: the environment variable {self.key_env} is not set; it must hold the API key"
-            raise ConfigError(msg)
-        self.__key = key
+        self.key_env = endpoint.key_env
+        self.__key = endpoint.key
         self.temperature = config.temperature
         self.max_tokens = config.max_tokens
         self.timeout = config.timeout_s
@@ -77,13 +79,60 @@ class AnthropicProvider:
             "temperature": self.temperature,
         }
 
-    def complete(self, system: str, prompt: str) -> str:
-        from edgar_min.models.http import post_json, reply_text
+    def object_body(self, system: str, prompt: str, schema: ReplySchema) -> dict[str, Any]:
+        """The request body that forces one tool call whose input is held to `schema`."""
+        body = self.request_body(system, prompt)
+        body["tools"] = [
+            {"name": schema.name, "description": schema.description, "input_schema": schema.schema}
+        ]
+        body["tool_choice"] = {"type": "tool", "name": schema.name}
+        return body
+
+    def _post(self, body: dict[str, Any]) -> Any:
+        from edgar_min.models.http import post_json
 
         headers = {"x-api-key": self.__key, "anthropic-version": API_VERSION, "Accept": "application/json"}
-        body = self.request_body(system, prompt)
-        reply = post_json(WHO, self.url, body, headers, self.timeout, secret=self.__key)
+        return post_json(WHO, self.url, body, headers, self.timeout, secret=self.__key)
+
+    def complete(self, system: str, prompt: str) -> str:
+        from edgar_min.models.http import reply_text
+
+        reply = self._post(self.request_body(system, prompt))
         return reply_text(WHO, self.url, _text(reply), "a message (no content list of text blocks)")
+
+    @property
+    def takes_schema(self) -> bool:
+        return (self.url, self.model) not in _TEXT_ONLY
+
+    def text_only(self) -> None:
+        _TEXT_ONLY.add((self.url, self.model))
+
+    def complete_object(self, system: str, prompt: str, schema: ReplySchema) -> str:
+        """The forced tool's input as JSON text (or the text blocks, when the model wrote text instead)."""
+        from edgar_min.models.http import HTTPStatusError, reply_text
+
+        if not self.takes_schema:
+            msg = f"{WHO}: {self.url} refused a forced tool earlier in this process"
+            raise SchemaRefused(msg)
+        try:
+            reply = self._post(self.object_body(system, prompt, schema))
+        except HTTPStatusError as exc:
+            if exc.status == 400:
+                raise SchemaRefused(exc.message) from None
+            raise
+        tool_input = _tool_input(reply, schema.name)
+        text = json.dumps(tool_input, ensure_ascii=False) if tool_input is not None else _text(reply)
+        return reply_text(WHO, self.url, text, "a message (no tool_use block and no text blocks)")
+
+
+def _tool_input(reply: Any, tool: str) -> dict[str, Any] | None:
+    """The input of the `tool_use` block calling `tool`, when there is one."""
+    content = reply.get("content") if isinstance(reply, dict) else None
+    for block in content if isinstance(content, list) else ():
+        if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == tool:
+            value = block.get("input")
+            return value if isinstance(value, dict) else None
+    return None
 
 
 def _text(reply: Any) -> str | None:

@@ -10,11 +10,20 @@ import json
 from typing import Any
 
 from edgar_min.errors import ModelError
+from edgar_min.models import MAX_REPLY_CHARS
 
-__all__ = ["MAX_RESPONSE_BYTES", "check_base_url", "post_json", "reply_text", "shown_url"]
+__all__ = ["MAX_RESPONSE_BYTES", "HTTPStatusError", "check_base_url", "post_json", "reply_text", "shown_url"]
 
 # A reply larger than this is refused before it is decoded.
 MAX_RESPONSE_BYTES = 8_000_000
+
+
+class HTTPStatusError(ModelError):
+    """The server answered with an HTTP error status (kept, so a caller can tell a 400 from a 503)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def check_base_url(who: str, url: str) -> str:
@@ -42,8 +51,6 @@ def shown_url(url: str) -> str:
 
 def reply_text(who: str, url: str, text: str | None, shape: str) -> str:
     """The stripped text of a model reply, or a `ModelError`: wrong shape, empty, or over the cap."""
-    from edgar_min.learning.writer import MAX_REPLY_CHARS
-
     if text is None:
         msg = f"{who}: {shown_url(url)} answered JSON that is not {shape}"
         raise ModelError(msg)
@@ -83,9 +90,11 @@ def post_json(
         for value in secrets:
             if value:
                 message = message.replace(value, "[REDACTED]")
-        if message != exc.message:
-            raise ModelError(message) from None
-        raise
+        if message == exc.message:
+            raise
+        if isinstance(exc, HTTPStatusError):
+            raise HTTPStatusError(message, exc.status) from None
+        raise ModelError(message) from None
 
 
 def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
@@ -113,7 +122,7 @@ def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str]
         except (ValueError, OSError):
             pass
         msg = f"{who}: {url} answered HTTP {exc.code}{detail}"
-        raise ModelError(msg) from None
+        raise HTTPStatusError(msg, exc.code) from None
     except urllib.error.URLError as exc:
         reason = exc.reason
         if isinstance(reason, (TimeoutError, socket.timeout)):

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import ModelError
+from edgar_min.learning.walls import FILLER, generalize
 from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
@@ -79,7 +80,11 @@ def _fields(outline: str) -> dict[str, str]:
 
 
 def _name(asked: str, shape: str) -> str:
-    words = [w for w in re.findall(r"[a-z0-9]+", asked.lower()) if w not in _STOP and w != "redacted"]
+    words = [
+        w
+        for w in re.findall(r"[a-z0-9]+", asked.lower())
+        if w not in _STOP and w not in FILLER and w != "redacted"
+    ]
     name = "-".join(words[:5])[:64].strip("-")
     if not name:
         tools = shape.partition(":")[2].replace(">", "-").replace("_", "-").replace(".", "-")
@@ -131,12 +136,13 @@ def write_from_outline(outline: str) -> str:
     if "what was asked" not in f or "task shape" not in f:
         msg = "offline provider: the prompt is not an outline, and this provider only writes skills from one"
         raise ModelError(msg)
-    asked = f["what was asked"]
+    # Quoted only with its specifics (files, paths, values) said in words: the writer's walls refuse them.
+    asked = generalize(f["what was asked"])
     shape = f["task shape"]
     tripped = [t for t in f.get("what tripped", "none").split(", ") if t and t != "none"]
     tools = [t for t in f.get("tools called, in order", "none").split(", ") if t and t != "none"]
     failures = [x for x in f.get("failures the harness recorded", "none").split(", ") if x and x != "none"]
-    corrections = f.get("corrections a human typed", "")
+    corrections = generalize(f.get("corrections a human typed", ""))
     check = f.get("declared check", "unverified")
 
     steps = _tool_steps(tools)
@@ -237,7 +243,7 @@ def patch_from_outline(prompt: str) -> str:
         msg = "offline provider: the distill prompt holds no history lines"
         raise ModelError(msg)
     counts: dict[str, int] = {}
-    for note in notes:
+    for note in map(generalize, notes):
         counts[note] = counts.get(note, 0) + 1
     text = "\n".join(body)
     pitfalls = [

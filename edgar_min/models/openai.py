@@ -1,11 +1,15 @@
 """The openai provider: any OpenAI-compatible chat-completions server.
 
 llama.cpp's server, Ollama's `/v1`, vLLM and hosted services all speak it.
-The base URL comes from `model.base_url`, else `OPENAI_BASE_URL`, else
-`OPENAI_API_BASE`, else `OLLAMA_HOST` (with `/v1` added). The key comes from
-the variable named by `model.api_key_env` (default `OPENAI_API_KEY`); it is
-optional for local servers, and it lives only in a request header: no error
-sentence, log line or `repr` ever shows it.
+Where it lives and which key it takes come from `models.endpoint.resolve`,
+the resolver the SemIf engine uses too. The key is optional for local
+servers, and it lives only in a request header: no error sentence, log line
+or `repr` ever shows it.
+
+`complete_object` asks for a JSON object under a schema (`response_format`
+of type `json_schema`, which llama.cpp, vLLM, Ollama and OpenAI decode to).
+A server that answers such a request with an error status is remembered for
+the rest of the process, and asked in text from then on.
 """
 
 from __future__ import annotations
@@ -14,48 +18,25 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import ConfigError
+from edgar_min.models import SchemaRefused
+from edgar_min.models.endpoint import DEFAULT_KEY_ENV as _KEY_ENVS
+from edgar_min.models.endpoint import resolve
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from edgar_min.config import ModelConfig
+    from edgar_min.models import ReplySchema
 
-__all__ = ["DEFAULT_KEY_ENV", "OpenAIProvider", "resolve_base_url"]
+__all__ = ["DEFAULT_KEY_ENV", "SCHEMA_STATUSES", "OpenAIProvider"]
 
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_KEY_ENV = _KEY_ENVS["openai"]
 WHO = "openai provider"
-_OLLAMA_PORT = 11434
-
-
-def resolve_base_url(config: ModelConfig, environ: Mapping[str, str]) -> tuple[str, str]:
-    """The base URL (no trailing slash) and where it came from, or a `ConfigError`."""
-    from edgar_min.models.http import check_base_url
-
-    for source, value in (
-        ("model.base_url", config.base_url),
-        ("OPENAI_BASE_URL", environ.get("OPENAI_BASE_URL", "")),
-        ("OPENAI_API_BASE", environ.get("OPENAI_API_BASE", "")),
-    ):
-        if value.strip():
-            return check_base_url(f"{WHO} ({source})", value.strip()), source
-    host = environ.get("OLLAMA_HOST", "").strip()
-    if host:
-        # Ollama's own clients read OLLAMA_HOST without a scheme or port ("127.0.0.1",
-        # "0.0.0.0:11434"); its OpenAI-compatible API lives under /v1.
-        if "://" not in host:
-            hostport = host.rstrip("/")
-            if ":" not in hostport.rsplit("]", 1)[-1]:
-                hostport += f":{_OLLAMA_PORT}"
-            host = f"http://{hostport}"
-        url = check_base_url(f"{WHO} (OLLAMA_HOST)", host)
-        if not url.endswith("/v1"):
-            url += "/v1"
-        return url, "OLLAMA_HOST"
-    msg = (
-        f"{WHO}: no base URL: set model.base_url in .edgar/config.toml or OPENAI_BASE_URL "
-        "(e.g. http://127.0.0.1:8080/v1 for llama.cpp's server, https://api.openai.com/v1 for OpenAI)"
-    )
-    raise ConfigError(msg)
+# Statuses with which servers refuse a `response_format` they cannot decode to (400 and 422 for an
+# unknown field or schema, 500 and 501 from servers whose grammar step fails).
+SCHEMA_STATUSES = frozenset({400, 422, 500, 501})
+# (chat-completions URL, model) pairs that refused a schema in this process: asked in text from then on.
+_TEXT_ONLY: set[tuple[str, str]] = set()
 
 
 class OpenAIProvider:
@@ -65,7 +46,15 @@ class OpenAIProvider:
 
     def __init__(self, config: ModelConfig, environ: Mapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
-        self.base_url, self.base_url_source = resolve_base_url(config, env)
+        endpoint = resolve(
+            "openai",
+            WHO,
+            section="model",
+            base_url=config.base_url,
+            api_key_env=config.api_key_env,
+            environ=env,
+        )
+        self.base_url, self.base_url_source = endpoint.base_url, endpoint.source
         self.url = f"{self.base_url}/chat/completions"
         if not config.name:
             msg = (
@@ -74,14 +63,8 @@ class OpenAIProvider:
             )
             raise ConfigError(msg)
         self.model = config.name
-        # An explicitly named variable must be set; the default one is optional,
-        # because local servers (llama.cpp, Ollama) need no key.
-        self.key_env = config.api_key_env or DEFAULT_KEY_ENV
-        key = env.get(self.key_env, "")
-        if config.api_key_env and not key:
-            msg = f"{WHO}: model.api_key_env names {self.key_env}, but that environment variable is not set"
-            raise ConfigError(msg)
-        self.__key = key
+        self.key_env = endpoint.key_env
+        self.__key = endpoint.key
         self.temperature = config.temperature
         self.max_tokens = config.max_tokens
         self.timeout = config.timeout_s
@@ -103,15 +86,49 @@ class OpenAIProvider:
             "stream": False,
         }
 
-    def complete(self, system: str, prompt: str) -> str:
+    def object_body(self, system: str, prompt: str, schema: ReplySchema) -> dict[str, Any]:
+        """The request body that holds the reply to `schema` (no `strict`: it has no length bounds)."""
+        body = self.request_body(system, prompt)
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": schema.name, "description": schema.description, "schema": schema.schema},
+        }
+        return body
+
+    def _post(self, body: dict[str, Any]) -> str:
         from edgar_min.models.http import post_json, reply_text
 
         headers = {"Accept": "application/json"}
         if self.__key:
             headers["Authorization"] = f"Bearer {self.__key}"
-        body = self.request_body(system, prompt)
         reply = post_json(WHO, self.url, body, headers, self.timeout, secret=self.__key)
         return reply_text(WHO, self.url, _content(reply), "a chat completion (no choices[0].message)")
+
+    def complete(self, system: str, prompt: str) -> str:
+        return self._post(self.request_body(system, prompt))
+
+    @property
+    def takes_schema(self) -> bool:
+        """False once this server refused a schema in this process."""
+        return (self.url, self.model) not in _TEXT_ONLY
+
+    def text_only(self) -> None:
+        """Ask this server in text from now on, for the rest of the process."""
+        _TEXT_ONLY.add((self.url, self.model))
+
+    def complete_object(self, system: str, prompt: str, schema: ReplySchema) -> str:
+        """The reply as the JSON text of one object under `schema`; `SchemaRefused` if the server says no."""
+        from edgar_min.models.http import HTTPStatusError
+
+        if not self.takes_schema:
+            msg = f"{WHO}: {self.url} refused a JSON schema earlier in this process"
+            raise SchemaRefused(msg)
+        try:
+            return self._post(self.object_body(system, prompt, schema))
+        except HTTPStatusError as exc:
+            if exc.status in SCHEMA_STATUSES:
+                raise SchemaRefused(exc.message) from None
+            raise
 
 
 def _content(reply: Any) -> str | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.errors import ConfigError, ModelError
+from edgar_min.errors import ModelError
 from edgar_min.semif.prompt import render, render_many
 from edgar_min.semif.types import DecisionResult
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AnthropicEngine"]
 
-DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MODEL = "claude-3-5-haiku-latest"
 SYSTEM = "You choose one option of a multiple-choice decision by calling the choose tool."
 SYSTEM_MANY = "You answer every question of a multiple-choice form by calling the choose tool once."
@@ -37,18 +36,17 @@ class AnthropicEngine:
     name = "anthropic"
 
     def __init__(self, config: SemifConfig, environ: Mapping[str, str] | None = None) -> None:
-        from edgar_min.models.http import check_base_url
+        from edgar_min.models.endpoint import resolve
 
         env = os.environ if environ is None else environ
-        self.base_url = check_base_url("semif engine anthropic", config.base_url or DEFAULT_BASE_URL)
+        endpoint = resolve(
+            "anthropic", "semif engine anthropic", section="semif", base_url=config.base_url,
+            api_key_env=config.api_key_env, environ=env,
+        )  # fmt: skip
+        self.base_url = endpoint.base_url
         self.model = config.model or DEFAULT_MODEL
         self.timeout = config.timeout_s
-        key_env = config.api_key_env or "ANTHROPIC_API_KEY"
-        key = env.get(key_env, "")
-        if not key:
-            msg = f"semif.engine = 'anthropic' needs an API key in the environment variable {key_env}"
-            raise ConfigError(msg)
-        self.headers = {"x-api-key": key, "anthropic-version": "2023-06-01"}
+        self.headers = {**endpoint.headers(), "anthropic-version": "2023-06-01"}
 
     def body(self, decision: DecisionRequest) -> dict[str, Any]:
         tool = {

@@ -22,7 +22,7 @@ import math
 import os
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.errors import ConfigError, ModelError
+from edgar_min.errors import ModelError
 from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
 
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["OpenAIEngine"]
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
 TOP_LOGPROBS = 20
 
 
@@ -44,21 +43,17 @@ class OpenAIEngine:
     name = "openai"
 
     def __init__(self, config: SemifConfig, environ: Mapping[str, str] | None = None) -> None:
-        from edgar_min.models.http import check_base_url
+        from edgar_min.models.endpoint import resolve
 
         env = os.environ if environ is None else environ
-        base = config.base_url or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        self.base_url = check_base_url("semif engine openai", base)
+        endpoint = resolve(
+            "openai", "semif engine openai", section="semif", base_url=config.base_url,
+            api_key_env=config.api_key_env, environ=env,
+        )  # fmt: skip
+        self.base_url = endpoint.base_url
         self.model = config.model or "default"
         self.timeout = config.timeout_s
-        self.headers: dict[str, str] = {}
-        key_env = config.api_key_env or "OPENAI_API_KEY"
-        key = env.get(key_env, "")
-        if key:
-            self.headers["Authorization"] = f"Bearer {key}"
-        elif config.api_key_env:
-            msg = f"semif.api_key_env names {key_env}, but that environment variable is not set"
-            raise ConfigError(msg)
+        self.headers: dict[str, str] = endpoint.headers()
 
     def _post(self, body: dict[str, Any]) -> Any:
         from edgar_min.models.http import post_json

@@ -62,8 +62,10 @@ def as_options(options: Iterable[Any]) -> tuple[Option, ...]:
     """`Option`s from `Option` objects or `(id, description)` pairs (a bare string is an id)."""
     found = []
     for item in options:
-        if isinstance(item, Option):
+        if type(item) is Option:
             found.append(item)
+        elif isinstance(item, Option):  # a subclass may override what reading a field does
+            found.append(Option(item.id, item.description))
         elif isinstance(item, str):
             found.append(Option(item, ""))
         elif isinstance(item, (tuple, list)) and len(item) in (1, 2):
@@ -72,6 +74,10 @@ def as_options(options: Iterable[Any]) -> tuple[Option, ...]:
             msg = f"an option must be an Option or an (id, description) pair, not {item!r:.80}"
             raise BadInput(msg)
     return tuple(found)
+
+
+def _plain(value: Any) -> Any:
+    return str.__str__(value) if type(value) is not str and isinstance(value, str) else value
 
 
 def _new_id() -> str:
@@ -92,6 +98,10 @@ class DecisionRequest:
         if type(options) is not tuple or any(type(o) is not Option for o in options):
             options = as_options(options)
             object.__setattr__(self, "options", options)
+        # An engine reads these texts: a str subclass could run its own code there, so keep plain copies.
+        if type(self.state) is not str or type(self.question) is not str or type(self.id) is not str:
+            for name in ("state", "question", "id"):
+                object.__setattr__(self, name, _plain(getattr(self, name)))
         if not self.id:
             object.__setattr__(self, "id", _new_id())
         if not isinstance(self.state, str) or not self.state.strip():
@@ -118,6 +128,11 @@ class DecisionRequest:
                 or not oid.strip()
                 or type(option.description) is not str
             ):
+                if _plain(oid) is not oid or _plain(option.description) is not option.description:
+                    plain = tuple(Option(_plain(o.id), _plain(o.description)) for o in options)
+                    object.__setattr__(self, "options", plain)
+                    self.__post_init__()  # once more, on the plain copies
+                    return
                 raise BadInput(_option_problem(option) or f"option {oid!r:.60} is not usable")
             if oid in seen:
                 msg = f"option id {option.id!r} is given twice; ids must be unique"

@@ -63,9 +63,13 @@ def _indent(line: str) -> int:
 
 
 def _top_key_line(line: str) -> bool:
-    """Whether a line could start a top-level entry (column 1, not a list item or a flow's end)."""
+    """Whether a line could start a top-level entry (column 1, not a list item or a flow's end).
+
+    A block scalar's `|` or `>` in column 1 belongs to the entry above, as YAML reads it
+    (`a:` then `|` is `a: ''`), so a problem there leaves that entry out too.
+    """
     first = line[:1]
-    if not first or first in " \t#]},":
+    if not first or first in " \t#]},|>":
         return False
     return not (first == "-" and line[1:2] in {"", " ", "\t"})
 

@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
+
+Prints:
+- routing quality on the labelled set in bench/data (288 real skills, 429 prompts), per split
+  (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
+  `holdout`, `holdout2`: written later, each before the changes it is reported on; see
+  bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
+  recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
+  and the failures of `test` and `fresh` by kind (`holdout` and `holdout2` only with
+  `--show-holdout`: they are kept unread while tuning); `--quality-only` stops there;
+- the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
+  llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
+- `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
+  holds it), and what building the index costs;
+- the UserPromptSubmit hook end to end with 200 skills (`python3 -I -S edgar.pyz hook
+  user-prompt-submit`, routing cache warm) against `python3 -I -S -c pass`, interleaved run for
+  run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
+
+Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
+       [--model-all] [--write-background]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+
+DATA = HERE / "data"
+
+
+def load_data() -> tuple[list[dict], list[dict]]:
+    skills = json.loads((DATA / "suggest-skills.json").read_text())["skills"]
+    rows = [json.loads(line) for line in (DATA / "suggest-prompts.jsonl").read_text().splitlines() if line]
+    return skills, rows
+
+
+def write_project(root: Path, skills: list[dict]) -> None:
+    for skill in skills:
+        folder = root / ".claude" / "skills" / skill["name"]
+        folder.mkdir(parents=True, exist_ok=True)
+        when = f"\n## When to use\n\n{skill['when_to_use']}\n" if skill["when_to_use"] else ""
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {skill['name']}\ndescription: {json.dumps(skill['description'])}\n---\n"
+            f"\n# {skill['name']}\n{when}\n## Steps\n\nFollow the project's way.\n"
+        )
+
+
+def evaluate(layout, config, rows: list[dict], engine=None) -> list[dict]:
+    from edgar_min.skills.catalog import load_catalog
+    from edgar_min.skills.suggest import suggest
+
+    catalog = load_catalog(layout, use_cache=False)
+    out = []
+    from edgar_min.errors import ModelError
+
+    for row in rows:
+        start = time.perf_counter()
+        try:
+            found = suggest(layout, config, row["prompt"], catalog=catalog, engine=engine)
+        except ModelError as exc:
+            print(f"  model failure, counted as a wrong answer: {exc.message}")
+            out.append(
+                {**row, "ranked": [], "chosen": "(model failure)", "seconds": time.perf_counter() - start}
+            )
+            continue
+        elapsed = time.perf_counter() - start
+        out.append(
+            {
+                **row,
+                "ranked": [c.name for c in found.candidates],
+                "chosen": found.names[0] if found.names else None,
+                "seconds": elapsed,
+            }
+        )
+    return out
+
+
+def scores(results: list[dict]) -> dict[str, float]:
+    need = [r for r in results if r["gold"]]
+    said_none = [r for r in results if r["chosen"] is None]
+    truly_none = [r for r in results if not r["gold"]]
+    right = sum((r["chosen"] in r["gold"]) if r["gold"] else (r["chosen"] is None) for r in results)
+    return {
+        "prompts": len(results),
+        "top1": sum(bool(r["ranked"]) and r["ranked"][0] in r["gold"] for r in need) / max(1, len(need)),
+        "top3": sum(any(n in r["gold"] for n in r["ranked"][:3]) for r in need) / max(1, len(need)),
+        "none_precision": sum(not r["gold"] for r in said_none) / len(said_none) if said_none else 1.0,
+        "none_recall": sum(r["chosen"] is None for r in truly_none) / max(1, len(truly_none)),
+        "end_to_end": right / max(1, len(results)),
+        "ms_per_prompt": 1000 * statistics.median(r["seconds"] for r in results),
+    }
+
+
+def report(label: str, results: list[dict], *, show_failures: bool = True) -> None:
+    splits = ["all", *sorted({r["split"] for r in results})]
+    print(f"{label}:")
+    for split in splits:
+        part = [r for r in results if split in {"all", r["split"]}]
+        s = scores(part)
+        print(
+            f"  {split:<5} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
+            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
+            f"{s['ms_per_prompt']:.2f} ms/prompt"
+        )
+    if not show_failures:
+        return
+    wrong = [
+        r
+        for r in results
+        if r["split"] not in {"dev", *(() if "--show-holdout" in sys.argv else ("holdout", "holdout2"))}
+        and ((r["chosen"] not in r["gold"]) if r["gold"] else (r["chosen"] is not None))
+    ]
+    kinds = Counter(r["kind"] for r in wrong)
+    print(f"  held-out failures by kind: {dict(kinds)}")
+    for r in wrong:
+        wanted, got = r["gold"] or "none", r["chosen"] or "none"
+        print(f"    [{r['kind']}] {r['prompt'][:70]!r}: wanted {wanted}, got {got}")
+
+
+def lexical_quality(skills: list[dict], rows: list[dict]) -> None:
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        write_project(root, skills)
+        layout = Layout(root, root / "home")
+        results = evaluate(layout, load_config(layout, environ={}), rows)
+        report("lexical path (offline)", results)
+
+
+def start_llama() -> tuple[subprocess.Popen, str]:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, str(REPO / "tests" / "llama_server.py"), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
+                if json.loads(r.read() or b"{}").get("status") == "ok":
+                    return process, f"http://127.0.0.1:{port}/v1"
+        except (OSError, ValueError):
+            time.sleep(0.25)
+    process.kill()
+    msg = "the llama.cpp server did not start"
+    raise SystemExit(msg)
+
+
+def model_quality(skills: list[dict], rows: list[dict]) -> None:
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    process, base_url = start_llama()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            write_project(root, skills)
+            layout = Layout(root, root / "home")
+            config = load_config(
+                layout,
+                environ={},
+                overrides=[
+                    "semif.engine=openai",
+                    f"semif.base_url={base_url}",
+                    "semif.model=smollm2",
+                    "semif.timeout_s=300",
+                ],
+            )
+            # Slow on two shared cores: the `fresh` prompts only, unless --model-all.
+            chosen = rows if "--model-all" in sys.argv else [r for r in rows if r["split"] == "fresh"]
+            report("model path (letter slot, SmolLM2-135M on llama.cpp)", evaluate(layout, config, chosen))
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def synthetic(skills: list[dict], count: int) -> list[dict]:
+    """`count` skills: the real ones, then variants of them under new names (words reordered)."""
+    out = []
+    i = 0
+    while len(out) < count:
+        base = skills[i % len(skills)]
+        round_ = i // len(skills)
+        if round_ == 0:
+            out.append(base)
+        else:
+            words = base["description"].split()
+            shift = round_ % max(1, len(words))
+            out.append(
+                {
+                    **base,
+                    "name": f"{base['name']}-v{round_}",
+                    "description": " ".join(words[shift:] + words[:shift]),
+                }
+            )
+        i += 1
+    return out
+
+
+def speed(skills: list[dict], rows: list[dict], quick: bool) -> None:
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+    from edgar_min.skills.catalog import load_catalog
+    from edgar_min.skills.suggest import suggest
+
+    prompts = [r["prompt"] for r in rows][: 40 if quick else len(rows)]
+    for count in (1_000, 10_000):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            write_project(root, synthetic(skills, count))
+            past = time.time() - 3600  # settled files, as in a real project: the cache may trust them
+            for path in root.rglob("SKILL.md"):
+                os.utime(path, (past, past))
+            layout = Layout(root, root / "home")
+            config = load_config(layout, environ={})
+            (root / ".edgar").mkdir()
+            start = time.perf_counter()
+            catalog = load_catalog(layout)
+            built = time.perf_counter() - start
+            start = time.perf_counter()
+            load_catalog(layout)
+            cached = time.perf_counter() - start
+            times = []
+            for prompt in prompts:
+                start = time.perf_counter()
+                suggest(layout, config, prompt, catalog=catalog)
+                times.append(time.perf_counter() - start)
+            times.sort()
+            p95 = times[int(0.95 * (len(times) - 1))]
+            print(
+                f"suggest() over {count:,} skills, in process: "
+                f"median {1000 * statistics.median(times):.2f} ms, "
+                f"p95 {1000 * p95:.2f} ms (decision logged); discovering, reading and indexing them "
+                f"{built:.3f} s, or {cached:.3f} s from the routing cache"
+            )
+
+
+def hook_end_to_end(skills: list[dict], quick: bool) -> None:
+    runs = 11 if quick else 25
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        pyz = tmp_path / "edgar.pyz"
+        subprocess.run(
+            [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(pyz)], check=True, capture_output=True
+        )
+        root = tmp_path / "project"
+        write_project(root, skills[:200])
+        past = time.time() - 3600  # skills written an hour ago, as in a real project: the cache trusts them
+        for path in root.rglob("SKILL.md"):
+            os.utime(path, (past, past))
+        payload = json.dumps(
+            {
+                "session_id": "bench-1",
+                "prompt": "the ci checks on my pr are failing, fix them",
+                "cwd": str(root),
+            }
+        ).encode()
+        hook = [sys.executable, "-I", "-S", str(pyz), "--root", str(root), "hook", "user-prompt-submit"]
+        bare = [sys.executable, "-I", "-S", "-c", "pass"]
+        env = {**os.environ, "EDGAR_HOME": str(tmp_path / "home")}
+        check = subprocess.run(hook, input=payload, capture_output=True, check=False, env=env)
+        chosen = json.loads(check.stdout)["hookSpecificOutput"]["additionalContext"].count("## Skill `")
+        version = [sys.executable, "-I", "-S", str(pyz), "--version"]
+        hook_times, bare_times, version_times = [], [], []
+        for _ in range(runs):
+            for argv, times in ((bare, bare_times), (hook, hook_times), (version, version_times)):
+                start = time.perf_counter()
+                subprocess.run(argv, input=payload, capture_output=True, check=False, env=env)
+                times.append(time.perf_counter() - start)
+        h, b, v = (statistics.median(t) for t in (hook_times, bare_times, version_times))
+        print(
+            f"UserPromptSubmit hook end to end, 200 skills ({chosen} skill(s) handed over): "
+            f"{1000 * h:.1f} ms; bare `python3 -I -S -c pass`: {1000 * b:.1f} ms; ratio {h / b:.2f}x "
+            f"({runs} runs each, interleaved; `edgar.pyz --version` in the same run: {v / b:.2f}x)"
+        )
+
+
+def write_background(skills: list[dict]) -> None:
+    """Regenerate edgar_min/skills/background.py from the catalogue, with the current word rule."""
+    from edgar_min.skills import routing
+
+    counts: Counter[str] = Counter()
+    for skill in skills:
+        card = routing.Card(skill["name"], skill["description"], skill["when_to_use"])
+        counts.update(set(routing.card_terms(card)))
+    items = " ".join(f"{term}:{n}" for term, n in sorted(counts.items()) if n >= 2)
+    path = REPO / "edgar_min" / "skills" / "background.py"
+    text = path.read_text()
+    head, _, _ = text.partition("DOCUMENTS = ")
+    tail = text[text.index('"""\n\n\n@lru_cache') + 4 :]
+    body = "\n".join(textwrap.wrap(items, 100))
+    path.write_text(f'{head}DOCUMENTS = {len(skills)}\nCOUNTS = """\n{body}\n"""\n{tail}')
+    print(f"wrote {path}: {len(skills)} skills, {items.count(':')} words")
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    skills, rows = load_data()
+    if "--write-background" in sys.argv:
+        write_background(skills)
+        return 0
+    if "--model-only" in sys.argv:
+        model_quality(skills, rows)
+        return 0
+    lexical_quality(skills, rows)
+    if "--quality-only" in sys.argv:
+        return 0
+    if "--model" in sys.argv:
+        model_quality(skills, rows)
+    speed(skills, rows, quick)
+    hook_end_to_end(skills, quick)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""`edgar install claude-code [--local] [--dry-run] [--uninstall]`: edgar's hooks in its settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+
+    from edgar_min.cli.app import Context
+
+__all__ = ["register"]
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser(
+        "install",
+        help="put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+    )
+    p.add_argument("agent", choices=("claude-code",), help="the agent (only claude-code for now)")
+    p.add_argument(
+        "--local",
+        action="store_true",
+        help="write .claude/settings.local.json (not committed) instead of .claude/settings.json",
+    )
+    p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+    p.add_argument("--uninstall", action="store_true", help="remove edgar's hooks, and only those")
+    p.set_defaults(handler=cmd_install)
+
+
+def cmd_install(ctx: Context) -> int:
+    from edgar_min.atomic import write_text
+    from edgar_min.delivery.install import edgar_command, plan_install
+
+    name = "settings.local.json" if ctx.ns.local else "settings.json"
+    path = ctx.layout.root / ".claude" / name
+    plan = plan_install(path, edgar_command(), ctx.config.adapters.hook_timeout_s, uninstall=ctx.ns.uninstall)
+    shown = path.relative_to(ctx.layout.root)
+    if plan.text is not None and not ctx.ns.dry_run:
+        write_text(path, plan.text)
+    if ctx.json:
+        ctx.emit(
+            {
+                "path": str(path),
+                "changed": bool(plan.changes) and not ctx.ns.dry_run,
+                "dry_run": bool(ctx.ns.dry_run),
+                "changes": [
+                    {"action": c.action, "event": c.event, "command": c.command} for c in plan.changes
+                ],
+            }
+        )
+        return 0
+    if not plan.changes:
+        ctx.out(
+            f"{shown}: nothing to change (edgar's hooks are {'absent' if ctx.ns.uninstall else 'in place'})"
+        )
+        return 0
+    lead = "would change" if ctx.ns.dry_run else "changed"
+    ctx.out(f"{lead} {shown}:")
+    for change in plan.changes:
+        ctx.out(f"  {change.line()}")
+    return 0

@@ -1,0 +1,364 @@
+"""The Claude Code hooks (SessionStart, UserPromptSubmit, Stop), all run by one bounded runner.
+
+`run_hook(event, layout, load_config, stdin)` never raises and never takes longer
+than `adapters.hook_timeout_s` as a whole: reading the payload and the
+transcript, discovering skills, a model's answer, learning. A problem of any
+kind (a payload that is not JSON, a broken config, a transcript that never
+ends, a bug) becomes one sentence appended to `.edgar/hook-problems.jsonl`,
+and the hook still exits 0: a hook that fails would stop or confuse the agent.
+
+What each prints on stdout follows the hooks reference of Claude Code 2.1
+(https://code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit
+print `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`
+or nothing at all, since anything they print reaches the model; Stop prints one
+line for the transcript view (its stdout never reaches the model) and never a
+`decision`, which would keep the agent going.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from edgar_min.errors import BadInput, EdgarError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+
+__all__ = ["EVENTS", "HookResult", "HookTimeout", "bounded", "read_payload", "run_hook"]
+
+# The command-line name of each hook, and Claude Code's name for its event.
+EVENTS: dict[str, str] = {
+    "session-start": "SessionStart",
+    "user-prompt-submit": "UserPromptSubmit",
+    "stop": "Stop",
+}
+DEFAULT_TIMEOUT_S = 20.0
+# A hook payload is a JSON object; a pasted log can make a prompt large. A prompt is cut to
+# MAX_PROMPT_CHARS before anything reads it.
+MAX_PAYLOAD_BYTES = 16_000_000
+MAX_PROMPT_CHARS = 20_000
+PAYLOAD_WAIT_S = 5.0
+SESSION_HEADER = "edgar (this project's skill memory) lists the skills available here:"
+
+
+class HookTimeout(EdgarError):
+    """A hook ran out of its time: it stops where it was, and says so."""
+
+
+class _Expired(BaseException):
+    # A BaseException, so that no `except Exception` on the way can swallow the deadline.
+    pass
+
+
+@dataclass(slots=True)
+class HookResult:
+    """What a hook says: stdout text ('' for nothing), a document for --json, and its problems."""
+
+    stdout: str = ""
+    document: dict[str, Any] | None = None
+    problems: list[str] = field(default_factory=list)
+    # Lines for stderr only (never seen by the agent), such as the `auto` warning.
+    notes: list[str] = field(default_factory=list)
+
+
+def _seconds(value: float) -> float:
+    return (
+        value if isinstance(value, (int, float)) and math.isfinite(value) and value > 0 else DEFAULT_TIMEOUT_S
+    )
+
+
+class _Clock:
+    """A wall-clock bound on the calling thread: SIGALRM in the main thread, else a watched worker."""
+
+    def __init__(self, seconds: float) -> None:
+        self.start = time.monotonic()
+        self.end = self.start + seconds
+        self.armed = False
+
+    def remaining(self) -> float:
+        return max(0.001, self.end - time.monotonic())
+
+    def extend_to(self, seconds: float, started: float) -> None:
+        """Move the bound to `seconds` after `started` (the config's limit, once it is read)."""
+        self.end = started + seconds
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, self.remaining())
+
+
+def bounded(work: Callable[[_Clock], Any], seconds: float) -> Any:
+    """`work(clock)` within `seconds` of wall time (movable by the clock), or `HookTimeout`."""
+    clock = _Clock(seconds)
+    message = "the hook ran out of time ({:g} s, adapters.hook_timeout_s) and stopped where it was"
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+
+        def expire(_signum: int, _frame: object) -> None:
+            if clock.armed:
+                raise _Expired
+
+        previous = signal.signal(signal.SIGALRM, expire)
+        try:
+            clock.armed = True
+            signal.setitimer(signal.ITIMER_REAL, clock.remaining())
+            try:
+                return work(clock)
+            finally:
+                clock.armed = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except _Expired:
+            raise HookTimeout(message.format(round(clock.end - clock.start, 3))) from None
+        finally:
+            signal.signal(signal.SIGALRM, previous)
+    # Not the main thread (a server, a test runner's worker): a daemon worker, watched.
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work(clock)
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="edgar-hook", daemon=True)
+    worker.start()
+    while worker.is_alive() and time.monotonic() < clock.end:
+        worker.join(min(0.05, clock.remaining()))
+    if worker.is_alive():
+        raise HookTimeout(message.format(round(clock.end - clock.start, 3)))
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def read_payload(stream: BinaryIO | Any) -> dict[str, Any]:
+    """The hook's JSON object from stdin, or `BadInput` with a sentence."""
+    import select
+
+    raw = getattr(stream, "buffer", stream)
+    try:
+        ready, _, _ = select.select([raw], [], [], PAYLOAD_WAIT_S)
+    except (OSError, ValueError, TypeError, AttributeError):
+        ready = [raw]  # not a selectable file (a test's buffer): read it directly
+    if not ready:
+        msg = f"no hook payload arrived on stdin within {PAYLOAD_WAIT_S:g} s"
+        raise BadInput(msg)
+    data = raw.read(MAX_PAYLOAD_BYTES + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_PAYLOAD_BYTES:
+        msg = f"the hook payload is larger than {MAX_PAYLOAD_BYTES} bytes"
+        raise BadInput(msg)
+    try:
+        payload = json.loads(data)
+    except (ValueError, RecursionError):
+        msg = "the hook payload on stdin is not JSON"
+        raise BadInput(msg) from None
+    if not isinstance(payload, dict):
+        msg = "the hook payload on stdin is not a JSON object"
+        raise BadInput(msg)
+    return payload
+
+
+def _path(payload: dict[str, Any], key: str, required: bool) -> Path | None:
+    value = payload.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:
+        msg = f"the hook payload has no {key} (expected the path of the session's transcript)"
+        raise BadInput(msg)
+    return Path(value).expanduser()
+
+
+def _session(payload: dict[str, Any]) -> str | None:
+    from edgar_min.learning.store import SESSION
+
+    value = payload.get("session_id")
+    return value if isinstance(value, str) and SESSION.fullmatch(value) else None
+
+
+def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> None:
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not cwd:
+        return
+    try:
+        inside = Path(cwd).resolve().is_relative_to(layout.root.resolve())
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        problems.append(
+            f"the hook payload's cwd {cwd[:200]!r} is not inside the project root {str(layout.root)!r}; "
+            "the root's skills were used"
+        )
+
+
+def _context_document(event: str, text: str) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": EVENTS[event], "additionalContext": text}}
+
+
+def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
+    from edgar_min.learning.evidence import usefulness_order
+    from edgar_min.skills.listing import build_index
+
+    result = HookResult()
+    _check_cwd(layout, payload, result.problems)
+    index = build_index(
+        layout, config.suggest.index_budget_chars - len(SESSION_HEADER) - 1, usefulness_order(layout)
+    )
+    if index.entries:
+        document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
+        result.document = document
+        result.stdout = json.dumps(document, ensure_ascii=False)
+    return result
+
+
+def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
+    from edgar_min.delivery.context import render_context
+    from edgar_min.delivery.record import record_suggested
+    from edgar_min.skills.catalog import load_catalog
+    from edgar_min.skills.suggest import suggest
+
+    result = HookResult()
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str):
+        msg = "the hook payload has no prompt (expected the text the person submitted)"
+        raise BadInput(msg)
+    _check_cwd(layout, payload, result.problems)
+    catalog = load_catalog(layout)
+    found = suggest(layout, config, prompt[:MAX_PROMPT_CHARS], catalog=catalog)
+    result.problems.extend(found.warnings)
+    session = _session(payload)
+    if session is not None:
+        record_suggested(layout, session, found.names)
+    elif "session_id" in payload:
+        result.problems.append(
+            "the hook payload's session_id is not usable; what was suggested is not recorded"
+        )
+    picks = []
+    for pick in found.picks:
+        try:
+            picks.append((pick, catalog.entries[pick.name].body()))
+        except EdgarError as exc:
+            result.problems.append(f"skipped: {exc.message}")
+    text = render_context(picks, config.suggest.budget_chars)
+    if text:
+        document = _context_document("user-prompt-submit", text)
+        result.document = document
+        result.stdout = json.dumps(document, ensure_ascii=False)
+    return result
+
+
+def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
+    from dataclasses import replace
+
+    from edgar_min.adapters import tool_table
+    from edgar_min.adapters.claude_code import read_transcript
+    from edgar_min.controller.gate import Gate
+    from edgar_min.delivery.record import last_suggested, merge_skills
+    from edgar_min.learning.store import new_session_id
+    from edgar_min.learning.turn import parse_turn
+    from edgar_min.skills.discovery import discover
+
+    path = _path(payload, "transcript_path", required=True) or Path()
+    subagent: dict[str, Any] = {}
+    agent_path = _path(payload, "agent_transcript_path", required=False)
+    if agent_path is not None:
+        agent_type = payload.get("agent_type")
+        subagent = {
+            "agent_path": agent_path,
+            "agent_type": agent_type if isinstance(agent_type, str) else None,
+        }
+    table = tool_table(config.adapters.tool_map)
+    names = frozenset(discover(layout).skills)
+    adapted = read_transcript(path, table, names, **subagent)
+    from edgar_min.learning.store import SESSION
+
+    session = _session(payload)
+    if session is None:
+        session = (
+            adapted.session if adapted.session and SESSION.fullmatch(adapted.session) else new_session_id()
+        )
+    record = dict(adapted.record)
+    # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call.
+    suggested = tuple(name for name in last_suggested(layout, session) if name in names)
+    if suggested:
+        record["skills"] = merge_skills(list(record.get("skills") or []), suggested)
+    turn = parse_turn(record, config.skills.tools)
+    if config.adapters.hook_check and config.check.command:
+        from edgar_min.learning.check import run_check
+
+        turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
+    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
+    result = HookResult()
+    if outcome.outcome == "refused":
+        result.problems.append(" ".join(outcome.message.split()))
+    result.document = {**outcome.as_json(), "session": session, "skills": list(turn.skills)}
+    triggers = ", ".join(outcome.triggers) or "none"
+    result.stdout = f"edgar: {' '.join(outcome.message.split())} (triggers: {triggers})"
+    return result
+
+
+def log_problem(layout: Layout, event: str, sentence: str) -> None:
+    """One line in `.edgar/hook-problems.jsonl`; a failure to write it is not another problem."""
+    from edgar_min.atomic import append_line
+
+    row = {
+        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "hook": EVENTS.get(event, event),
+        "problem": sentence,
+    }
+    try:
+        append_line(layout.hook_problems, json.dumps(row, ensure_ascii=False))
+    except (OSError, ValueError):
+        pass
+
+
+def run_hook(
+    event: str,
+    layout: Layout,
+    load_config: Callable[[], Config],
+    stdin: BinaryIO | Any,
+    timeout_s: float | None = None,
+) -> HookResult:
+    """Run one hook, bounded as a whole; never raises. Problems are logged and returned."""
+    started = time.monotonic()
+
+    def work(clock: _Clock) -> HookResult:
+        config = load_config()
+        clock.extend_to(_seconds(config.adapters.hook_timeout_s if timeout_s is None else timeout_s), started)
+        payload = read_payload(stdin)
+        if event == "session-start":
+            result = _session_start(layout, config, payload)
+        elif event == "user-prompt-submit":
+            result = _user_prompt_submit(layout, config, payload)
+        else:
+            result = _stop(layout, config, payload, clock)
+            if config.skills.synthesis == "auto":
+                from edgar_min.controller.gate import AUTO_SYNTHESIS
+
+                result.notes.append(AUTO_SYNTHESIS)
+        return result
+
+    if event not in EVENTS:
+        result = HookResult(problems=[f"unknown hook {event!r} (hooks: {', '.join(EVENTS)})"])
+        log_problem(layout, event, result.problems[0])
+        return result
+    try:
+        result = bounded(work, _seconds(DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s))
+    except EdgarError as exc:
+        result = HookResult(problems=[exc.message])
+    except _Expired:
+        result = HookResult(problems=["the hook ran out of time and stopped where it was"])
+    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
+        result = HookResult(problems=[f"internal error ({type(exc).__name__}); this is a bug in edgar"])
+    result.problems = [" ".join(p.split()) for p in result.problems]
+    for sentence in result.problems:
+        log_problem(layout, event, sentence)
+    return result

@@ -1,0 +1,172 @@
+"""Put edgar's three hooks into a Claude Code settings file, or take them out, and nothing else.
+
+The file keeps every key and hook it had; edgar's entries are the hook
+commands that run `... hook session-start|user-prompt-submit|stop` through
+edgar, found again on the next run (so a second install changes nothing, and a
+moved `edgar.pyz` replaces its old command instead of adding one). The
+settings format is Claude Code's (hooks reference, Claude Code 2.1):
+
+    {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "...", "timeout": 30}]}]}}
+
+A file that is not JSON, or not an object, or whose `hooks` are not in that
+shape, is refused with a sentence (exit 2) and left as it was. The new file is
+written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from edgar_min.errors import BadInput
+from edgar_min.regex import lazy
+
+__all__ = ["Change", "InstallPlan", "edgar_command", "plan_install"]
+
+EVENTS = (("SessionStart", "session-start"), ("UserPromptSubmit", "user-prompt-submit"), ("Stop", "stop"))
+# An edgar hook command: ends in `hook EVENT`, and runs edgar (the pyz, the script, or the module).
+_OURS = lazy(r"(?:edgar|edgar_min)\S*\b.*\shook\s+(session-start|user-prompt-submit|stop)\s*$")
+# The Stop hook as the README once had people write it by hand.
+_OLD_STOP = lazy(r"(?:edgar|edgar_min)\S*\b.*\slearn\s+--from\s+claude-code\s+--hook\s*$")
+# Claude Code's own limit on a hook, a little above edgar's own bound so that edgar's fires first.
+TIMEOUT_MARGIN_S = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change to the settings: `added`, `replaced` or `removed`, for an event, with the command."""
+
+    action: str
+    event: str
+    command: str
+
+    def line(self) -> str:
+        return f"{self.action} {self.event} hook: {self.command}"
+
+
+@dataclass(frozen=True, slots=True)
+class InstallPlan:
+    """The settings file, its new text (None when nothing changes), and the changes."""
+
+    path: Path
+    text: str | None
+    changes: tuple[Change, ...]
+
+
+def edgar_command(argv0: str | None = None, executable: str | None = None) -> str:
+    """How a hook runs this edgar: the running `edgar.pyz`, the `edgar` script, or this Python's module."""
+    import edgar_min
+
+    loader = getattr(edgar_min, "__loader__", None)
+    archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz
+    if archive:
+        return f"python3 {shlex.quote(str(Path(archive).resolve()))}"
+    script = argv0 if argv0 is not None else sys.argv[0]
+    if Path(script).name == "edgar" and Path(script).is_file():
+        return shlex.quote(str(Path(script).resolve()))
+    return f"{shlex.quote(executable or sys.executable)} -m edgar_min"
+
+
+def _command(base: str, event: str) -> str:
+    return f'{base} --root "$CLAUDE_PROJECT_DIR" hook {event}'
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        msg = f"{path}: is a folder, not a settings file; nothing was changed"
+        raise BadInput(msg) from None
+    except OSError as exc:
+        msg = f"{path}: cannot be read ({exc.strerror}); nothing was changed"
+        raise BadInput(msg) from None
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        msg = f"{path}: not valid JSON{where}; fix it or move it away, nothing was changed"
+        raise BadInput(msg) from None
+    if not isinstance(data, dict):
+        msg = (
+            f"{path}: a settings file must hold a JSON object, not {type(data).__name__}; nothing was changed"
+        )
+        raise BadInput(msg)
+    return data
+
+
+def _groups(path: Path, hooks: dict[str, Any], event: str) -> list[Any]:
+    groups = hooks.get(event, [])
+    if not isinstance(groups, list) or not all(
+        isinstance(g, dict) and isinstance(g.get("hooks", []), list) for g in groups
+    ):
+        msg = (
+            f'{path}: hooks.{event} must be a list of {{"hooks": [...]}} objects as Claude Code '
+            "writes them; nothing was changed"
+        )
+        raise BadInput(msg)
+    return groups
+
+
+def _ours(entry: Any, event: str) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    found = _OURS.search(entry["command"])
+    if found is not None:
+        return found.group(1) == event
+    return event == "stop" and _OLD_STOP.search(entry["command"]) is not None
+
+
+def plan_install(path: Path, base: str, timeout_s: float, *, uninstall: bool = False) -> InstallPlan:
+    """What installing (or uninstalling) edgar's hooks would make of the settings file at `path`."""
+    data = _read(path)
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        msg = f"{path}: 'hooks' must be an object (event name -> list); nothing was changed"
+        raise BadInput(msg)
+    hooks = dict(hooks)
+    limit = math.ceil(timeout_s if math.isfinite(timeout_s) and timeout_s > 0 else 20) + TIMEOUT_MARGIN_S
+    changes: list[Change] = []
+    for event, name in EVENTS:
+        groups = _groups(path, hooks, event)
+        wanted = {"type": "command", "command": _command(base, name), "timeout": limit}
+        kept: list[Any] = []
+        present = False
+        for group in groups:
+            entries = []
+            for entry in group.get("hooks", []):
+                if not _ours(entry, name):
+                    entries.append(entry)
+                    continue
+                if uninstall or present:
+                    changes.append(Change("removed", event, entry["command"]))
+                    continue
+                present = True
+                if entry != wanted:
+                    changes.append(Change("replaced", event, wanted["command"]))
+                entries.append(wanted)
+            if entries or not group.get("hooks"):
+                kept.append({**group, "hooks": entries} if "hooks" in group else group)
+        if not uninstall and not present:
+            kept.append({"hooks": [wanted]})
+            changes.append(Change("added", event, wanted["command"]))
+        if kept:
+            hooks[event] = kept
+        else:
+            hooks.pop(event, None)
+    if not changes:
+        return InstallPlan(path, None, ())
+    new = dict(data)
+    if hooks:
+        new["hooks"] = hooks
+    else:
+        new.pop("hooks", None)
+    return InstallPlan(path, json.dumps(new, indent=2, ensure_ascii=False) + "\n", tuple(changes))

@@ -1,0 +1,66 @@
+"""What was suggested to each agent session, so the turn that followed lists those skills.
+
+    .edgar/suggestions/<session>.jsonl    one line per prompt: {"time", "skills"}
+
+One file per session, only ever appended to (single `O_APPEND` writes), so
+copies from several machines merge by copying files, like the experience
+store. Every prompt writes a line, an empty list included: the last line is
+always the current turn's, never an earlier prompt's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import append_line
+from edgar_min.learning.store import check_session
+from edgar_min.skills.names import name_problem
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from edgar_min.layout import Layout
+
+__all__ = ["last_suggested", "merge_skills", "record_suggested"]
+
+# The last line is read from the file's tail: a line names at most a few skills.
+TAIL_BYTES = 16_384
+
+
+def _file(layout: Layout, session: str) -> Path:
+    return layout.suggestions / f"{check_session(session)}.jsonl"
+
+
+def record_suggested(layout: Layout, session: str, names: tuple[str, ...] | list[str]) -> None:
+    """Append the skills suggested for this session's latest prompt (possibly none)."""
+    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "skills": list(names)}
+    append_line(_file(layout, session), json.dumps(row, ensure_ascii=False))
+
+
+def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:
+    """The skills suggested for the session's latest prompt; () when none, or no record is readable."""
+    try:
+        with _file(layout, session).open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - TAIL_BYTES))
+            tail = handle.read(TAIL_BYTES)
+    except OSError:
+        return ()
+    for line in reversed(tail.split(b"\n")):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a torn or cut line: the one before it is whole
+        skills = row.get("skills") if isinstance(row, dict) else None
+        if not isinstance(skills, list):
+            continue
+        return tuple(dict.fromkeys(s for s in skills if isinstance(s, str) and name_problem(s) is None))
+    return ()
+
+
+def merge_skills(loaded: list[str] | tuple[str, ...], suggested: tuple[str, ...]) -> list[str]:
+    """The skills a turn had: those its agent loaded, then those edgar handed it, each once."""
+    return list(dict.fromkeys([*loaded, *suggested]))

@@ -1,0 +1,108 @@
+"""Refused replies, kept for a person: what the model said, and the sentence that refused it.
+
+One JSON file per refused reply in `.edgar/rejected/` (machine-owned), the
+newest `KEEP` kept and older ones removed. The reply is cut to `REPLY_CHARS`
+and passed through the same redaction as a turn's human lines, so what lands
+here is never more than a turn could hold, and never a key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.atomic import write_text
+from edgar_min.errors import NotFound
+from edgar_min.learning.turn import redact
+from edgar_min.regex import lazy
+
+if TYPE_CHECKING:
+    from edgar_min.layout import Layout
+
+__all__ = ["KEEP", "REPLY_CHARS", "Rejected", "keep", "list_rejected", "read_rejected"]
+
+KEEP = 50
+REPLY_CHARS = 8_000
+_ID = lazy(r"\d{8}T\d{12}Z-[0-9a-f]{6}")
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """One refused reply: when, from which trigger and session, why, and what it said."""
+
+    id: str
+    time: str
+    trigger: str
+    session: str
+    skill: str | None
+    sentence: str
+    reply: str
+    cut: bool
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def keep(
+    layout: Layout, *, reply: str, sentence: str, trigger: str, session: str, skill: str | None = None
+) -> str:
+    """Keep one refused reply and return its id; the oldest beyond `KEEP` are removed."""
+    stamp = time.time()
+    now = time.gmtime(stamp)
+    # Microseconds in the id, so names sort in the order the replies were kept.
+    micro = int(stamp * 1_000_000) % 1_000_000
+    ident = f"{time.strftime('%Y%m%dT%H%M%S', now)}{micro:06d}Z-{os.urandom(3).hex()}"
+    text = redact(reply.replace("\r\n", "\n"))
+    row = Rejected(
+        id=ident,
+        time=time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
+        trigger=trigger,
+        session=session,
+        skill=skill,
+        sentence=redact(sentence),
+        reply=text[:REPLY_CHARS],
+        cut=len(text) > REPLY_CHARS,
+    )
+    write_text(
+        layout.rejected / f"{ident}.json", json.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n"
+    )
+    for old in _files(layout)[:-KEEP]:
+        old.unlink(missing_ok=True)
+    return ident
+
+
+def _files(layout: Layout) -> list:
+    """The kept files, oldest first (their names start with the time)."""
+    try:
+        return sorted(p for p in layout.rejected.iterdir() if _ID.fullmatch(p.stem) and p.suffix == ".json")
+    except OSError:
+        return []
+
+
+def _read(path) -> Rejected | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Rejected(**{k: data[k] for k in Rejected.__slots__})
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def list_rejected(layout: Layout) -> list[Rejected]:
+    """Every kept refused reply, newest first; unreadable files are skipped."""
+    found = (_read(path) for path in reversed(_files(layout)))
+    return [r for r in found if r is not None]
+
+
+def read_rejected(layout: Layout, ident: str) -> Rejected:
+    """One kept refused reply by id, or `NotFound`."""
+    if not _ID.fullmatch(ident):
+        msg = f"no refused reply with id {ident[:80]!r} (ids look like 20261201T101500123456Z-a1b2c3)"
+        raise NotFound(msg)
+    found = _read(layout.rejected / f"{ident}.json")
+    if found is None:
+        msg = f"no refused reply with id {ident} (`edgar skills rejections` lists the ones kept)"
+        raise NotFound(msg)
+    return found

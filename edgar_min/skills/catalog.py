@@ -1,0 +1,170 @@
+"""Every discovered skill as routing reads it, with the work cached by file stat for the prompt hook.
+
+The prompt hook runs on every prompt, in a fresh process: parsing every
+SKILL.md and stemming its words each time would cost more than the rest of
+the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
+found, what routing derives from them: name, description, When-to-use text,
+path, origin, weighted words, and the warnings met reading them. It is used
+only while a digest of every skill's path, size, mtime_ns and inode, and the
+word rule, are unchanged; anything else (a new, changed or removed skill, a
+torn or foreign file) rebuilds it. A file changed less than `SETTLE_NS` ago is
+not trusted to the cache (a second change in the same tick would not move its
+stat). The cache holds nothing a SKILL.md does not: it is safe to delete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.errors import BadInput, EdgarError
+from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key
+
+if TYPE_CHECKING:
+    from edgar_min.layout import Layout
+    from edgar_min.skills.discovery import Skill
+
+__all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
+
+FORMAT = "edgar-min routing 2"
+SETTLE_NS = 2_000_000_000
+WHEN_CHARS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One skill routing can suggest: its card, and where it is."""
+
+    card: Card
+    path: str
+    origin: str
+    body_line: int = 0  # 1-based line where the Markdown body starts, as the frontmatter reader found it
+
+    def body(self) -> str:
+        """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
+        from pathlib import Path
+
+        if self.body_line < 1:
+            from edgar_min.skills.frontmatter import read_skill
+
+            return read_skill(Path(self.path)).body
+        try:
+            text = Path(self.path).read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            msg = f"{self.path}: cannot be read now ({exc})"
+            raise BadInput(msg) from None
+        lines = text.replace("\r\n", "\n").split("\n")
+        return "\n".join(lines[self.body_line - 1 :])
+
+
+@dataclass(slots=True)
+class Catalog:
+    """The routing index over every readable skill, the entries by name, and what was skipped."""
+
+    index: RoutingIndex
+    entries: dict[str, Entry]
+    warnings: list[str]
+
+
+def _when_to_use(body: str) -> str:
+    import re
+
+    found = re.search(
+        r"^ {0,3}#{2,3}[ \t]+when to use\b[^\n]*\n(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
+        body,
+        re.IGNORECASE | re.MULTILINE | re.DOTALL,
+    )
+    return " ".join(found.group(1).split())[:WHEN_CHARS] if found else ""
+
+
+def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
+    if skill.name == NONE_ID:
+        warnings.append(
+            f"{skill.path}: a skill named 'none' cannot be suggested (it is the decision's 'none')"
+        )
+        return None
+    try:
+        parsed = skill.frontmatter()
+    except EdgarError as exc:
+        warnings.append(f"skipped: {exc.message}")
+        return None
+    description = parsed.data.get("description")
+    description = " ".join(description.split()) if isinstance(description, str) else ""
+    return Card(skill.name, description, _when_to_use(parsed.body)), parsed.body_line
+
+
+def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
+    """A digest of every skill's path and stat, and whether every file has settled."""
+    h = hashlib.sha256(f"{FORMAT}\0{rule_key()}".encode())
+    settled = True
+    limit = time.time_ns() - SETTLE_NS
+    for name, skill in skills.items():
+        st = skill.stat
+        if st is None:
+            settled = False
+            continue
+        h.update(
+            f"{name}\0{skill.file}\0{skill.origin}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode()
+        )
+        settled = settled and st.st_mtime_ns < limit
+    return h.hexdigest(), settled
+
+
+def _from_cache(layout: Layout, digest: str) -> Catalog | None:
+    try:
+        data = json.loads(layout.routing_cache.read_bytes())
+        if data.get("format") != FORMAT or data.get("digest") != digest:
+            return None
+        entries, bags = {}, []
+        for name, description, when, path, origin, body_line, bag in data["skills"]:
+            card = Card(name, description, when)
+            entries[name] = Entry(card, path, origin, int(body_line))
+            if not isinstance(bag, dict):
+                return None
+            bags.append((card, bag))  # JSON gives str keys and float values, as written
+        warnings = [str(w) for w in data["warnings"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # missing, torn or foreign: rebuilt below
+    return Catalog(RoutingIndex.from_terms(bags), entries, warnings)
+
+
+def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[str, float]]) -> None:
+    from edgar_min.atomic import write_text
+
+    rows = [
+        [e.card.name, e.card.description, e.card.when, e.path, e.origin, e.body_line, bags[name]]
+        for name, e in catalog.entries.items()
+    ]
+    document = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "skills": rows}
+    try:
+        write_text(layout.routing_cache, json.dumps(document, ensure_ascii=False, separators=(",", ":")))
+    except OSError:
+        pass  # only an accelerator
+
+
+def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
+    """Every discovered skill routing can suggest (all scopes), read afresh or from the cache."""
+    from edgar_min.skills.discovery import discover
+
+    found = discover(layout)
+    digest, settled = _digest(found.skills)
+    if use_cache:
+        cached = _from_cache(layout, digest)
+        if cached is not None:
+            return cached
+    warnings = list(found.problems)
+    entries: dict[str, Entry] = {}
+    bags: dict[str, dict[str, float]] = {}
+    for name, skill in found.skills.items():
+        read = _read(skill, warnings)
+        if read is not None:
+            card, body_line = read
+            entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
+            bags[name] = card_terms(card)
+    catalog = Catalog(RoutingIndex.from_terms((entries[n].card, bags[n]) for n in entries), entries, warnings)
+    if use_cache and settled and layout.edgar.is_dir():
+        _save(layout, digest, catalog, bags)
+    return catalog

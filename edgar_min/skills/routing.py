@@ -1,0 +1,653 @@
+"""Which skills a task's text points at: a BM25F index over names, descriptions and When-to-use text.
+
+People do not type a skill's words: they write "slides" for a skill about
+`.pptx` files, "scna" for "scan", and "thanks!" for nothing at all. So a query
+word also matches, with less weight, the words of a small table of everyday
+aliases (`ALIASES`) and the index words one typo away from it. Every skill
+gets a score (BM25F: a word in the name counts more than one in the
+description) and a coverage (the share of the query's word weight the skill
+accounts for); their product is the evidence. A message whose best evidence
+stays under `NONE_EVIDENCE` gets no skill: a chat line, or a small task that
+shares a word or two with a skill but is about something else.
+
+`RoutingEngine` answers a SemIf decision over a shortlist with this index, so
+the offline path logs its choice like every other decision.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from edgar_min.regex import lazy
+from edgar_min.semif.types import DecisionResult
+from edgar_min.skills.background import background_counts
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from edgar_min.semif.types import DecisionRequest
+
+__all__ = [
+    "ALIASES",
+    "NONE_EVIDENCE",
+    "NONE_ID",
+    "Card",
+    "Hit",
+    "RoutingEngine",
+    "RoutingIndex",
+    "card_terms",
+    "rule_key",
+    "singular",
+    "stem",
+    "words",
+]
+
+NONE_ID = "none"
+# Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
+TERMS_RULE = 3
+# Field weights: a name word is the strongest sign, a When-to-use word the weakest.
+NAME_WEIGHT = 3.0
+DESCRIPTION_WEIGHT = 1.0
+WHEN_WEIGHT = 0.5
+K1 = 1.2
+B = 0.75
+ALIAS_WEIGHT = 0.6
+# A query word that is a skill's whole name ("seaborn", "qiskit") is the strongest sign there
+# is: that skill's score gains this many times the word's weight.
+NAME_MATCH = 2.0
+TYPO_WEIGHT = 0.7
+# Coverage enters the evidence with this power: a skill that explains half the
+# query's weight keeps about 60% of its score.
+COVERAGE_POWER = 0.75
+# One shared word is weak evidence: "commit that" shares "commit" with a changelog skill, "what
+# time is it" shares "time" with a timing-attack skill. A skill that matches a single word of the
+# query keeps this share of its evidence, unless that word is the skill's whole name ("pdf").
+ONE_WORD = 0.5
+# The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
+# half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
+NONE_EVIDENCE = 4.0
+# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE. At 1.0 two
+# close neighbours well above `none` both fell under `suggest.min_probability` and the task got
+# no skill; at 0.5 the leader keeps it (chosen on `dev` and `test`).
+TEMPERATURE = 0.5
+# How many hits the engine keeps: more than any shortlist (at most 15 skills and `none`).
+RANKED = 64
+# After this many words' postings were built one by one, build them all at once.
+EAGER_AFTER = 200
+# The longest text scored: a pasted log says no more about the task than its start.
+MAX_QUERY_CHARS = 2000
+
+_WORD = lazy(r"[a-z0-9]+(?:\+\+|#)?")
+# Function words, and the words people wrap a request in ("can u pls help me ...").
+_STOP_WORDS = """
+    a about after again all also am an and any are as at be been before being but by can could did do
+    does doing done for from get got had has have having he her here hers him his how i if in into is it
+    its itself just let lets like me might more most must my need needs no not now of off ok okay on
+    once only or other our out over own please pls plz same she should so some such than that the their
+    them then there these they this those through to too u ur under until up us very via want wanna was
+    way we were what whats when where which while who whom why will with would you your yours yourself
+    hey hi hello thanks thank thx help something smth stuff thing things really actually maybe kinda
+    sorta rn im ive dont doesnt cant wont isnt go going make made use using used new ok okay yes yeah
+    yep sure fine good great cool nice awesome perfect lol haha hmm oh ah well looks look seems try
+    again instead other another one ones still already last today tomorrow tonight yesterday
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+_SUFFIXES = (
+    "izations",
+    "ization",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "ly",
+    "s",
+)
+
+# Everyday words for what skills name in their own words. A query word also matches
+# these, at ALIAS_WEIGHT. General vocabulary of software and office work, not any one
+# skill's name; it was drafted with the bench's first 156 prompts in view, which is why
+# the README reports a `fresh` split written after it.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "slides": ("pptx", "presentation", "powerpoint", "deck"),
+    "slide": ("pptx", "presentation", "powerpoint"),
+    "deck": ("pptx", "presentation", "slides"),
+    "powerpoint": ("pptx", "presentation", "slides"),
+    "ppt": ("pptx", "presentation", "powerpoint"),
+    "presentation": ("pptx", "slides"),
+    "excel": ("xlsx", "spreadsheet"),
+    "spreadsheet": ("xlsx", "excel", "sheet"),
+    "sheet": ("xlsx", "spreadsheet"),
+    "csv": ("tabular", "spreadsheet", "dataframe"),
+    "word": ("docx", "document"),
+    "doc": ("docx", "document"),
+    "docs": ("docx", "documentation", "document"),
+    "pdf": ("pdf", "document"),
+    "form": ("pdf", "fill"),
+    "bug": ("debug", "failure", "bugs"),
+    "bugs": ("debug", "failure", "vulnerability"),
+    "broken": ("debug", "failure", "fix"),
+    "crash": ("debug", "failure", "unexpected"),
+    "crashes": ("debug", "failure", "unexpected"),
+    "failing": ("failure", "debug", "fail"),
+    "flaky": ("failure", "debug", "test"),
+    "weird": ("unexpected", "debug"),
+    "why": ("debug",),
+    "pr": ("pull", "request", "review"),
+    "prs": ("pull", "requests"),
+    "mr": ("pull", "request"),
+    "ci": ("github", "actions", "checks", "workflow"),
+    "pipeline": ("ci", "workflow", "actions"),
+    "red": ("failing", "checks"),
+    "review": ("review", "feedback"),
+    "comments": ("review", "feedback"),
+    "merge": ("integrate", "branch", "merged"),
+    "ship": ("deploy", "release"),
+    "host": ("deploy", "hosting"),
+    "publish": ("deploy", "release"),
+    "release": ("changelog", "version"),
+    "tests": ("testing", "test"),
+    "tdd": ("test", "driven"),
+    "vuln": ("vulnerability", "security"),
+    "vulns": ("vulnerabilities", "security"),
+    "exploit": ("vulnerability", "attack"),
+    "injection": ("vulnerability", "security"),
+    "secure": ("security",),
+    "audit": ("audit", "security", "review"),
+    "contract": ("smart", "contract"),
+    "contracts": ("smart", "contracts"),
+    "solidity": ("smart", "contract", "ethereum"),
+    "fuzz": ("fuzzing", "fuzzer"),
+    "chart": ("plot", "visualization", "figure"),
+    "plot": ("plotting", "visualization", "figure"),
+    "graph": ("plot", "network", "visualization"),
+    "figure": ("plot", "visualization", "publication"),
+    "viz": ("visualization", "plot"),
+    "ml": ("machine", "learning"),
+    "classifier": ("classification", "machine", "learning"),
+    "regression": ("machine", "learning", "statistical"),
+    "stats": ("statistical", "statistics"),
+    "meeting": ("meeting", "calendar", "agenda"),
+    "sync": ("meeting",),
+    "standup": ("meeting",),
+    "calendar": ("calendar", "schedule", "event"),
+    "schedule": ("calendar", "event"),
+    "email": ("gmail", "mail"),
+    "mail": ("gmail", "email"),
+    "ticket": ("issue", "task"),
+    "tickets": ("issues", "tasks"),
+    "issue": ("issue", "ticket"),
+    "branch": ("git", "branches"),
+    "branches": ("git", "branch"),
+    "repo": ("repository", "codebase", "github"),
+    "codebase": ("repository", "code"),
+    "deps": ("dependencies", "packages"),
+    "dependency": ("dependencies", "packages"),
+    "packages": ("dependencies",),
+    "paper": ("research", "papers", "scientific", "manuscript"),
+    "papers": ("research", "scientific", "literature"),
+    "article": ("research", "papers"),
+    "grant": ("grants", "proposal", "research"),
+    "citations": ("citation", "references", "bibtex"),
+    "bibtex": ("citation", "references"),
+    "idea": ("brainstorm", "ideas"),
+    "ideas": ("brainstorm", "brainstorming"),
+    "plan": ("plan", "implementation", "planning"),
+    "steps": ("plan", "step"),
+    "ui": ("interface", "frontend", "design"),
+    "frontend": ("ui", "interface", "web"),
+    "page": ("web", "landing", "html"),
+    "website": ("web", "html", "site"),
+    "site": ("web", "website"),
+    "browser": ("web", "playwright", "frontend"),
+    "colors": ("colour", "theme", "brand"),
+    "colours": ("color", "theme", "brand"),
+    "color": ("colour", "theme"),
+    "colour": ("color", "theme"),
+    "font": ("typography", "theme"),
+    "fonts": ("typography", "theme"),
+    "look": ("design", "style"),
+    "gpu": ("cuda", "accelerate"),
+    "cloud": ("serverless", "remote"),
+    "server": ("mcp", "service"),
+    "folder": ("files", "folders", "directory"),
+    "mess": ("organize", "clean"),
+    "cleanup": ("clean", "organize"),
+    "receipts": ("invoices", "receipt", "expenses"),
+    "taxes": ("tax", "invoices"),
+    "cv": ("resume",),
+    "job": ("resume", "application"),
+    "giveaway": ("raffle", "winner", "random"),
+    "winners": ("winner", "raffle"),
+    "video": ("youtube", "download"),
+    "summary": ("summarize", "summary"),
+    "agree": ("decisions", "action", "items"),
+    "transcript": ("transcripts", "meeting", "recording"),
+    "chat": ("conversation",),
+    "wiki": ("knowledge", "documentation"),
+    "markdown": ("markdown", "convert"),
+    "notes": ("notes", "documentation"),
+    "secret": ("sensitive", "secrets", "keys"),
+    "secrets": ("sensitive", "credentials"),
+    "keys": ("secret", "cryptographic"),
+    "wipe": ("zeroize", "clear"),
+    "timing": ("constant", "time", "side", "channel"),
+    "crypto": ("cryptographic", "cryptography"),
+    "malware": ("detection", "yara"),
+    "container": ("devcontainer", "docker"),
+    "rnaseq": ("rna", "seq", "expression"),
+    "cells": ("cell", "single"),
+    "molecule": ("molecular", "chemistry", "smiles"),
+    "molecules": ("molecular", "chemistry"),
+    "protein": ("proteins", "structure"),
+    "dna": ("sequence", "genomic"),
+    "genes": ("gene", "expression"),
+    "forecast": ("forecasting", "time", "series"),
+    "timeseries": ("time", "series"),
+    "map": ("geospatial", "maps"),
+    "quantum": ("quantum", "circuit"),
+    "simulate": ("simulation", "simulations"),
+    "simulation": ("simulate", "model"),
+    "equation": ("symbolic", "math"),
+    "integral": ("symbolic", "calculus"),
+    "math": ("symbolic", "mathematics"),
+    "proof": ("proofs", "lemma", "theorem"),
+    "gif": ("animated", "gif"),
+    "animation": ("animated", "gif", "motion"),
+    "art": ("generative", "artwork", "visual"),
+    "faster": ("performance", "optimize", "optimization"),
+    "slow": ("performance", "optimization", "optimize"),
+    "speed": ("performance", "optimization"),
+    "rerenders": ("rerender", "performance", "react"),
+    "prove": ("verify", "evidence", "verification"),
+    "verify": ("verification", "verify"),
+    "done": ("complete", "completion"),
+    "finished": ("complete", "completion"),
+    "parallel": ("parallel", "independent", "concurrent"),
+    "skill": ("skill", "skills"),
+}
+
+
+_stems: dict[str, str] = {}
+
+
+def stem(word: str) -> str:
+    """A small suffix stripper: `tests`, `testing`, `tester` -> `test`; `debugging` -> `debug`."""
+    found = _stems.get(word)
+    if found is None:
+        found = _stem(word)
+        if len(_stems) < 200_000:
+            _stems[word] = found
+    return found
+
+
+def _stem(word: str) -> str:
+    if len(word) <= 3:
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                break
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The stemmed content words of `text`, in order (function words dropped)."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+def singular(word: str) -> str:
+    """A word without its plural ending ("slides" -> "slide", "branches" -> "branch").
+
+    Aliases are looked up by this form, not by the stem: the stem makes "time" and
+    "timing" one word, and an alias of "timing" is no alias of "time".
+    """
+    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _alias_forms(word: str) -> list[str]:
+    """The forms of a typed word an alias key may have: "crashing" -> crashing, crash, crashe."""
+    forms = [singular(word)]
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            base = word[: -len(ending)]
+            forms += [base, base + "e"]
+    return forms
+
+
+def _alias_table() -> dict[str, tuple[str, ...]]:
+    table: dict[str, tuple[str, ...]] = {}
+    for key, targets in ALIASES.items():
+        found = tuple(dict.fromkeys(stem(t) for t in targets if t not in _STOP))
+        form = singular(key)
+        table[form] = tuple(dict.fromkeys((*table.get(form, ()), *found)))
+    return table
+
+
+_ALIAS_TABLE: dict[str, tuple[str, ...]] | None = None
+
+
+def _aliases() -> dict[str, tuple[str, ...]]:
+    """Alias targets (stemmed) by the singular form of the word typed."""
+    global _ALIAS_TABLE  # noqa: PLW0603 - built once, on first use: import time is a budget
+    if _ALIAS_TABLE is None:
+        _ALIAS_TABLE = _alias_table()
+    return _ALIAS_TABLE
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What routing reads of one skill: its name, its description and its When-to-use text."""
+
+    name: str
+    description: str
+    when: str = ""
+
+
+def rule_key() -> str:
+    """What the words of a card depend on: change any of it and cached word lists are stale."""
+    import hashlib
+
+    rule = repr(
+        (sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern, TERMS_RULE)
+    )
+    return hashlib.sha256(rule.encode()).hexdigest()[:16]
+
+
+def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
+    """The two known words a run-together name word is made of ("googlecalendar"), else nothing.
+
+    A name word that is a word in its own right ("scanner") is left whole.
+    """
+    if len(raw) < 7 or stem(raw) in known:
+        return []
+    splits = [
+        (min(i, len(raw) - i), stem(raw[:i]), stem(raw[i:]))
+        for i in range(3, len(raw) - 2)
+        if raw[:i] not in _STOP and raw[i:] not in _STOP
+    ]
+    found = [(size, a, b) for size, a, b in splits if a in known and b in known]
+    return list(max(found)[1:]) if found else []
+
+
+def _py_named(raw: str) -> bool:
+    """A name word made of the Python-package prefix and a word: "pydicom", "pyzotero"."""
+    return raw.startswith("py") and len(raw) >= 6 and raw[2:] not in _STOP
+
+
+def card_terms(card: Card) -> dict[str, float]:
+    """A card's words with their field-weighted counts (the name's words count the most)."""
+    bag: dict[str, float] = {}
+    description = words(card.description)
+    known = set(description) | background_counts()[0].keys()
+    raw_names = _WORD.findall(card.name.lower().replace("-", " "))
+    name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
+    for raw in raw_names:
+        name_words.extend(_compound(raw, known))
+        if _py_named(raw):
+            name_words.append(stem(raw[2:]))
+    for weight, found in (
+        (NAME_WEIGHT, name_words),
+        (DESCRIPTION_WEIGHT, description),
+        (WHEN_WEIGHT, words(card.when)),
+    ):
+        for term in found:
+            bag[term] = bag.get(term, 0.0) + weight
+    return bag
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One skill's match to a query: BM25F score, coverage of the query's weight, and their product."""
+
+    name: str
+    score: float
+    coverage: float
+    evidence: float
+    matched: int = 0  # how many distinct query words this skill matched
+
+
+class RoutingIndex:
+    """An inverted index over skill cards; `search(text)` ranks them by evidence."""
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        self._build((card, card_terms(card)) for card in cards)
+
+    @classmethod
+    def from_terms(cls, pairs: Iterable[tuple[Card, dict[str, float]]]) -> RoutingIndex:
+        """The index over cards whose weighted words (`card_terms`) are already known."""
+        index = cls.__new__(cls)
+        index._build(pairs)
+        return index
+
+    def _build(self, pairs: Iterable[tuple[Card, dict[str, float]]]) -> None:
+        self.cards: dict[str, Card] = {}
+        bags: list[tuple[str, dict[str, float], float]] = []
+        for card, bag in pairs:
+            if card.name in self.cards:
+                continue
+            self.cards[card.name] = card
+            bags.append((card.name, bag, sum(bag.values())))
+        self.size = len(bags)
+        avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
+        df: Counter[str] = Counter()
+        for _, bag, _ in bags:
+            df.update(bag.keys())
+        # Word weights from this project's skills plus a background catalogue of public
+        # skills, so that "file" counts for little and "gif" for much even among five skills.
+        background, documents = background_counts()
+        n = self.size + documents
+        self.idf = {
+            term: math.log(
+                1 + (n - count - background.get(term, 0) + 0.5) / (count + background.get(term, 0) + 0.5)
+            )
+            for term, count in df.items()
+        }
+        # A word no skill has: as much as the background says, else as much as the rarest word.
+        self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
+        self._background = background
+        self._df = df
+        self._documents = n
+        # Each skill's words with its length norm; a word's postings are built the first time a
+        # query asks for it (a fresh process per prompt asks for a few dozen words, not thousands).
+        self._bags = [(name, bag, K1 * (1 - B + B * length / avg)) for name, bag, length in bags]
+        self._postings: dict[str, list[tuple[str, float]]] = {}
+        self._complete = False
+        self.by_name: dict[str, list[str]] = {}
+        for name in self.cards:
+            whole = name.replace("-", "")
+            self.by_name.setdefault(stem(whole), []).append(name)
+            if "-" not in name and _py_named(name):
+                # "dicom" names the skill `pydicom` as much as "pydicom" does.
+                self.by_name.setdefault(stem(whole[2:]), []).append(name)
+
+    def postings(self, term: str) -> list[tuple[str, float]]:
+        """The skills that have `term`, each with its BM25F weight for it."""
+        found = self._postings.get(term)
+        if found is not None:
+            return found
+        if len(self._postings) >= EAGER_AFTER and not self._complete:
+            # A long-lived caller: one pass over every skill beats a pass per new word.
+            self._complete = True
+            every: dict[str, list[tuple[str, float]]] = {}
+            for name, bag, norm in self._bags:
+                for word, tf in bag.items():
+                    every.setdefault(word, []).append((name, self.idf[word] * tf * (K1 + 1) / (tf + norm)))
+            self._postings = every
+            return every.get(term, [])
+        if self._complete:
+            return []
+        idf = self.idf.get(term, 0.0)
+        found = [
+            (name, idf * bag[term] * (K1 + 1) / (bag[term] + norm))
+            for name, bag, norm in self._bags
+            if term in bag
+        ]
+        self._postings[term] = found
+        return found
+
+    def _near(self, raw: str) -> tuple[str | None, str | None]:
+        """What a typo most likely meant: (an index word, an alias word), either possibly None.
+
+        Edits are made to the word as typed, then stemmed: "mutaton" -> "mutation" -> "mut".
+        Of several index words one edit away the commonest is meant. A word of four letters
+        is only corrected by edits that keep every letter typed (a swap, a missed letter:
+        "scna", "exel"): one changed letter turns "bill", "leak", "farm" into other words.
+        """
+        if len(raw) < 4:
+            return None, None
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        splits = [(raw[:i], raw[i:]) for i in range(len(raw) + 1)]
+        edits = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+        edits.update(a + c + b for a, b in splits for c in letters)
+        if len(raw) > 4:
+            edits.update(a + b[1:] for a, b in splits if b)
+            edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
+        edits.discard(raw)
+        aliases = _aliases()
+        alias = min((singular(e) for e in edits if singular(e) in aliases), default=None)
+        found = [s for s in {stem(e) for e in edits if len(e) >= 3} if s in self.idf]
+        if not found:
+            return None, alias
+        # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
+        return max(found, key=lambda s: (self._df.get(s, 0) + self._background.get(s, 0), s)), alias
+
+    def _absent(self, term: str) -> float:
+        """The weight of a query word no skill here has (it says the query is about something else)."""
+        count = self._background.get(term, 0)
+        if not count:
+            return self.unknown_idf
+        return math.log(1 + (self._documents - count + 0.5) / (count + 0.5))
+
+    def expand(self, text: str) -> list[tuple[str, list[tuple[str, float]]]]:
+        """Each distinct query word with the index words it matches and how much each match counts."""
+        aliases = _aliases()
+        expanded = []
+        raw_words: dict[str, list[str]] = {}
+        for raw in _WORD.findall(text[:MAX_QUERY_CHARS].lower()):
+            if raw not in _STOP:
+                forms = raw_words.setdefault(stem(raw), [])
+                if raw not in forms:
+                    forms.append(raw)
+        for term, forms in raw_words.items():
+            matches: dict[str, float] = {}
+            # A typo of an everyday word ("exel", "powerpont") reaches that word's aliases too.
+            sources = [(form, 1.0) for raw in forms for form in _alias_forms(raw)]
+            if term in self.idf:
+                matches[term] = 1.0
+            else:
+                near, alias = self._near(forms[0])
+                if near is not None:
+                    matches[near] = TYPO_WEIGHT
+                if alias is not None:
+                    sources.append((alias, TYPO_WEIGHT))
+            for source, factor in sources:
+                for alias in aliases.get(source, ()):
+                    if alias in self.idf and alias not in matches:
+                        matches[alias] = ALIAS_WEIGHT * factor
+            expanded.append((term, list(matches.items())))
+        return expanded
+
+    def search(self, text: str, limit: int = 15) -> list[Hit]:
+        """The `limit` skills with the most evidence for `text`, best first (ties by name)."""
+        expanded = self.expand(text)
+        if not expanded:
+            return []
+        scores: dict[str, float] = {}
+        covered: dict[str, float] = {}
+        matched: dict[str, int] = {}
+        named: set[str] = set()
+        total = 0.0
+        for term, matches in expanded:
+            weight = max((self.idf[m] * w for m, w in matches), default=0.0) or self._absent(term)
+            total += weight
+            best: dict[str, float] = {}
+            for match, factor in matches:
+                share = self.idf[match] * factor
+                for name, value in self.postings(match):
+                    scores[name] = scores.get(name, 0.0) + value * factor
+                    if share > best.get(name, 0.0):
+                        best[name] = share
+            for name in self.by_name.get(term, ()):
+                scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
+                best[name] = weight
+                named.add(name)
+            for name, share in best.items():
+                covered[name] = covered.get(name, 0.0) + share
+                matched[name] = matched.get(name, 0) + 1
+        ranked = []
+        for name, score in scores.items():
+            coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
+            evidence = score * coverage**COVERAGE_POWER
+            if matched.get(name, 0) <= 1 and name not in named:
+                evidence *= ONE_WORD
+            ranked.append((-evidence, name, score, coverage))
+        # Hits are made for the best `limit` only: with 10,000 skills most match some word.
+        best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
+        return [Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first]
+
+
+class RoutingEngine:
+    """A SemIf engine for one question: which of these skills applies? Answered from the routing index.
+
+    The generic lexical engine sees only the options, so its word weights come from
+    a shortlist of 15; this one scores against every skill's statistics. `none`
+    scores `NONE_EVIDENCE`. Uncalibrated, and it says so.
+    """
+
+    name = "lexical"
+    model = "bm25f-routing"
+
+    def __init__(self, index: RoutingIndex) -> None:
+        self.index = index
+        self._last: tuple[str, dict[str, Hit]] | None = None
+
+    def ranked(self, text: str) -> dict[str, Hit]:
+        """The best `RANKED` hits for `text`, kept: the shortlist and the decision share one search.
+
+        An option outside them scores 0: it has less evidence than every one of them.
+        """
+        if self._last is None or self._last[0] != text:
+            self._last = (text, {h.name: h for h in self.index.search(text, limit=RANKED)})
+        return self._last[1]
+
+    def call(self, decision: DecisionRequest) -> DecisionResult:
+        hits = self.ranked(decision.state)
+        evidence = []
+        for option in decision.options:
+            if option.id == NONE_ID:
+                evidence.append(NONE_EVIDENCE)
+            else:
+                hit = hits.get(option.id)
+                evidence.append(hit.evidence if hit else 0.0)
+        top = max(evidence)
+        exps = [math.exp((e - top) / TEMPERATURE) for e in evidence]
+        total = sum(exps)
+        return DecisionResult(
+            decision,
+            decision.option_ids,
+            tuple(e / total for e in exps),
+            "lexical",
+            {"calibrated": False, "evidence": evidence},
+        )

@@ -1,0 +1,84 @@
+"""The routing catalogue and its cache: used only while every skill file is as it was."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from suggestfiles import write_skills
+
+from edgar_min.layout import Layout
+from edgar_min.skills import catalog as catalog_module
+from edgar_min.skills.catalog import load_catalog
+from edgar_min.skills.discovery import Skill
+
+
+@pytest.fixture
+def layout(tmp_path):
+    paths = write_skills(tmp_path / ".claude" / "skills")
+    past = time.time() - 60  # settled files: the cache may trust them
+    for path in paths.values():
+        os.utime(path, (past, past))
+    (tmp_path / ".edgar").mkdir()
+    return Layout(tmp_path, tmp_path / "home")
+
+
+def test_a_second_load_reads_no_skill_file(layout, monkeypatch):
+    first = load_catalog(layout)
+    assert layout.routing_cache.is_file()
+
+    def refuse(_self):
+        raise AssertionError("a cached catalogue parsed a SKILL.md")
+
+    monkeypatch.setattr(Skill, "frontmatter", refuse)
+    second = load_catalog(layout)
+    assert second.entries == first.entries
+    assert second.index.search("merge pdfs")[0].name == "pdf"
+
+
+def test_a_changed_skill_is_read_again(layout):
+    load_catalog(layout)
+    path = layout.root / ".claude" / "skills" / "pdf" / "SKILL.md"
+    path.write_text("---\nname: pdf\ndescription: Tune the espresso grinder.\n---\n\nBody.\n")
+    assert load_catalog(layout).entries["pdf"].card.description == "Tune the espresso grinder."
+
+
+def test_a_garbage_or_foreign_cache_is_ignored_and_rebuilt(layout):
+    load_catalog(layout)
+    for junk in (b"\x00\xff garbage", b'{"format": "another 9"}', b"[]"):
+        layout.routing_cache.write_bytes(junk)
+        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
+
+
+def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
+    write_skills(tmp_path / ".claude" / "skills", ["pdf"])
+    (tmp_path / ".edgar").mkdir()
+    load_catalog(Layout(tmp_path, tmp_path / "home"))
+    assert not (tmp_path / ".edgar" / "cache" / "routing.json").exists()
+
+
+def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
+    load_catalog(layout)
+    monkeypatch.setattr(catalog_module, "rule_key", lambda: "another rule")
+    calls = []
+    real = Skill.frontmatter
+
+    def counting(self):
+        calls.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(Skill, "frontmatter", counting)
+    load_catalog(layout)
+    assert len(calls) == 9
+
+
+def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):
+    from edgar_min.skills.frontmatter import read_skill
+
+    path = layout.root / ".claude" / "skills" / "pdf" / "SKILL.md"
+    path.write_bytes(
+        b"---\r\nname: pdf\r\ndescription: |\r\n  Two\r\n  lines.\r\n---\r\n\r\n## Steps\r\n\r\nMerge.\r\n"
+    )
+    entry = load_catalog(layout).entries["pdf"]
+    assert entry.body() == read_skill(path).body == "\n## Steps\n\nMerge.\n"

@@ -1,0 +1,310 @@
+"""The Claude Code hooks: what reaches the agent, what is recorded, and that no hook ever fails or hangs."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from suggestfiles import write_skills
+from transcripts import SESSION, Claude, config_toml, stdin_bytes
+
+from edgar_min.delivery.hooks import EVENTS
+
+PROMPT = "the ci checks on my pull request are failing, figure out why and fix it"
+
+
+@pytest.fixture
+def project(tmp_path):
+    write_skills(tmp_path / ".claude" / "skills")
+    return tmp_path
+
+
+def prompt_hook(edgar, monkeypatch, root, prompt=PROMPT, session=SESSION, **extra):
+    payload = {
+        "session_id": session,
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(root),
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+        **extra,
+    }
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    return edgar("--root", str(root), "hook", "user-prompt-submit")
+
+
+def problems(root):
+    path = root / ".edgar" / "hook-problems.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_the_prompt_hook_hands_the_chosen_skill_to_the_agent(project, edgar, monkeypatch):
+    result = prompt_hook(edgar, monkeypatch, project)
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    assert doc["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    context = doc["hookSpecificOutput"]["additionalContext"]
+    assert context.startswith("edgar (this project's skill memory) suggests")
+    assert "not the user's words" in context
+    assert "## Skill `gh-fix-ci`" in context
+    assert str(project / ".claude" / "skills" / "gh-fix-ci" / "SKILL.md") in context
+    assert "Do the work for gh-fix-ci." in context  # the body itself
+    assert len(context) <= 8000
+    assert problems(project) == []
+
+
+def test_nothing_chosen_prints_nothing_and_records_an_empty_line(project, edgar, monkeypatch):
+    result = prompt_hook(edgar, monkeypatch, project, prompt="thanks, that worked!")
+    assert result.code == 0
+    assert result.out == ""
+    lines = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["skills"] == []
+
+
+def test_the_context_stays_within_the_budget(project, edgar, monkeypatch):
+    body = project / ".claude" / "skills" / "gh-fix-ci" / "SKILL.md"
+    body.write_text(body.read_text() + ("Check the failing job's log line by line. " * 2000))
+    config_toml(project, "[suggest]\nbudget_chars = 1500\n")
+    result = prompt_hook(edgar, monkeypatch, project)
+    context = json.loads(result.out)["hookSpecificOutput"]["additionalContext"]
+    assert len(context) <= 1500
+    assert f"the whole skill is at {body}" in context
+
+
+@pytest.mark.parametrize(
+    ("payload", "sentence"),
+    [
+        (b"not json", "the hook payload on stdin is not JSON"),
+        (b"[1, 2]", "not a JSON object"),
+        (b'{"session_id": "s"}', "the hook payload has no prompt"),
+        (b'{"prompt": 42}', "the hook payload has no prompt"),
+        (b"[" * 100_000, "not JSON"),
+    ],
+)
+def test_a_bad_prompt_payload_prints_nothing_exits_0_and_is_logged(
+    project, edgar, monkeypatch, payload, sentence
+):
+    stdin_bytes(monkeypatch, payload)
+    result = edgar("--root", str(project), "hook", "user-prompt-submit")
+    assert result.code == 0
+    assert result.out == ""  # what this hook prints reaches the model
+    assert sentence in result.err
+    logged = problems(project)
+    assert len(logged) == 1
+    assert sentence in logged[0]["problem"]
+    assert logged[0]["hook"] == "UserPromptSubmit"
+
+
+def test_an_empty_or_huge_prompt_is_no_problem(project, edgar, monkeypatch):
+    assert prompt_hook(edgar, monkeypatch, project, prompt="").out == ""
+    huge = prompt_hook(edgar, monkeypatch, project, prompt="merge these pdfs " + "x" * 5_000_000)
+    assert huge.code == 0
+    assert "## Skill `pdf`" in json.loads(huge.out)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_cwd_outside_the_root_is_logged_and_the_roots_skills_are_used(
+    project, edgar, monkeypatch, tmp_path_factory
+):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    result = prompt_hook(edgar, monkeypatch, project, cwd=str(elsewhere))
+    assert "gh-fix-ci" in result.out
+    assert "is not inside the project root" in problems(project)[0]["problem"]
+
+
+def test_a_broken_skill_file_never_breaks_the_hook(project, edgar, monkeypatch):
+    bad = project / ".claude" / "skills" / "bad" / "SKILL.md"
+    bad.parent.mkdir()
+    bad.write_bytes(b"---\nname: bad\ndescription: \xff\xfe\n---\n")
+    result = prompt_hook(edgar, monkeypatch, project)
+    assert result.code == 0
+    assert "gh-fix-ci" in result.out
+    assert any("bad/SKILL.md" in p["problem"] for p in problems(project))
+
+
+def test_no_skills_prints_nothing(tmp_path, edgar, monkeypatch):
+    assert prompt_hook(edgar, monkeypatch, tmp_path).out == ""
+    stdin_bytes(monkeypatch, b'{"session_id": "s", "source": "startup"}')
+    assert edgar("--root", str(tmp_path), "hook", "session-start").out == ""
+
+
+def test_the_session_hook_prints_the_budgeted_index(project, edgar, monkeypatch):
+    stdin_bytes(
+        monkeypatch, json.dumps({"session_id": SESSION, "source": "startup", "cwd": str(project)}).encode()
+    )
+    result = edgar("--root", str(project), "hook", "session-start")
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    assert doc["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    context = doc["hookSpecificOutput"]["additionalContext"]
+    assert "- slack-gif-creator: Knowledge and utilities" in context
+    assert context.endswith("(all 9 skills listed in full)")
+    assert len(context) <= 4000
+
+
+def test_a_broken_config_is_a_logged_problem_not_a_failure(project, edgar, monkeypatch):
+    config_toml(project, "[suggest\n")
+    result = prompt_hook(edgar, monkeypatch, project)
+    assert result.code == 0
+    assert result.out == ""
+    assert "not valid TOML" in problems(project)[0]["problem"]
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_the_stop_hook_is_bounded_as_a_whole_even_reading_dev_zero(project, edgar, monkeypatch):
+    config_toml(project, "[adapters]\nhook_timeout_s = 1.0\n")
+    stdin_bytes(monkeypatch, json.dumps({"session_id": SESSION, "transcript_path": "/dev/zero"}).encode())
+    start = time.monotonic()
+    result = edgar("--root", str(project), "hook", "stop")
+    elapsed = time.monotonic() - start
+    assert result.code == 0
+    assert elapsed < 10
+    assert "ran out of time (1 s, adapters.hook_timeout_s)" in result.out
+    assert "ran out of time" in problems(project)[0]["problem"]
+
+
+def test_the_old_stop_hook_name_runs_the_same_bounded_hook(project, edgar, monkeypatch):
+    config_toml(project, "[adapters]\nhook_timeout_s = 1.0\n")
+    stdin_bytes(monkeypatch, json.dumps({"transcript_path": "/dev/zero"}).encode())
+    result = edgar("--root", str(project), "learn", "--from", "claude-code", "--hook")
+    assert result.code == 0
+    assert "ran out of time" in result.out
+
+
+def failing_turn(root):
+    """A Claude Code transcript whose last turn ran the tests, which failed, and stopped there."""
+    t = Claude().user(PROMPT)
+    t.tool("t1", "Bash", {"command": "gh pr checks"}).result("t1", "Exit code 1\nX lint", is_error=True)
+    t.tool("t2", "Bash", {"command": "pytest -q"}).result("t2", "Exit code 1\n2 failed", is_error=True)
+    t.assistant({"type": "text", "text": "The checks still fail."})
+    return t.write(root / "t.jsonl")
+
+
+def test_the_whole_loop_suggest_then_a_failing_turn_then_history_then_stats(project, edgar, monkeypatch):
+    # 1. At prompt time, edgar hands the agent gh-fix-ci and records it for the session.
+    assert "gh-fix-ci" in prompt_hook(edgar, monkeypatch, project).out
+    # 2. The turn ends badly; the Stop hook computes the turn and lists the suggested skill.
+    transcript = failing_turn(project)
+    stdin_bytes(
+        monkeypatch,
+        json.dumps(
+            {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": "Stop"}
+        ).encode(),
+    )
+    stop = edgar("--root", str(project), "--json", "hook", "stop")
+    assert stop.code == 0, stop
+    assert stop.json()["skills"] == ["gh-fix-ci"]
+    # 3. The bad turn left a history line for that skill.
+    history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
+    assert "shell nonzero_exit exit 1 (gh)" in history.read_text()
+    assert edgar("--root", str(project), "skills", "history", "gh-fix-ci").out.startswith("- ")
+    # 4. The evidence counts the turn that loaded it.
+    stats = edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()
+    assert stats["loaded"] == 1
+
+
+def test_a_later_prompt_with_no_suggestion_is_not_blamed_on_an_earlier_skill(project, edgar, monkeypatch):
+    prompt_hook(edgar, monkeypatch, project)
+    prompt_hook(edgar, monkeypatch, project, prompt="thanks, that worked!")
+    stdin_bytes(
+        monkeypatch,
+        json.dumps({"session_id": SESSION, "transcript_path": str(failing_turn(project))}).encode(),
+    )
+    stop = edgar("--root", str(project), "--json", "hook", "stop")
+    assert stop.json()["skills"] == []
+    assert not (project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md").exists()
+
+
+def test_every_hook_name_is_claude_codes_event():
+    assert EVENTS == {
+        "session-start": "SessionStart",
+        "user-prompt-submit": "UserPromptSubmit",
+        "stop": "Stop",
+    }
+
+
+def test_the_bound_holds_off_the_main_thread_too():
+    import threading
+
+    from edgar_min.delivery.hooks import HookTimeout, bounded
+
+    seen = []
+
+    def outside():
+        start = time.monotonic()
+        try:
+            bounded(lambda _clock: time.sleep(5), 0.2)
+        except HookTimeout as exc:
+            seen.append((time.monotonic() - start, exc.message))
+
+    worker = threading.Thread(target=outside)
+    worker.start()
+    worker.join(10)
+    ((elapsed, message),) = seen
+    assert elapsed < 2
+    assert "ran out of time (0.2 s" in message
+    assert bounded(lambda _clock: 42, 1.0) == 42
+
+
+def test_an_unreachable_model_server_is_a_logged_problem_and_the_prompt_goes_on(project, edgar, monkeypatch):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    config_toml(
+        project, f'[semif]\nengine = "openai"\nbase_url = "http://127.0.0.1:{port}/v1"\ntimeout_s = 2\n'
+    )
+    result = prompt_hook(edgar, monkeypatch, project)
+    assert result.code == 0
+    assert result.out == ""
+    assert "semif engine openai" in problems(project)[0]["problem"]
+
+
+def test_a_lone_surrogate_in_the_prompt_is_no_problem(project, edgar, monkeypatch):
+    stdin_bytes(monkeypatch, b'{"session_id": "s-1", "prompt": "merge these two pdfs \\ud800 into one"}')
+    result = edgar("--root", str(project), "hook", "user-prompt-submit")
+    assert result.code == 0
+    assert "## Skill `pdf`" in json.loads(result.out)["hookSpecificOutput"]["additionalContext"]
+    assert problems(project) == []
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "hooks"
+
+
+@pytest.mark.parametrize(
+    ("event", "payload"),
+    [("user-prompt-submit", "user-prompt-submit.json"), ("session-start", "session-start.json")],
+)
+def test_the_reference_payloads_are_read_as_documented(project, edgar, monkeypatch, event, payload):
+    doc = json.loads((FIXTURES / payload).read_text())
+    doc["cwd"] = str(project)
+    if event == "user-prompt-submit":
+        doc["prompt"] = "merge these two pdf files into one"
+    stdin_bytes(monkeypatch, json.dumps(doc).encode())
+    result = edgar("--root", str(project), "hook", event)
+    assert result.code == 0, result
+    out = json.loads(result.out)["hookSpecificOutput"]
+    assert out["hookEventName"] == doc["hook_event_name"]
+    assert out["additionalContext"]
+    assert problems(project) == []
+
+
+def test_the_reference_prompt_itself_needs_no_skill_here(project, edgar, monkeypatch):
+    doc = json.loads((FIXTURES / "user-prompt-submit.json").read_text())
+    doc["cwd"] = str(project)
+    stdin_bytes(monkeypatch, json.dumps(doc).encode())
+    result = edgar("--root", str(project), "hook", "user-prompt-submit")
+    assert result.code == 0
+    assert result.out == ""  # writing a factorial function needs none of these skills
+
+
+def test_the_reference_stop_payload_learns_from_the_transcript_it_names(project, edgar, monkeypatch):
+    doc = json.loads((FIXTURES / "stop.json").read_text())
+    doc["transcript_path"] = str(failing_turn(project))
+    doc["cwd"] = str(project)
+    stdin_bytes(monkeypatch, json.dumps(doc).encode())
+    result = edgar("--root", str(project), "--json", "hook", "stop")
+    assert result.code == 0, result
+    assert result.json()["session"] == "abc123"

@@ -1,0 +1,166 @@
+"""The routing index: what a person types finds the skill, and a chat line finds none."""
+
+from __future__ import annotations
+
+import pytest
+from suggestfiles import SKILLS
+
+from edgar_min.semif.types import DecisionRequest, Option
+from edgar_min.skills.routing import NONE_EVIDENCE, Card, RoutingEngine, RoutingIndex, card_terms, stem, words
+
+
+@pytest.fixture(scope="module")
+def index():
+    return RoutingIndex(Card(name, d, w) for name, (d, w) in SKILLS.items())
+
+
+@pytest.mark.parametrize(
+    ("plain", "stemmed"),
+    [("tests", "test"), ("testing", "test"), ("tester", "test"), ("debugging", "debug"), ("fuzzing", "fuzz")],
+)
+def test_word_forms_meet_at_one_stem(plain, stemmed):
+    assert stem(plain) == stemmed
+
+
+def test_function_words_and_pleasantries_are_not_evidence():
+    assert words("hey can u pls help me with the thing, thanks!") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("make a gif for slack of a dancing cat", "slack-gif-creator"),
+        ("ci is red on my pull request, figure out why", "gh-fix-ci"),
+        ("fuzz the rust decoder crate", "cargo-fuzz"),
+        ("fuzz my python code with a coverage guided fuzzer", "atheris"),
+        ("merge these three pdfs and rotate page 2", "pdf"),
+    ],
+)
+def test_a_task_in_a_persons_words_finds_its_skill(index, text, skill):
+    hits = index.search(text)
+    assert hits[0].name == skill
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+def test_one_typo_still_matches(index):
+    assert index.search("creat a gif for slak")[0].name == "slack-gif-creator"
+    assert index.search("exel spredsheet needs a new column")[0].name == "xlsx"
+
+
+def test_an_everyday_word_reaches_the_skills_own_words(index):
+    # "slides" appears in no description here as such; the alias table maps it to pptx/presentation.
+    assert index.search("turn my notes into slides")[0].name == "pptx"
+
+
+@pytest.mark.parametrize(
+    "text", ["thanks, that worked!", "lol ok", "good morning", "what time is it in tokyo"]
+)
+def test_a_chat_line_has_no_evidence_for_any_skill(index, text):
+    hits = index.search(text)
+    assert not hits or hits[0].evidence < NONE_EVIDENCE
+
+
+def test_the_engine_answers_none_when_nothing_applies(index):
+    options = (Option("pdf", "pdf files"), Option("xlsx", "spreadsheets"), Option("none", "none of these"))
+    chat = RoutingEngine(index).call(DecisionRequest("thanks, that worked", "which skill?", options))
+    assert chat.selected == "none"
+    task = RoutingEngine(index).call(DecisionRequest("merge two pdfs into one", "which skill?", options))
+    assert task.selected == "pdf"
+    assert task.extra["calibrated"] is False
+    assert abs(sum(task.probabilities) - 1) < 1e-9
+
+
+def test_a_huge_text_is_cut_before_scoring(index):
+    text = "merge these pdfs " + "zzqx " * 200_000
+    assert index.search(text)[0].name == "pdf"
+
+
+# Real descriptions (ComposioHQ/awesome-claude-skills, Apache-2.0; see bench/data/README.md).
+CHANGELOG = Card(
+    "changelog-generator",
+    "Automatically creates user-facing changelogs from git commits by analyzing commit history, "
+    "categorizing changes, and transforming technical commits into clear, customer-friendly release "
+    "notes. Turns hours of manual changelog writing into minutes of automated generation.",
+)
+CALENDAR = Card(
+    "googlecalendar-automation",
+    "Automate Google Calendar tasks via Rube MCP (Composio). Always search tools first for current schemas.",
+)
+MEET = Card(
+    "googlemeet-automation",
+    "Automate Google Meet tasks via Rube MCP (Composio): create Meet spaces, schedule video "
+    "conferences via Calendar events, manage meeting access. Always search tools first for current schemas.",
+)
+
+
+@pytest.fixture(scope="module")
+def wider():
+    return RoutingIndex([*(Card(name, d, w) for name, (d, w) in SKILLS.items()), CHANGELOG, CALENDAR, MEET])
+
+
+@pytest.mark.parametrize("text", ["cool, now commit that", "ok looks good, ship it", "no, the other file"])
+def test_one_shared_word_is_not_enough_for_a_skill(wider, text):
+    hits = wider.search(text)
+    assert not hits or hits[0].evidence < NONE_EVIDENCE
+
+
+def test_the_same_word_with_a_second_one_still_finds_the_skill(wider):
+    hits = wider.search("write release notes from the commits since v1.2")
+    assert hits[0].name == "changelog-generator"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+def test_a_word_that_is_the_skills_whole_name_is_enough_on_its_own(wider):
+    hits = wider.search("rotate the pdf")
+    assert hits[0].name == "pdf"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+def test_a_typo_of_an_everyday_word_reaches_its_aliases(wider):
+    # "powerpont" is one letter from "powerpoint", a word no description here uses.
+    hits = wider.search("turn the report into a powerpont for the board")
+    assert hits[0].name == "pptx"
+
+
+def test_a_run_together_name_is_found_by_its_parts():
+    # "calendar" and "google" appear only in the name, run together.
+    cards = [Card("googlecalendar-automation", "Automate tasks via Rube MCP."), CHANGELOG]
+    assert {"googl", "calendar"} <= card_terms(cards[0]).keys()
+    hits = RoutingIndex(cards).search("put lunch on my google calendar")
+    assert hits[0].name == "googlecalendar-automation"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+# Real descriptions (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
+CONSTANT_TIME = Card(
+    "constant-time-analysis",
+    "Detects timing side-channel vulnerabilities in cryptographic code. Use when implementing or "
+    "reviewing crypto code, encountering division on secrets, secret-dependent branches, or "
+    "constant-time programming questions in C, C++, Go, Rust, Swift, Java, Kotlin, C#, PHP, "
+    "JavaScript, TypeScript, Python, or Ruby.",
+)
+
+
+def test_an_alias_of_one_word_is_not_an_alias_of_another_with_the_same_stem(wider):
+    # "timing" has aliases (constant, side, channel); "time" shares its stem but none of its sense.
+    index = RoutingIndex([*wider.cards.values(), CONSTANT_TIME])
+    found = dict(index.expand("run the two jobs at the same time")).get(stem("time"), [])
+    assert {stem("channel"), stem("side")}.isdisjoint(m for m, _ in found)
+    assert index.search("is this compare leaking timing")[0].name == "constant-time-analysis"
+
+
+def test_a_short_real_word_is_not_taken_for_a_typo(wider):
+    # "bill" is one letter from "fill" (PDF forms), but it is a word, not a slip.
+    assert all(match != "fill" for _, matches in wider.expand("pay the bill") for match, _ in matches)
+    hits = wider.search("pay the electricity bill")
+    assert not hits or hits[0].evidence < NONE_EVIDENCE
+
+
+def test_a_python_package_skill_is_named_by_the_package_word():
+    cards = [
+        Card("pyzotero", "Interact with reference management libraries using a Python client."),
+        CHANGELOG,
+    ]
+    hits = RoutingIndex(cards).search("sync my zotero library")
+    assert hits[0].name == "pyzotero"
+    assert hits[0].evidence > NONE_EVIDENCE

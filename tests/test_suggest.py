@@ -1,0 +1,158 @@
+"""`skills suggest` and `suggest()`: the skills that apply to a task, with probabilities, or none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import tree_snapshot
+from suggestfiles import write_skills
+
+from edgar_min.config import load_config
+from edgar_min.layout import Layout
+from edgar_min.semif.log import DecisionLog
+from edgar_min.skills.suggest import suggest
+
+
+@pytest.fixture
+def project(tmp_path):
+    write_skills(tmp_path / ".claude" / "skills")
+    return tmp_path
+
+
+def test_the_skill_for_the_task_is_suggested_with_its_path(project, edgar):
+    result = edgar("--root", str(project), "skills", "suggest", "make", "a", "gif", "for", "slack")
+    assert result.code == 0, result
+    name, probability, path = result.out.split()
+    assert name == "slack-gif-creator"
+    assert float(probability) > 0.5
+    assert path == str(project / ".claude" / "skills" / "slack-gif-creator" / "SKILL.md")
+
+
+def test_a_chat_line_gets_none(project, edgar):
+    result = edgar("--root", str(project), "skills", "suggest", "thanks, that worked!")
+    assert result.code == 0
+    assert result.out.startswith("none (probability ")
+
+
+def test_json_lists_the_choice_the_candidates_and_the_decision(project, edgar):
+    result = edgar("--root", str(project), "--json", "skills", "suggest", "ci is red on my pr, fix it")
+    assert result.code == 0, result
+    doc = result.json()
+    assert [s["name"] for s in doc["skills"]] == ["gh-fix-ci"]
+    assert doc["skills"][0]["origin"] == "hand"
+    assert doc["engine"] == "lexical"
+    assert len(doc["candidates"]) <= 15
+    probabilities = [c["probability"] for c in doc["candidates"]] + [doc["none_probability"]]
+    assert abs(sum(probabilities) - 1) < 1e-6
+    rows = DecisionLog(project / ".edgar" / "decisions").read().rows
+    assert [r["phase"] for r in rows] == ["suggest"]
+    assert rows[0]["id"] == doc["decision_id"]
+    assert rows[0]["options"][-1]["id"] == "none"
+
+
+def test_limit_and_min_probability_bound_the_choice(project):
+    layout = Layout(project, project / "home")
+    config = load_config(layout, overrides=["suggest.min_probability=0.0", "suggest.max_skills=3"])
+    fuzz = suggest(layout, config, "fuzz the python and rust parsers")
+    assert set(fuzz.names) >= {"atheris", "cargo-fuzz"}
+    assert suggest(layout, config, "fuzz the python and rust parsers", limit=1).names == fuzz.names[:1]
+    strict = load_config(layout, overrides=["suggest.min_probability=0.999"])
+    assert suggest(layout, strict, "fuzz the python and rust parsers").names == ()
+
+
+def test_a_learned_skills_when_to_use_counts(tmp_path):
+    folder = tmp_path / ".edgar" / "skills" / "learned" / "pin-bump"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: pin-bump\ndescription: Move one version.\n---\n\n## When to use\n\n"
+        "When a dependency pin in requirements must move and the lock file must follow.\n\n"
+        "## Procedure\n\n1. Edit.\n\n## Pitfalls\n\n- None.\n\n## Verification\n\nRun it.\n"
+    )
+    layout = Layout(tmp_path, tmp_path / "home")
+    found = suggest(layout, load_config(layout), "bump the requests dependency and refresh the lock file")
+    assert found.names == ("pin-bump",)
+    assert found.picks[0].origin == "learned"
+
+
+def test_an_unreadable_skill_is_skipped_with_a_warning(project, edgar):
+    broken = project / ".claude" / "skills" / "broken" / "SKILL.md"
+    broken.parent.mkdir()
+    broken.write_text("---\nname: broken\ndescription: [unclosed\n---\n")
+    result = edgar("--root", str(project), "skills", "suggest", "merge these pdfs")
+    assert result.code == 0, result
+    assert result.out.split()[0] == "pdf"
+    assert "broken/SKILL.md" in result.err
+    assert "warning" in result.err
+
+
+def test_a_skill_named_none_is_never_confused_with_the_none_option(project, edgar):
+    write_skills(project / ".agents" / "skills", ["pdf"])
+    (project / ".agents" / "skills" / "pdf").rename(project / ".agents" / "skills" / "none")
+    path = project / ".agents" / "skills" / "none" / "SKILL.md"
+    path.write_text(path.read_text().replace("name: pdf", "name: none"))
+    result = edgar("--root", str(project), "--json", "skills", "suggest", "merge these pdfs")
+    assert result.code == 0, result
+    assert "none" not in [c["name"] for c in result.json()["candidates"]]
+    assert any("named 'none'" in w for w in result.json()["warnings"])
+
+
+def test_no_skills_at_all_is_a_plain_none(tmp_path, edgar):
+    result = edgar("--root", str(tmp_path), "--json", "skills", "suggest", "merge these pdfs")
+    assert result.code == 0
+    assert result.json()["skills"] == []
+    assert not (tmp_path / ".edgar").exists()  # no decision to log: nothing was asked
+
+
+@pytest.mark.parametrize(
+    ("args", "sentence"),
+    [((" ",), "needs the text of a task"), (("x", "--limit", "0"), "--limit must be at least 1")],
+)
+def test_bad_usage_is_a_sentence_and_exit_2_with_nothing_written(project, edgar, args, sentence):
+    before = tree_snapshot(project)
+    result = edgar("--root", str(project), "skills", "suggest", *args)
+    assert result.code == 2
+    assert sentence in result.err
+    assert tree_snapshot(project) == before
+
+
+def test_a_bad_suggest_config_value_names_the_key(project, edgar):
+    (project / ".edgar").mkdir()
+    (project / ".edgar" / "config.toml").write_text("[suggest]\nbudget_chars = 50000\n")
+    result = edgar("--root", str(project), "skills", "suggest", "merge pdfs")
+    assert result.code == 2
+    assert "suggest.budget_chars must be between 200 and 9500" in result.err
+
+
+def test_json_output_is_one_document(project, edgar):
+    result = edgar("--root", str(project), "--json", "skills", "suggest", "lol ok")
+    assert json.loads(result.out)["skills"] == []
+
+
+@pytest.mark.model
+def test_the_model_path_decides_on_the_real_server_and_is_logged(project, llama_server):
+    layout = Layout(project, project / "home")
+    config = load_config(
+        layout,
+        environ={},
+        overrides=["semif.engine=openai", f"semif.base_url={llama_server.base_url}", "semif.timeout_s=300"],
+    )
+    found = suggest(layout, config, "merge these two pdfs into one and rotate the second page")
+    assert found.engine == "openai"
+    shortlist = {c.name for c in found.candidates}
+    assert "pdf" in shortlist
+    assert set(found.names) <= shortlist
+    assert abs(sum(c.probability for c in found.candidates) + found.none_probability - 1) < 1e-6
+    (row,) = DecisionLog(project / ".edgar" / "decisions").read().rows
+    assert row["phase"] == "suggest"
+    assert row["engine"] == "openai"
+    assert row["options"][-1]["id"] == "none"
+
+
+def test_a_key_in_the_text_never_reaches_the_decision_log(project, edgar):
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8J9k0L1m2"
+    result = edgar("--root", str(project), "skills", "suggest", f"merge these pdfs, my key is {key}")
+    assert result.code == 0
+    logged = b"".join(p.read_bytes() for p in (project / ".edgar").rglob("*") if p.is_file())
+    assert key.encode() not in logged
+    assert b"[REDACTED]" in logged

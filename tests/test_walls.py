@@ -1,0 +1,194 @@
+"""The brief's content rules as walls: each refusal a sentence, and what stays allowed."""
+
+from __future__ import annotations
+
+import pytest
+from skillfiles import BODY
+
+from edgar_min.learning.drafts import parse_reply
+from edgar_min.learning.outline import Outline
+from edgar_min.learning.turn import parse_turn
+from edgar_min.learning.walls import Source, content_problems, generalize
+from edgar_min.models.offline import OfflineProvider
+
+GOOD = "Bump a dependency pin and refresh the lock file."
+
+
+def problems(body=BODY, name="pin-bump-with-lockfile", description=GOOD, **source):
+    return content_problems(name, description, body, Source(**source))
+
+
+def with_step(text: str) -> str:
+    return BODY.replace("3. Run the tests.", f"3. Run the tests.\n4. {text}")
+
+
+def test_a_plain_general_skill_passes():
+    assert (
+        problems(prompt="bump the httpx pin and refresh the lock", corrections=("use the lock tool",)) == []
+    )
+
+
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        ("Read https://pypi.org/project/httpx first.", "names a URL ('https://pypi.org/...')"),
+        ("See www.example.org for the changelog.", "names a URL"),
+        ("Edit /home/alice/proj/setup.cfg by hand.", "absolute or home path ('/home/alice/proj/setup.cfg')"),
+        ("Keep notes in ~/notes/pins.txt.", "absolute or home path ('~/notes/pins.txt')"),
+        ("Look under /etc for the proxy settings.", "absolute or home path ('/etc')"),
+        ("Copy it to C:\\Users\\bob\\proj.", "absolute or home path"),
+        ("Check out 3f9a2c7d1e8b4a6f0c2d first.", "long hex or base64 id (20 characters)"),
+        ("Use the id 123e4567-e89b-12d3-a456-426614174000.", "long hex or base64 id"),
+        ("Send the token aGVsbG8gd29ybGQgaGVsbG8gV29ybGQ1.", "long hex or base64 id"),
+    ],
+)
+def test_specifics_any_turn_would_carry_are_refused(step, words):
+    found = problems(with_step(step))
+    assert any(words in p for p in found), found
+
+
+def test_files_and_values_the_turn_named_are_refused_and_others_are_not():
+    source = {
+        "prompt": "bump httpx to 0.27.2 in requirements/base.txt and fix app/core/retry.py, it waits 30 s",
+        "corrections": ("no, port 8080 and keep pyproject.toml",),
+    }
+    found = problems(with_step("Edit requirements/base.txt and retry.py, then pin 0.27.2."), **source)
+    assert any("('base.txt', 'requirements/base.txt', 'retry.py')" in p for p in found), found
+    assert any("copies a value from the request ('0.27.2')" in p for p in found), found
+    found = problems(with_step("Raise the wait above 30 s and use port 8080."), **source)
+    assert any("('30 s', '8080')" in p for p in found), found
+    # Conventions, other files and other numbers are a general procedure's words.
+    allowed = with_step(
+        "Edit pyproject.toml or a requirements file; wait 10 s; use Python 3.12 and package.json."
+    )
+    assert problems(allowed, **source) == []
+
+
+def test_what_a_patchs_current_body_already_says_stays_allowed():
+    kept = with_step("Read https://example.org/pinning-guide first.")
+    assert problems(kept, kept=kept) == []
+    assert problems(kept + "\nSee https://new.example.org too.\n", kept=kept) != []
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (with_step("Refresh the lock file now. " * 3), "repeats a line or sentence 3 or more times"),
+        (
+            BODY.replace(
+                "Refresh the lock file.", "Refresh -12-12-12-12-12-12-12-12-12-12-12-12-12-12-12-12"
+            ),
+            "over and over",
+        ),
+        (
+            BODY.replace("- The tests fail until the lock file is refreshed.", "None."),
+            "almost no text: Pitfalls",
+        ),
+    ],
+)
+def test_degenerate_bodies_are_refused(body, words):
+    found = problems(body)
+    assert any(words in p for p in found), found
+
+
+def test_rules_and_tables_are_not_loops():
+    table = "| step | tool |\n|------|------|\n| one | shell |\n\n" + "-" * 60 + "\n"
+    assert problems(BODY.replace("## Pitfalls\n", f"## Pitfalls\n\n{table}")) == []
+
+
+def test_a_section_that_only_restates_the_request_is_refused():
+    body = BODY.replace(
+        "When a dependency pin must move and the lock file must follow.", "Bump the httpx pin now."
+    )
+    found = problems(body, prompt="please bump the httpx pin")
+    assert "section(s) that only restate the request: When to use" in found
+
+
+def test_a_body_that_mostly_echoes_the_outline_is_refused():
+    turn = parse_turn({"prompt": "bump the httpx pin", "tools": ["shell", "edit"], "verification": "passed"})
+    outline = Outline.of(turn, ("long",))
+    echo = (
+        "## When to use\n\nbump the httpx pin\n\n## Procedure\n\nshell, edit\n\n"
+        "## Pitfalls\n\n- declared check: passed\n\n## Verification\n\ntask shape: main:shell>edit\n"
+    )
+    found = content_problems("pin-bump", GOOD, echo, Source.of(outline))
+    assert any("mostly echoes the outline's own lines" in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("please-bump-the-pin", "starts with 'please'"),
+        ("can-you-bump-it", "starts with 'can'"),
+        ("yes", "starts with 'yes'"),
+        ("task-1", "does not say the job"),
+        ("new-skill", "does not say the job"),
+        ("tutorial-1", "holds a value ('1')"),
+        ("release-20261201", "holds a value ('20261201')"),
+    ],
+)
+def test_a_name_that_does_not_say_the_job_is_refused(name, words):
+    found = problems(name=name)
+    assert any(words in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    "name", ["pin-bump-with-lockfile", "oauth2-refresh", "python3-upgrade", "no-network-tests"]
+)
+def test_names_that_say_the_job_pass(name):
+    assert problems(name=name) == []
+
+
+PROMPTS = [
+    "bump the httpx pin",
+    "bump httpx to 0.27.2 in requirements/base.txt and src/app/settings.py",
+    "please fix the flaky test in tests/test_api.py, the timeout is 30s",
+    "yes",
+    "can you deploy to https://example.com/app",
+    "rename /home/bob/proj/foo.py to bar.py",
+    "ok go ahead",
+    "commit 3f9a2c7d1e8b4a6f0c2d9e7b1a3c5d8e broke the build, revert it",
+    "set the cache to 512 MB and the port to 8080",
+]
+
+
+@pytest.mark.parametrize("prompt", PROMPTS)
+def test_the_offline_writer_passes_every_wall(prompt):
+    turn = parse_turn(
+        {
+            "prompt": prompt,
+            "corrections": ["no, keep uv.lock and use 5 ms"],
+            "tools": ["shell", "edit", "shell"],
+            "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+            "verification": "passed",
+        }
+    )
+    outline = Outline.of(turn, ("recovered", "correction"))
+    draft = parse_reply(OfflineProvider().complete("", outline.render()))
+    assert content_problems(draft.name, draft.description, draft.body, Source.of(outline)) == []
+
+
+def test_generalize_says_the_specifics_in_words():
+    text = generalize(
+        "bump httpx to 0.27.2 in src/app/deps.py, see https://x.org/a, wait 30 s; keep package.json"
+    )
+    assert text == "bump httpx to a version in a file, see a URL, wait a value; keep package.json"
+
+
+def test_real_skills_from_public_repositories_are_not_degenerate():
+    # Hand-written skills (tests/fixtures/skills, sources in their README) repeat code, headings and
+    # table rows, and link to docs; none of that is a loop, a repeated line or an echo.
+    from pathlib import Path
+
+    from edgar_min.skills.frontmatter import parse_skill
+
+    found = {}
+    for path in sorted((Path(__file__).parent / "fixtures" / "skills").glob("*/SKILL.md")):
+        skill = parse_skill(path.read_text(encoding="utf-8"), str(path))
+        found[path.parent.name] = [
+            p
+            for p in content_problems(skill.data["name"], skill.data["description"], skill.body, Source())
+            if "URL" not in p and "holds a value" not in p
+        ]
+    assert len(found) >= 6
+    assert {name: p for name, p in found.items() if p} == {}
