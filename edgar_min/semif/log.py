@@ -85,7 +85,8 @@ class DecisionLog:
             "engine": result.engine,
             "model": model,
             "latency_ms": round(latency_s * 1000, 3),
-            "prompt_hash": prompt_hash(request),
+            "prompt_order": result.prompt_order,
+            "prompt_hash": prompt_hash(request, result.prompt_order),
             "extra": {k: v for k, v in result.extra.items() if k != "scores"},
         }
         append_row(self._file(), row, root=self.root)
@@ -157,7 +158,7 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
     The target is the selected option, or the observed outcome when a relabel
     named one of the option ids (a corrected label).
     """
-    from edgar_min.semif.prompt import SYSTEM, render
+    from edgar_min.semif.prompt import PROMPT_ORDERS, SYSTEM, render
     from edgar_min.semif.types import LETTERS, DecisionRequest, Option
 
     examples = []
@@ -169,6 +170,11 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
         except (KeyError, TypeError, BadInput) as exc:
             problems.append(f"decision {row.get('id')!r}: cannot be exported ({exc})")
             continue
+        # Rows written before the order was recorded were all asked options first.
+        order = row.get("prompt_order", "options_first")
+        if order not in PROMPT_ORDERS:
+            problems.append(f"decision {row['id']!r}: unknown prompt order {str(order)[:40]!r}")
+            continue
         ids = request.option_ids
         target = row.get("observed_outcome") if row.get("observed_outcome") in ids else row.get("selected")
         if target not in ids:
@@ -178,7 +184,7 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
             {
                 "messages": [
                     {"role": "system", "content": SYSTEM},
-                    {"role": "user", "content": render(request)},
+                    {"role": "user", "content": render(request, order)},
                     {"role": "assistant", "content": LETTERS[ids.index(target)]},
                 ]
             }
