@@ -1,53 +1,418 @@
-"""The two ways edgar_min puts bytes on disk.
+"""How edgar_min puts bytes on disk, and how it reaches them without following a link.
 
 Whole files a person may read are replaced atomically (temp file in the same
 folder, flush, fsync, `os.replace`): a crash leaves the old file or the new
 one, never half. Logs grow by single `O_APPEND` writes of whole lines, so
 several processes may append at once without losing or interleaving lines.
+
+Given a `root` (the project root, or EDGAR_HOME for the user scope), every
+write, move, append, read-before-write and removal walks from the root one
+folder at a time with `O_NOFOLLOW` and `dir_fd`-relative calls, so it never
+leaves the root through a symbolic link: skills are shared through git, and git
+carries links. A link, or a file where a folder belongs, anywhere between the
+root and the target is refused with a sentence naming it, before anything is
+written. The root itself is the caller's choice and may be a link.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from pathlib import Path
 
-__all__ = ["append_line", "write_text"]
+from edgar_min.errors import Refused
+
+__all__ = [
+    "append_line",
+    "check_writable",
+    "create_empty",
+    "lstat",
+    "move",
+    "read_text",
+    "remove_tree",
+    "temp_file_pid",
+    "write_text",
+]
+
+# Every temp file `write_text` makes is `.NAME.PID.THREAD.tmp`; `doctor` finds leftovers by it.
+_TEMP_NAME = r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.(?P<thread>[0-9]+)\.tmp"
 
 
-def write_text(path: Path, text: str) -> None:
-    """Replace `path` with `text` (UTF-8) atomically, creating parent folders."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def temp_file_pid(name: str) -> int | None:
+    """The pid in a temp file name `write_text` made, or None for any other name."""
+    import re
+
+    match = re.fullmatch(_TEMP_NAME, name)
+    return int(match["pid"]) if match else None
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
+# Where the kernel can open relative to a folder without following links, it does the
+# checking; elsewhere (Windows) each step is checked with lstat first.
+_FD_WALK = bool(_NOFOLLOW and _DIRECTORY) and {os.open, os.stat, os.mkdir, os.rename, os.unlink} <= (
+    os.supports_dir_fd
+)
+
+PathLike = Path | str
+
+
+def _temp_name(name: str) -> str:
     # Unique per thread too: background syntheses and distills in one process may
     # write the same file at once, and a shared temp name would lose one of them.
-    tmp = path.parent / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    return f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def write_text(path: PathLike, text: str, *, root: PathLike | None = None) -> None:
+    """Replace `path` with `text` (UTF-8) atomically, creating parent folders.
+
+    With `root`, no link between the root and `path` (nor `path` itself) is followed.
+    """
     data = text.encode("utf-8")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    if root is None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _replace_in(None, str(path.parent), path.name, data)
+        return
+    walk = _Walk(root, path)
+    folder = walk.parent(create=True)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        walk.leaf_is_file_or_missing(folder)
+        _replace_in(folder, walk.parent_path, walk.name, data)
+    finally:
+        walk.close(folder)
+
+
+def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes) -> None:
+    tmp = _temp_name(name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC
+    if folder is None or not _FD_WALK:
+        tmp_path, final = os.path.join(folder_path, tmp), os.path.join(folder_path, name)
+        fd = os.open(tmp_path, flags, 0o644)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            os.unlink(tmp_path)
+            raise
+        os.close(fd)
+        os.replace(tmp_path, final)
+        return
+    fd = os.open(tmp, flags, 0o644, dir_fd=folder)
+    try:
+        _write_all(fd, data)
         os.fsync(fd)
     except BaseException:
         os.close(fd)
-        tmp.unlink(missing_ok=True)
+        os.unlink(tmp, dir_fd=folder)
         raise
     os.close(fd)
-    os.replace(tmp, path)
+    os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
 
 
-def append_line(path: Path | str, line: str) -> None:
-    """Append one line (a newline is added) with a single O_APPEND write."""
+def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> None:
+    """Append one line (a newline is added) with a single O_APPEND write.
+
+    With `root`, no link between the root and `path` (nor `path` itself) is followed.
+    """
     if "\n" in line or "\r" in line:
         msg = "a log line may not contain a line break"
         raise ValueError(msg)
     data = (line + "\n").encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _CLOEXEC
+    if root is None:
+        try:
+            fd = os.open(path, flags, 0o644)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            fd = os.open(path, flags, 0o644)
+    else:
+        walk = _Walk(root, path)
+        folder = walk.parent(create=True)
+        try:
+            # O_NOFOLLOW refuses a link; O_NONBLOCK keeps a fifo planted where a log belongs
+            # from hanging the writer; fstat below refuses anything but a plain file.
+            fd = walk.open_leaf(folder, flags | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        finally:
+            walk.close(folder)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise walk.refusal(walk.rel, "is not a plain file")
     try:
         os.write(fd, data)
     finally:
         os.close(fd)
+
+
+def create_empty(path: PathLike, *, root: PathLike) -> bool:
+    """Create an empty file at `path` (a marker) unless something is there; True when it made one."""
+    walk = _Walk(root, path)
+    folder = walk.parent(create=True)
+    try:
+        fd = walk.open_leaf(folder, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC)
+    except FileExistsError:
+        return False
+    finally:
+        walk.close(folder)
+    os.close(fd)
+    return True
+
+
+def read_text(path: PathLike, *, root: PathLike) -> str | None:
+    """The UTF-8 text of a file edgar keeps, or None when there is none; a link is refused, not read."""
+    walk = _Walk(root, path)
+    try:
+        folder = walk.parent(create=False)
+    except FileNotFoundError:
+        return None
+    try:
+        if walk.lstat_leaf(folder) is None:
+            return None
+        walk.leaf_is_file_or_missing(folder)
+        fd = walk.open_leaf(folder, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+    finally:
+        walk.close(folder)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read().decode("utf-8")
+
+
+def lstat(path: PathLike, *, root: PathLike) -> os.stat_result | None:
+    """What is at `path` (a link is not followed), or None; a link on the way there is refused."""
+    walk = _Walk(root, path)
+    try:
+        folder = walk.parent(create=False)
+    except FileNotFoundError:
+        return None
+    try:
+        return walk.lstat_leaf(folder)
+    finally:
+        walk.close(folder)
+
+
+def check_writable(*paths: PathLike, root: PathLike) -> None:
+    """Refuse, before anything is written, when a write to any of `paths` would meet a link or a file.
+
+    Folders that do not exist yet are fine (they will be made); nothing is created here.
+    """
+    for path in paths:
+        walk = _Walk(root, path)
+        try:
+            folder = walk.parent(create=False)
+        except FileNotFoundError:
+            continue
+        try:
+            walk.leaf_is_file_or_missing(folder)
+        finally:
+            walk.close(folder)
+
+
+def move(src: PathLike, dst: PathLike, *, root: PathLike) -> None:
+    """Rename `src` to `dst` (a file or a folder), both reached from `root` without following a link.
+
+    `src` itself must not be a link: a link where edgar keeps a skill is refused, not moved.
+    """
+    source = _Walk(root, src)
+    target = _Walk(root, dst)
+    src_folder = source.parent(create=False)
+    try:
+        st = source.lstat_leaf(src_folder)
+        if st is None:
+            raise FileNotFoundError(2, "No such file or directory", str(src))
+        if stat.S_ISLNK(st.st_mode):
+            raise source.link_refusal(src_folder, source.rel)
+        dst_folder = target.parent(create=True)
+        try:
+            if target.lstat_leaf(dst_folder) is not None:
+                raise FileExistsError(17, "File exists", str(dst))
+            if _FD_WALK:
+                os.rename(source.name, target.name, src_dir_fd=src_folder, dst_dir_fd=dst_folder)
+            else:
+                os.rename(source.full, target.full)
+        finally:
+            target.close(dst_folder)
+    finally:
+        source.close(src_folder)
+
+
+def remove_tree(path: PathLike, *, root: PathLike) -> None:
+    """Delete the folder (or file) at `path` and everything in it, never following a link.
+
+    A link at `path` or on the way to it is refused; links inside the tree are removed, not followed.
+    """
+    import shutil
+
+    walk = _Walk(root, path)
+    try:
+        folder = walk.parent(create=False)
+    except FileNotFoundError:
+        return
+    try:
+        st = walk.lstat_leaf(folder)
+        if st is None:
+            return
+        if stat.S_ISLNK(st.st_mode):
+            raise walk.link_refusal(folder, walk.rel)
+        if not stat.S_ISDIR(st.st_mode):
+            if _FD_WALK:
+                os.unlink(walk.name, dir_fd=folder)
+            else:
+                os.unlink(walk.full)
+        elif _FD_WALK and shutil.rmtree.avoids_symlink_attacks:
+            shutil.rmtree(walk.name, dir_fd=folder)
+        else:
+            shutil.rmtree(walk.full)
+    finally:
+        walk.close(folder)
+
+
+class _Walk:
+    """One path below a root, opened folder by folder without following links."""
+
+    def __init__(self, root: PathLike, path: PathLike) -> None:
+        self.root = os.path.abspath(root)
+        self.full = os.path.abspath(path)
+        rel = os.path.relpath(self.full, self.root)
+        parts = Path(rel).parts
+        if not parts or rel == "." or parts[0] == os.pardir:
+            msg = f"refused: {path} is not inside {root}; edgar writes only below its root"
+            raise Refused(msg)
+        self.parts = parts
+        self.name = parts[-1]
+        self.rel = "/".join(parts)
+        self.parent_path = os.path.dirname(self.full)
+
+    def _shown(self, upto: int) -> str:
+        return "/".join(self.parts[:upto])
+
+    def refusal(self, rel: str, what: str) -> Refused:
+        return Refused(
+            f"refused: {rel} {what}; nothing was written (edgar keeps this place itself: move it away)"
+        )
+
+    def link_refusal(self, folder: int | None, rel: str) -> Refused:
+        try:
+            if folder is not None and _FD_WALK:
+                target = os.readlink(rel.rsplit("/", 1)[-1], dir_fd=folder)
+            else:
+                target = os.readlink(os.path.join(self.root, rel))
+            where = f" (to {target})"
+        except OSError:
+            where = ""
+        return Refused(
+            f"refused: {rel} is a symbolic link{where}; edgar never follows a link where it keeps its "
+            "files, so nothing was written (replace the link with a real folder or file)"
+        )
+
+    def parent(self, *, create: bool) -> int:
+        """An open fd of the folder holding the target (-1 without fd support), or FileNotFoundError."""
+        if not _FD_WALK:
+            return self._checked_walk(create=create)
+        try:
+            fd = os.open(self.root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+        except FileNotFoundError:
+            if not create:
+                raise
+            # The root is the caller's choice (a store's own folder, say): made as asked.
+            os.makedirs(self.root, exist_ok=True)
+            fd = os.open(self.root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+        try:
+            for at, part in enumerate(self.parts[:-1], 1):
+                nxt = self._open_dir(fd, part, at, create=create)
+                os.close(fd)
+                fd = nxt
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _open_dir(self, fd: int, part: str, at: int, *, create: bool) -> int:
+        try:
+            return os.open(part, _DIR_FLAGS, dir_fd=fd)
+        except FileNotFoundError:
+            if not create:
+                raise
+            try:
+                os.mkdir(part, 0o755, dir_fd=fd)
+            except FileExistsError:
+                pass
+        except OSError:
+            self._classify(fd, part, at)
+            raise
+        try:
+            return os.open(part, _DIR_FLAGS, dir_fd=fd)
+        except OSError:
+            self._classify(fd, part, at)
+            raise
+
+    def _classify(self, fd: int, part: str, at: int) -> None:
+        """Turn a failed step into a sentence when a link or a file stood in the way."""
+        try:
+            st = os.stat(part, dir_fd=fd, follow_symlinks=False)
+        except OSError:
+            return
+        if stat.S_ISLNK(st.st_mode):
+            raise self.link_refusal(fd, self._shown(at)) from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise self.refusal(self._shown(at), "is a file where edgar keeps a folder") from None
+
+    def _checked_walk(self, *, create: bool) -> int:
+        current = self.root
+        if create:
+            os.makedirs(current, exist_ok=True)
+        for at, part in enumerate(self.parts[:-1], 1):
+            current = os.path.join(current, part)
+            try:
+                st = os.lstat(current)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                os.makedirs(current, exist_ok=True)
+                st = os.lstat(current)
+            if stat.S_ISLNK(st.st_mode):
+                raise self.link_refusal(None, self._shown(at))
+            if not stat.S_ISDIR(st.st_mode):
+                raise self.refusal(self._shown(at), "is a file where edgar keeps a folder")
+        return -1
+
+    def lstat_leaf(self, folder: int) -> os.stat_result | None:
+        try:
+            if _FD_WALK:
+                return os.stat(self.name, dir_fd=folder, follow_symlinks=False)
+            return os.lstat(self.full)
+        except FileNotFoundError:
+            return None
+
+    def leaf_is_file_or_missing(self, folder: int) -> None:
+        st = self.lstat_leaf(folder)
+        if st is None:
+            return
+        if stat.S_ISLNK(st.st_mode):
+            raise self.link_refusal(folder, self.rel)
+        if stat.S_ISDIR(st.st_mode):
+            raise self.refusal(self.rel, "is a folder where edgar keeps a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise self.refusal(self.rel, "is not a plain file")
+
+    def open_leaf(self, folder: int, flags: int) -> int:
+        try:
+            if _FD_WALK:
+                return os.open(self.name, flags, 0o644, dir_fd=folder)
+            return os.open(self.full, flags, 0o644)
+        except OSError:
+            # A link or folder slipped in after the check: say so rather than leak an errno.
+            self.leaf_is_file_or_missing(folder)
+            raise
+
+    def close(self, folder: int) -> None:
+        if folder >= 0:
+            os.close(folder)

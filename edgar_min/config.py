@@ -9,7 +9,9 @@ it is handed to code skills as `ctx.config`.
 
 from __future__ import annotations
 
+import math
 import os
+import stat
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -32,6 +34,15 @@ __all__ = [
     "SuggestConfig",
     "load_config",
 ]
+
+
+# Bounds for every number a config may hold: a timeout of `inf`, `1e308` or `nan` is a
+# mistake to name, not a value to pass to a socket or a timer.
+HOUR = 3600.0
+DAY = 86400.0
+INT_MAX = 2**31 - 1
+FLOAT_MAX = 1e9
+MAX_CONFIG_BYTES = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +83,8 @@ class ModelConfig:
     base_url: str = ""
     api_key_env: str = ""
     temperature: float = field(default=0.2, metadata={"min": 0.0, "max": 2.0})
-    max_tokens: int = field(default=1024, metadata={"min": 1})
-    timeout_s: float = field(default=60.0, metadata={"min": 0.001})
+    max_tokens: int = field(default=1024, metadata={"min": 1, "max": 1_000_000})
+    timeout_s: float = field(default=60.0, metadata={"min": 0.001, "max": HOUR})
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +97,7 @@ class SemifConfig:
     model: str = ""
     base_url: str = ""
     api_key_env: str = ""
-    timeout_s: float = field(default=30.0, metadata={"min": 0.001})
+    timeout_s: float = field(default=30.0, metadata={"min": 0.001, "max": HOUR})
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +105,7 @@ class CheckConfig:
     """The project's declared check: a command whose exit code alone is the verdict."""
 
     command: tuple[str, ...] = ()
-    timeout_s: float = field(default=600.0, metadata={"min": 0.001})
+    timeout_s: float = field(default=600.0, metadata={"min": 0.001, "max": DAY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +117,7 @@ class AdaptersConfig:
     # Whether `learn --hook` runs the declared check before learning.
     hook_check: bool = False
     # The longest a Claude Code hook runs as a whole (reading the transcript and any model call), in seconds.
-    hook_timeout_s: float = 20.0
+    hook_timeout_s: float = field(default=20.0, metadata={"min": 0.001, "max": HOUR})
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +146,8 @@ SECTIONS: dict[str, type] = {
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
+# The `[agent]` keys edgar itself reads as numbers, checked like any other number key.
+AGENT_NUMBERS: dict[str, dict[str, float]] = {"time_limit_s": {"min": 0.001, "max": HOUR}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +185,12 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
         ok = isinstance(value, int) and not isinstance(value, bool)
     elif ftype == "float":
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        value = float(value) if ok else value
+        if ok:
+            finite = _finite(value)
+            if finite is None:
+                msg = f"{source}: {dotted} must be a finite number, not {value!r}"
+                raise ConfigError(msg)
+            value = finite
     elif ftype == "bool":
         ok = isinstance(value, bool)
     elif ftype == "tuple[str, ...]":
@@ -185,11 +203,43 @@ def _coerce(source: str, dotted: str, ftype: str, metadata: Any, value: Any) -> 
         msg = f"{source}: {dotted} must be one of {', '.join(choices)}, not {value!r}"
         raise ConfigError(msg)
     low, high = metadata.get("min"), metadata.get("max")
+    # A key with no upper bound of its own still has the one every number has.
+    implicit = high is None and ftype in {"int", "float"}
+    if implicit:
+        high = INT_MAX if ftype == "int" else FLOAT_MAX
     if (low is not None and value < low) or (high is not None and value > high):
-        bounds = f"at least {low:g}" if high is None else f"between {low:g} and {high:g}"
+        if low is None or (implicit and value > high):
+            bounds = f"at most {_shown(high)}"
+        elif high is None or implicit:
+            bounds = f"at least {_shown(low)}"
+        else:
+            bounds = f"between {_shown(low)} and {_shown(high)}"
         msg = f"{source}: {dotted} must be {bounds}, not {value!r}"
         raise ConfigError(msg)
     return value
+
+
+def _shown(bound: float) -> str:
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"
+
+
+def _number(value: Any) -> Any:
+    """A number given as text (an environment variable, a `--set` flag) as a float; anything else as is."""
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _finite(value: float) -> float | None:
+    """`value` as a finite float, or None (inf, nan, or an int too large for a float)."""
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 _SPECS: dict[str, dict[str, tuple[str, Any]]] = {}
@@ -225,6 +275,9 @@ class _Layers:
                     msg = f"{source}: [agent] must be a table"
                     raise ConfigError(msg)
                 agent.update(values)
+                for key, bounds in AGENT_NUMBERS.items():
+                    if key in values:
+                        agent[key] = _coerce(source, f"agent.{key}", "float", bounds, _number(values[key]))
                 continue
             if section not in SECTIONS:
                 known = ", ".join([*SECTIONS, "agent"])
@@ -253,18 +306,30 @@ class _Layers:
 
 def _read_toml(path: Path) -> dict[str, Any] | None:
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror})"
         raise ConfigError(msg) from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            # A checkout can link the config to /dev/zero or a fifo: reading would never end.
+            msg = f"{path}: not a plain file, so it is not read as a config"
+            raise ConfigError(msg)
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        msg = f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes; a config is a few lines"
+        raise ConfigError(msg)
     import tomllib  # only when there is a file: most runs have none, and tomllib costs
 
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         msg = f"{path}: not valid TOML: {exc}"
+        raise ConfigError(msg) from None
+    except RecursionError:
+        msg = f"{path}: not valid TOML: its arrays or tables are nested too deeply to read"
         raise ConfigError(msg) from None
 
 

@@ -121,6 +121,24 @@ class Layout:
         return self.edgar / "suggestions"
 
     @property
+    def machine_owned(self) -> tuple[Path, ...]:
+        """Every place edgar writes on its own: none may be a link, and `doctor` checks them."""
+        return (
+            self.proposals,
+            self.code_proposals,
+            self.learned,
+            self.versions,
+            self.experience,
+            self.decisions,
+            self.cache,
+            self.ledger,
+            self.rejections,
+            self.hook_problems,
+            self.suggestions,
+            self.rejected,
+        )
+
+    @property
     def registry(self) -> Path:
         """The code-skill tree (manifest registry)."""
         return self.root / "data" / "categories.json"

@@ -367,5 +367,57 @@ def test_an_unwritable_store_gets_a_sentence_not_a_traceback(edgar, root):
     (root / ".edgar" / "experience").write_text("not a folder")
     result = edgar("--root", str(root), "learn", turn_file(root))
     assert result.code == 1
-    assert "Not a directory" in result.err or "File exists" in result.err
+    assert ".edgar/experience is a file where edgar keeps a folder" in result.err
     assert "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("source", ["claude-code", "codex"])
+def test_a_log_line_nested_too_deeply_is_skipped_not_an_internal_error(edgar, root, source):
+    log = root.parent / "deep.jsonl"
+    log.write_text("[" * 100_000 + "\n")
+    result = edgar("--root", str(root), "learn", "--from", source, str(log))
+    assert result.code in {1, 2}, result
+    assert "internal error" not in result.err
+    assert not (root / ".edgar").exists()
+
+
+def test_a_hook_payload_nested_too_deeply_is_a_logged_sentence(edgar, root, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b'{"transcript_path": ' + b"[" * 100_000)))
+    result = edgar("--root", str(root), "learn", "--from", "claude-code", "--hook")
+    assert result.code == 0
+    assert "not JSON" in result.out
+    problems = (root / ".edgar" / "hook-problems.jsonl").read_text()
+    assert "internal error" not in problems
+
+
+def test_an_argument_that_is_not_utf8_is_exit_2_and_nothing_is_stored(edgar, root):
+    args = ("decide", "--state", "s \udcff", "--question", "q", "--option", "a", "--option", "b")
+    result = edgar("--root", str(root), *args)
+    assert result.code == 2, result
+    assert "not valid UTF-8" in result.err
+    assert not (root / ".edgar").exists()
+
+
+@pytest.mark.parametrize(
+    ("place", "command"),
+    [
+        (".edgar/proposals/x/SKILL.md", ("skills", "proposals")),
+        (".edgar/proposals/x/SKILL.md", ("skills", "validate")),
+        (".edgar/proposals/x/SKILL.md", ("doctor",)),
+        ("data/categories.json", ("tree",)),
+    ],
+)
+def test_commands_finish_when_a_checkout_links_a_file_they_read_to_dev_zero(root, place, command):
+    import subprocess
+    import sys
+
+    (root / place).parent.mkdir(parents=True)
+    (root / place).symlink_to("/dev/zero")
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(root), *command],
+        capture_output=True, text=True, timeout=60, check=False, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    assert done.returncode in {0, 1, 2}
+    assert "Traceback" not in done.stderr

@@ -57,7 +57,7 @@ def test_layers_apply_in_order(layout):
         ("skills = 3\n", "[skills] must be a table"),
         ("[skills]\nmin_repeats = 0\n", "skills.min_repeats must be between 1 and 63"),
         ("[skills]\nmin_repeats = 100\n", "skills.min_repeats must be between 1 and 63"),
-        ("[model]\ntimeout_s = 0\n", "model.timeout_s must be at least 0.001"),
+        ("[model]\ntimeout_s = 0\n", "model.timeout_s must be between 0.001 and 3600"),
         ("[skills\n", "not valid TOML"),
     ],
 )
@@ -95,3 +95,74 @@ def test_environment_values_are_typed(layout):
 def test_a_malformed_set_flag_is_a_sentence(layout, flag):
     with pytest.raises(ConfigError, match=r"SECTION\.KEY=VALUE"):
         load_config(layout, environ={}, overrides=[flag])
+
+
+def _number_keys():
+    from dataclasses import fields
+
+    from edgar_min.config import AGENT_NUMBERS, SECTIONS
+
+    keys = [
+        (section, f.name, str(f.type))
+        for section, cls in SECTIONS.items()
+        for f in fields(cls)
+        if str(f.type) in {"int", "float"}
+    ]
+    return keys + [("agent", key, "float") for key in AGENT_NUMBERS]
+
+
+@pytest.mark.parametrize(("section", "key", "kind"), _number_keys(), ids=str)
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e308", "-1", "1e400", "99999999999999999999"])
+def test_every_number_key_refuses_what_no_timer_or_counter_can_take(layout, section, key, kind, value):
+    """In the file, in the environment and as a flag: a sentence naming the key, exit 2."""
+    if kind == "int" and not value.lstrip("-").isdigit():
+        value = value.replace("inf", "1e999")  # an int key given a float is a type error, also named
+    layout.project_config.write_text(f"[{section}]\n{key} = {value}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(layout, environ={})
+    assert f"{section}.{key} must be" in err.value.message
+    assert err.value.exit_code == 2
+    layout.project_config.unlink()
+    with pytest.raises(ConfigError, match=rf"{section}\.{key} must be"):
+        load_config(layout, environ={f"EDGAR_{section.upper()}_{key.upper()}": value})
+    with pytest.raises(ConfigError, match=rf"{section}\.{key} must be"):
+        load_config(layout, environ={}, overrides=[f"{section}.{key}={value}"])
+
+
+def test_a_config_nested_too_deeply_is_a_sentence(edgar, layout):
+    layout.project_config.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        load_config(layout, environ={})
+    result = edgar("--root", str(layout.root), "skills", "list")
+    assert result.code == 2
+    assert "nested too deeply" in result.err
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo"])
+def test_a_config_that_is_not_a_plain_file_is_a_sentence_not_a_hang(layout, kind):
+    import os
+    import threading
+
+    if kind == "fifo":
+        os.mkfifo(layout.project_config)
+    else:
+        layout.project_config.symlink_to("/dev/zero")
+    caught = []
+
+    def load():
+        try:
+            load_config(layout, environ={})
+        except ConfigError as exc:
+            caught.append(exc)
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert caught, "load_config did not finish"
+    assert "not a plain file" in caught[0].message
+
+
+def test_a_config_larger_than_a_megabyte_is_refused(layout):
+    layout.project_config.write_text("# " + "x" * 1_000_001 + "\n")
+    with pytest.raises(ConfigError, match="larger than 1,000,000 bytes"):
+        load_config(layout, environ={})

@@ -266,3 +266,100 @@ def test_doctor_reports_torn_ledger_lines(edgar, tmp_path):
     assert result.code == 1
     assert "ledger" in result.out
     assert "torn or garbage line(s)" in result.out
+
+
+KILLED_WRITER = """
+import os, sys, time
+sys.path.insert(0, {repo!r})
+import edgar_min.atomic as atomic
+real_write = os.write
+def slow_write(fd, data):
+    n = real_write(fd, bytes(data[: len(data) // 2]))
+    print("HALF", flush=True)
+    time.sleep(60)
+    return n
+atomic.os.write = slow_write
+from pathlib import Path
+from edgar_min.layout import Layout
+from edgar_min.learning.writer import write_learned
+body = open({body!r}).read()
+write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), "pin-bump", "Bump a pin.", body,
+              session="s-1", trigger="long", to="proposal")
+"""
+
+
+def test_doctor_removes_a_temp_file_left_by_a_killed_write_and_reports_it(edgar, tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    from skillfiles import BODY
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    body = tmp_path / "body.md"
+    body.write_text(BODY)
+    script = KILLED_WRITER.format(
+        repo=str(Path(__file__).resolve().parents[1]), body=str(body), root=str(root)
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "HALF"
+    # While the writer lives, its temp file may be a write under way: reported, left alone.
+    (left,) = (root / ".edgar" / "proposals" / "pin-bump").glob(".SKILL.md.*.tmp")
+    result = edgar("--root", str(root), "--json", "doctor")
+    assert result.json()["places"]["temp_kept"] == [str(left.relative_to(root))]
+    assert left.exists()
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    proc.stdout.close()
+    result = edgar("--root", str(root), "doctor")
+    assert f"removed {left.relative_to(root)}" in result.out
+    assert not left.exists()
+    assert result.code == 0, result
+    assert "healthy" in result.out
+
+
+def test_doctor_keeps_a_young_temp_file_of_a_running_process_and_removes_a_stale_one(edgar, tmp_path):
+    versions = tmp_path / ".edgar" / "versions"
+    versions.mkdir(parents=True)
+    mine = versions / f".abc.{os.getpid()}.1.tmp"
+    mine.write_text("half")
+    stale = versions / f".def.{os.getpid()}.2.tmp"
+    stale.write_text("half")
+    os.utime(stale, (0, 0))
+    data = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert data["places"]["temp_removed"] == [f".edgar/versions/.def.{os.getpid()}.2.tmp"]
+    assert data["places"]["temp_kept"] == [f".edgar/versions/.abc.{os.getpid()}.1.tmp"]
+    assert mine.exists()
+    assert not stale.exists()
+    assert data["healthy"] is False
+
+
+@pytest.mark.parametrize(
+    "place", [".edgar/proposals", ".edgar/skills/learned", ".edgar/versions", ".edgar/ledger.jsonl"]
+)
+def test_doctor_reports_a_link_where_edgar_writes(edgar, tmp_path, place):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "bashrc").write_text("mine\n")
+    root = tmp_path / "proj"
+    link = root / place
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside / "bashrc" if place.endswith(".jsonl") else outside)
+    before = tree_snapshot(outside)
+    result = edgar("--root", str(root), "doctor")
+    assert result.code == 1
+    assert f"- link: {place} is a symbolic link (to {outside}" in result.out
+    assert tree_snapshot(outside) == before
+
+
+def test_doctor_reports_links_inside_and_a_file_where_a_folder_belongs(edgar, tmp_path):
+    root = tmp_path / "proj"
+    (root / ".edgar" / "skills").mkdir(parents=True)
+    (root / ".edgar" / "skills" / "learned").write_text("a file")
+    (root / ".edgar" / "proposals" / "deploy").mkdir(parents=True)
+    (root / ".edgar" / "proposals" / "deploy" / "SKILL.md").symlink_to("/etc/passwd")
+    data = edgar("--root", str(root), "--json", "doctor").json()
+    assert data["places"]["misplaced"] == [".edgar/skills/learned is a file where edgar keeps a folder"]
+    assert data["places"]["links"] == [".edgar/proposals/deploy/SKILL.md is a symbolic link (to /etc/passwd)"]
+    assert data["healthy"] is False

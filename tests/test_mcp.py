@@ -162,10 +162,16 @@ BAD = [
         -32602,
         10,
     ),
+    (b"[" * 100_000, -32700, None),
+    (b'{"jsonrpc": "2.0", "id": 11, "method": "ping", "params": ' + b'{"a": ' * 100_000, -32700, None),
+    (b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "ping"}', -32600, None),
+    (b'{"jsonrpc": "2.0", "id": 1e400, "method": "ping"}', -32600, None),
+    (b'\xff\xfe{"jsonrpc": "2.0"}', -32700, None),
+    (b'{"jsonrpc": "2.0", "id": 12, "method": "\\udfff"}', -32601, 12),
 ]
 
 
-@pytest.mark.parametrize(("line", "code", "rid"), BAD)
+@pytest.mark.parametrize(("line", "code", "rid"), BAD, ids=[f"bad{i}" for i in range(len(BAD))])
 def test_bad_messages_get_the_protocols_error_codes(server, line, code, rid):
     answer = server.handle_line(line)
     assert answer["jsonrpc"] == "2.0"
@@ -228,6 +234,80 @@ def test_the_edgar_mcp_command_survives_every_bad_message(tmp_path):
     assert [a["error"]["code"] for a in answers[:-1]] == [code for _, code, _ in BAD]
     assert answers[-1] == {"jsonrpc": "2.0", "id": 99, "result": {}}
     assert b"Traceback" not in done.stderr
+
+
+def test_lone_surrogates_inside_arguments_get_answers_and_the_process_lives(tmp_path):
+    # A lone surrogate where text belongs is refused with a sentence, before anything is stored.
+    prompt = {"name": "learn_turn", "arguments": {"turn": {"prompt": "\ud800 deploy"}}}
+    options = [{"id": "a"}, {"id": "b"}]
+    state = {"name": "decide", "arguments": {"state": "\ud800", "question": "q", "options": options}}
+    messages = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": prompt}),
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": state}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(tmp_path), "mcp"],
+        input=("\n".join(messages) + "\n").encode("ascii"),
+        capture_output=True,
+        timeout=60,
+        cwd=REPO_ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    first, second, third = (json.loads(x) for x in done.stdout.splitlines())
+    assert first["result"]["isError"] is True
+    assert "lone surrogate" in first["result"]["content"][0]["text"]
+    assert not (tmp_path / ".edgar" / "experience").exists()
+    assert second["result"]["isError"] is True, second
+    assert "'state' holds a lone surrogate" in second["result"]["content"][0]["text"]
+    assert not (tmp_path / ".edgar" / "decisions").exists()
+    assert third == {"jsonrpc": "2.0", "id": 3, "result": {}}
+    assert b"Traceback" not in done.stderr
+
+
+def _fuzz():
+    from hypothesis import strategies as st
+
+    # Any character, lone surrogates (which JSON's \\u escapes can carry) often among them.
+    text = st.text(st.characters(exclude_categories=()) | st.sampled_from(["\ud800", "\udfff"]), max_size=20)
+    leaf = st.none() | st.booleans() | st.integers() | st.floats() | text
+    value = st.recursive(
+        leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4)
+    )
+    tools = st.sampled_from([t["name"] for t in TOOLS] + ["nope"])
+    call_ = st.fixed_dictionaries(
+        {"jsonrpc": st.just("2.0"), "id": st.integers() | text, "method": st.just("tools/call")},
+    ).flatmap(
+        lambda base: st.fixed_dictionaries(
+            {"name": tools, "arguments": st.dictionaries(st.sampled_from(["turn", "state", "question",
+             "options", "name", "budget_chars", "order", "session"]), value, max_size=4)}
+        ).map(lambda params: {**base, "params": params})
+    )  # fmt: skip
+    method = st.sampled_from(["initialize", "ping", "tools/list", "tools/call", "x"]) | text
+    message = st.dictionaries(st.sampled_from(["jsonrpc", "id", "method", "params"]) | text, value | method)
+    return call_ | message | value
+
+
+def test_no_message_makes_the_server_raise_or_answer_what_utf8_cannot_carry(tmp_path):
+    from hypothesis import HealthCheck, given, settings
+
+    from edgar_min.mcp.server import _encode
+
+    layout = Layout(tmp_path, tmp_path / "home")
+    server = Server(layout, lambda: load_config(layout))
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(_fuzz())
+    def check(message):
+        line = json.dumps(message).encode("ascii")  # JSON's \\u escapes carry any lone surrogate
+        answer = server.handle_line(line)
+        if answer is not None:
+            assert answer["jsonrpc"] == "2.0"
+            assert ("result" in answer) != ("error" in answer)
+            json.loads(_encode(answer))
+
+    check()
 
 
 def test_skills_suggest_answers_like_the_cli_and_refuses_an_empty_text(server, tmp_path):

@@ -123,3 +123,56 @@ def test_the_sdk_gets_a_decision_or_a_clear_tool_error(calls):
     assert out["decide"].is_error is False, _text(out["decide"])
     assert out["decide"].structured_content["selected"] in {"pytest", "ruff"}
     json.dumps(out["decide"].structured_content)
+
+
+# The SDK's own serializer cannot send a lone surrogate or a message nested 100,000 deep, so a
+# shim writes those raw lines to the server first, keeps their answers, then relays the SDK.
+SHIM = """
+import subprocess, sys, threading
+proc = subprocess.Popen([sys.executable, {pyz!r}, "--root", {root!r}, "mcp"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+hostile = [b"[" * 100_000, b'{{"jsonrpc": "2.0", "id": "\\\\ud800", "method": "ping"}}',
+           b'{{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {{"name": "decide",'
+           b' "arguments": {{"state": "\\\\udfff", "question": "q", "options": [{{"id": "a"}}]}}}}}}',
+           b"\\xff\\xfe", b'{{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": ' + b"{{" * 50_000]
+proc.stdin.write(b"".join(line + b"\\n" for line in hostile))
+proc.stdin.flush()
+with open({log!r}, "wb") as out:
+    for _ in hostile:
+        out.write(proc.stdout.readline())
+def relay():
+    for line in sys.stdin.buffer:
+        proc.stdin.write(line)
+        proc.stdin.flush()
+    proc.stdin.close()
+threading.Thread(target=relay, daemon=True).start()
+for line in proc.stdout:
+    sys.stdout.buffer.write(line)
+    sys.stdout.buffer.flush()
+"""
+
+
+def test_after_hostile_raw_lines_the_sdk_session_still_works(pyz, tmp_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    write_skill(tmp_path / ".edgar" / "skills", "pin-bump", "Bump a pin.")
+    log = tmp_path / "hostile-answers.jsonl"
+    shim = tmp_path / "shim.py"
+    shim.write_text(SHIM.format(pyz=str(pyz), root=str(tmp_path), log=str(log)))
+
+    async def run():
+        params = StdioServerParameters(command=sys.executable, args=[str(shim)], cwd=str(tmp_path))
+        async with stdio_client(params) as streams, ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            index = await session.call_tool("skills_index", {})
+            await session.send_ping()
+            return index
+
+    index = anyio.run(run)
+    assert _text(index).startswith("- pin-bump: Bump a pin.")
+    answers = [json.loads(line) for line in log.read_bytes().splitlines()]
+    assert [a.get("error", {}).get("code") for a in answers] == [-32700, -32600, None, -32700, -32700]
+    assert answers[2]["result"]["isError"] is True
+    assert "lone surrogate" in answers[2]["result"]["content"][0]["text"]
+    assert not (tmp_path / ".edgar" / "decisions").exists()

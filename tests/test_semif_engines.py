@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -26,13 +27,15 @@ REQ = DecisionRequest(
 
 @pytest.fixture
 def server():
-    """A local server: set `.reply` (JSON-able); `.seen` holds (path, headers, body) of each request."""
+    """A local server: set `.reply` (JSON-able, or a function of the request body); `.seen` holds
+    (path, headers, body) of each request."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             state.seen.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-            data = json.dumps(state.reply).encode()
+            reply = state.reply(body) if callable(state.reply) else state.reply
+            data = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
@@ -79,30 +82,132 @@ def test_anthropic_choice_outside_the_ids_is_a_model_error(server):
         engine.call(REQ)
 
 
-@pytest.mark.parametrize(
-    "reply",
-    [
-        {"probabilities": [1.0, 3.0]},
-        {"probabilities": {"bob": 0.75, "alice": 0.25}},
-        {"options": [{"id": "alice", "probability": 0.25}, {"id": "bob", "probability": 0.75}]},
-    ],
-)
-def test_systemone_reads_probabilities_in_each_shape(server, reply):
-    server.reply = reply
-    engine = get_engine(SemifConfig(engine="systemone", base_url=server.url + "/v1"), {})
-    result = engine.call(REQ)
-    assert result.probs == {"alice": 0.25, "bob": 0.75}
+JEV = json.loads((Path(__file__).parent / "fixtures" / "semif" / "jev-systemone.json").read_text())
+
+
+def systemone(server):
+    return get_engine(SemifConfig(engine="systemone", base_url=server.url + "/v1"), {})
+
+
+def test_systemone_speaks_the_jev_format(server):
+    # The documented reply to a choice question, served as the answer to edgar's first question.
+    server.reply = {"model": "jev-1.13.0", "answers": {"q1": JEV["reply"]["answers"]["urgency"]}}
+    decision = DecisionRequest(
+        JEV["request"]["state"],
+        "How urgent is this?",
+        [Option("low", "can wait a week"), Option("high", "needs action today")],
+    )
+    result = systemone(server).call(decision)
+    assert result.probs == {"low": 0.0, "high": 1.0}
+    assert result.extra["confidence"] == 1.0
     path, _, body = server.seen[0]
     assert path == "/v1/systemone"
-    assert body["question"]["type"] == "choice"
-    assert [o["id"] for o in body["question"]["options"]] == ["alice", "bob"]
+    assert body["state"] == JEV["request"]["state"]
+    assert body["questions"] == {"q1": JEV["request"]["questions"]["urgency"]}
 
 
-def test_systemone_reply_without_probabilities_is_a_model_error(server):
-    server.reply = {"probabilities": [1.0]}
-    engine = get_engine(SemifConfig(engine="systemone", base_url=server.url), {})
-    with pytest.raises(ModelError, match="without a probability for each option"):
-        engine.call(REQ)
+def answer_each(body):
+    """A server answering every choice question, favouring its last label 3:1."""
+    answers = {}
+    for name, question in body["questions"].items():
+        labels = list(question["criteria"])
+        answers[name] = {
+            "type": "choice",
+            "choice": labels[-1],
+            "probabilities": {label: (3.0 if label == labels[-1] else 1.0) for label in labels},
+        }
+    return {"answers": answers}
+
+
+def test_systemone_sends_questions_over_one_state_together(server):
+    from edgar_min.semif.systemone import MAX_PER_REQUEST
+
+    server.reply = answer_each
+    decisions = [
+        DecisionRequest("one ticket", f"Question {i}?", [Option("a"), Option(f"b{i}")]) for i in range(12)
+    ]
+    results = systemone(server).call_many(decisions)
+    assert [r.selected for r in results] == [f"b{i}" for i in range(12)]
+    assert results[0].probs == {"a": 0.25, "b0": 0.75}
+    assert [len(body["questions"]) for _, _, body in server.seen] == [MAX_PER_REQUEST, 12 - MAX_PER_REQUEST]
+    first = server.seen[0][2]["questions"]
+    assert list(first) == [f"q{i}" for i in range(1, 11)]
+    assert first["q3"] == {
+        "type": "choice",
+        "instructions": "Question 2?",
+        "criteria": {"a": None, "b2": None},
+    }
+    assert {r.prompt_order for r in results} == {"state_first"}
+
+
+def test_systemone_starts_a_new_request_for_a_new_state(server):
+    server.reply = answer_each
+    decisions = [DecisionRequest(s, "Q?", [Option("a"), Option("b")]) for s in ("one", "one", "two")]
+    systemone(server).call_many(decisions)
+    assert [(body["state"], len(body["questions"])) for _, _, body in server.seen] == [("one", 2), ("two", 1)]
+
+
+@pytest.mark.parametrize(
+    ("reply", "sentence"),
+    [
+        ({"probabilities": [0.25, 0.75]}, "answered without an 'answers' object"),
+        ({"answers": {"q1": {"type": "choice", "probabilities": {"alice": 1.0}}}},
+         "answered q1 without a probability for each option"),
+        ({"answers": {"q1": {"type": "choice", "probabilities": {"alice": 0, "bob": 0}}}},
+         "gave every option of q1 probability 0"),
+        ({"answers": {"q1": {"type": "choice", "probabilities": {"alice": True, "bob": 1}}}},
+         "answered q1 without a probability for each option"),
+    ],
+)  # fmt: skip
+def test_systemone_reply_out_of_shape_is_a_model_error(server, reply, sentence):
+    server.reply = reply
+    with pytest.raises(ModelError, match=sentence):
+        systemone(server).call(REQ)
+
+
+def test_anthropic_answers_several_questions_with_one_forced_tool(server):
+    server.reply = {"content": [{"type": "tool_use", "name": "choose", "input": {"q1": "bob", "q2": "no"}}]}
+    engine = get_engine(SemifConfig(engine="anthropic", base_url=server.url), {"ANTHROPIC_API_KEY": "k"})
+    second = DecisionRequest(REQ.state, "Urgent?", [Option("yes"), Option("no")])
+    results = engine.call_many([REQ, second])
+    assert [r.selected for r in results] == ["bob", "no"]
+    assert results[1].probs == {"yes": 0.0, "no": 1.0}
+    assert len(server.seen) == 1
+    body = server.seen[0][2]
+    schema = body["tools"][0]["input_schema"]
+    assert schema["properties"] == {
+        "q1": {"type": "string", "enum": ["alice", "bob"]},
+        "q2": {"type": "string", "enum": ["yes", "no"]},
+    }
+    assert schema["required"] == ["q1", "q2"]
+    assert body["tool_choice"] == {"type": "tool", "name": "choose"}
+    assert body["messages"][0]["content"].startswith("Evidence:\nthe boiler is broken\n\nQuestions:")
+    server.reply = {"content": [{"type": "tool_use", "name": "choose", "input": {"q1": "bob"}}]}
+    with pytest.raises(ModelError, match="answered q2 with none of its option ids"):
+        engine.call_many([REQ, second])
+
+
+def letter_reply(body):
+    """A server that favours the last letter offered, with logprobs as llama.cpp gives them."""
+    text = body["messages"][1]["content"]
+    letters = text.rsplit("(", 1)[1].rstrip(").").split(", ")
+    top = [{"token": x, "logprob": -0.1 if x == letters[-1] else -2.5} for x in letters]
+    return {
+        "choices": [{"message": {"content": letters[-1]}, "logprobs": {"content": [{"top_logprobs": top}]}}]
+    }
+
+
+def test_openai_call_many_puts_the_state_first_in_every_request(server):
+    server.reply = letter_reply
+    engine = get_engine(SemifConfig(engine="openai", base_url=server.url + "/v1"), {})
+    second = DecisionRequest(REQ.state, "Urgent?", [Option("yes"), Option("no"), Option("later")])
+    results = engine.call_many([REQ, second])
+    assert [r.selected for r in results] == ["bob", "later"]
+    users = [body["messages"][1]["content"] for _, _, body in server.seen]
+    assert [u.split("\n\n")[0] for u in users] == ["Evidence:\nthe boiler is broken"] * 2
+    assert {r.prompt_order for r in results} == {"state_first"}
+    assert engine.call(REQ).prompt_order == "options_first"
+    assert server.seen[-1][2]["messages"][1]["content"].startswith("Criterion: Who to call?")
 
 
 def test_openai_server_without_logprobs_falls_back_to_a_constrained_answer(server):
@@ -132,3 +237,15 @@ def test_unknown_engine_in_config_is_a_config_error(edgar, tmp_path):
               "--option", "a")  # fmt: skip
     assert r.code == 2
     assert "semif.engine must be one of lexical, openai, systemone, anthropic" in r.err
+
+
+def test_openai_call_many_falls_back_to_a_constrained_answer_with_the_state_first(server):
+    server.reply = {"choices": [{"message": {"content": '{"choice": "A"}'}}]}
+    engine = get_engine(SemifConfig(engine="openai", base_url=server.url + "/v1"), {})
+    (result,) = engine.call_many([REQ])
+    assert result.selected == "alice"
+    assert "constrained answer" in result.extra["probability_status"]
+    assert result.prompt_order == "state_first"
+    second = server.seen[1][2]
+    assert second["messages"][1]["content"].startswith("Evidence:\nthe boiler is broken")
+    assert "response_format" in second

@@ -149,3 +149,32 @@ def test_malformed_json_is_bad_input_with_a_sentence():
 
 def test_json_round_trip_of_the_example():
     assert turn_from_json(json.dumps(GOOD)).shape == "main:shell>edit"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"prompt": "deploy \\ud800 now"}', "'prompt' holds a lone surrogate"),
+        ('{"prompt": "deploy", "corrections": ["no \\udfff"]}', "'corrections' holds a lone surrogate"),
+        ('{"prompt": "x", "errors": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+        ("[" * 100_000, "nested too deeply"),
+    ],
+    ids=["surrogate-prompt", "surrogate-correction", "deep-errors", "deep-top"],
+)
+def test_text_that_is_not_text_and_json_too_deep_are_a_sentence(text, words):
+    with pytest.raises(BadInput) as caught:
+        turn_from_json(text)
+    assert words in caught.value.message
+    assert "nothing was stored" in caught.value.message
+
+
+def test_learn_refuses_a_lone_surrogate_with_exit_2_before_storing(edgar, tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    turn = tmp_path / "turn.json"
+    for text in ('{"prompt": "deploy \\ud800", "verification": "passed"}', "[" * 100_000):
+        turn.write_text(text)
+        result = edgar("--root", str(root), "learn", str(turn))
+        assert result.code == 2, result
+        assert "internal error" not in result.err
+        assert list(root.iterdir()) == []

@@ -112,7 +112,7 @@ class _Reader:
                     stats.lines += 1
                     try:
                         value = json.loads(rest)
-                    except ValueError:
+                    except (ValueError, RecursionError):
                         stats.torn += 1
                     else:
                         yield value
@@ -125,7 +125,7 @@ class _Reader:
             stats.lines += 1
             try:
                 value = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # a line nested too deeply to read is garbage too
                 stats.garbage += 1
                 continue
             yield value

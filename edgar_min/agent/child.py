@@ -169,6 +169,10 @@ class _ChildEngine:
             dict(answer.get("extra") or {}),
         )
 
+    def call_many(self, decisions: list[DecisionRequest]) -> list[DecisionResult]:
+        """Several questions over one state; asked through the pipe one by one, each charged."""
+        return [self.call(d) for d in decisions]
+
 
 def _text(value: object) -> str | None:
     """`value` as a plain str (a str subclass is copied, never asked), or None when it is not text."""

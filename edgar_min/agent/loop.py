@@ -20,9 +20,12 @@ from edgar_min.agent.skills import ActionResult, Request
 from edgar_min.agent.walls import BudgetExceeded, Wall
 from edgar_min.errors import BadInput, Refused
 from edgar_min.learning.turn import redact
+from edgar_min.semif import ask_many
 from edgar_min.semif.types import DecisionRequest, Option
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.semif import Engine
@@ -80,6 +83,40 @@ class RunEngine:
         self.engine_seconds += elapsed
         self._log.append(result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed)
         return result
+
+    def call_many(
+        self, decisions: Sequence[DecisionRequest], *, charged: bool = True
+    ) -> tuple[DecisionResult, ...]:
+        """Several questions over one state at once, charged one engine call per question."""
+        decisions = tuple(decisions)
+        if not all(isinstance(d, DecisionRequest) for d in decisions):
+            msg = "ctx.engine.call_many takes a list of DecisionRequests"
+            raise TypeError(msg)
+        if charged:
+            if self.calls + len(decisions) > self.budget:
+                msg = (
+                    f"cost budget of {self.budget} engine call(s) for this run cannot take "
+                    f"{len(decisions)} more after {self.calls}; failing fast"
+                )
+                raise BudgetExceeded(msg)
+            self.calls += len(decisions)
+        decisions = tuple(
+            DecisionRequest(
+                redact(d.state), redact(d.question),
+                tuple(Option(o.id, redact(o.description)) for o in d.options), d.id,
+            )
+            for d in decisions
+        )  # fmt: skip
+        start = time.perf_counter()
+        results = ask_many(self._engine, decisions)
+        elapsed = time.perf_counter() - start
+        self.engine_seconds += elapsed
+        for result in results:
+            self._log.append(
+                result, phase=self.phase, run_id=self.run_id, model=self.model,
+                latency_s=elapsed / max(1, len(results)),
+            )  # fmt: skip
+        return results
 
 
 @dataclass(frozen=True, slots=True)

@@ -289,7 +289,8 @@ def parse_registry(text: str, path: Path) -> tuple[Registry | None, list[str]]:
 
 def read_registry_text(path: Path) -> str:
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:  # bounded: a checkout may link the tree to /dev/zero
+            data = handle.read(MAX_REGISTRY_BYTES + 1)
     except FileNotFoundError:
         msg = (
             f"no skill tree at {path}: create data/categories.json "

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.tree import body_path, load_registry, read_registry_text
-from edgar_min.atomic import write_text
-from edgar_min.errors import Refused
-from edgar_min.learning.ledger import record
+from edgar_min.atomic import check_writable, read_text, remove_tree, write_text
+from edgar_min.errors import EdgarError, Refused
+from edgar_min.learning.ledger import check_record, record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -52,13 +52,15 @@ def write_code_skill(
     if not body.endswith("\n"):
         body += "\n"
     entry = json.dumps(manifest.as_json(), ensure_ascii=False, indent=2) + "\n"
+    # The ledger row comes last: refuse first, so a body is never written without its row.
+    check_record(layout)
     if to == "proposal":
         try:
-            before = target.read_text(encoding="utf-8") if target.is_file() else None
-        except (OSError, UnicodeDecodeError):
+            before = read_text(target, root=layout.root)
+        except (OSError, UnicodeDecodeError, EdgarError):
             before = None
-        write_text(target, body)
-        write_text(target.with_suffix(".json"), entry)
+        write_text(target, body, root=layout.root)
+        write_text(target.with_suffix(".json"), entry, root=layout.root)
         _record(layout, manifest.name, "proposal", before, body)
         return target
     if target.exists():
@@ -71,11 +73,12 @@ def write_code_skill(
         if category.get("name") == manifest.category:
             category.setdefault("skills", []).append(manifest.as_json())
             break
-    write_text(target, body)
+    check_writable(target, layout.registry, root=layout.root)
+    write_text(target, body, root=layout.root)
     try:
-        write_text(layout.registry, json.dumps(raw, ensure_ascii=False, indent=2) + "\n")
+        write_text(layout.registry, json.dumps(raw, ensure_ascii=False, indent=2) + "\n", root=layout.root)
     except BaseException:
-        target.unlink(missing_ok=True)
+        remove_tree(target, root=layout.root)
         raise
     _record(layout, manifest.name, "tree", None, body)
     return target

@@ -246,6 +246,14 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return 0
     except KeyboardInterrupt:
         return 130
+    except RecursionError:
+        # JSON or TOML nested thousands deep, met by a reader that has no sentence for it.
+        sentence = "the input is nested too deeply to read; nothing was stored"
+        return _fail(sentence, 2, json_mode, stdout, stderr)
+    except UnicodeError:
+        # An argument or file with bytes that are not UTF-8 reaches here as a lone surrogate.
+        sentence = "the input holds text that is not valid UTF-8; nothing was stored"
+        return _fail(sentence, 2, json_mode, stdout, stderr)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         return _fail(f"{where}{exc.strerror or exc}", 1, json_mode, stdout, stderr)

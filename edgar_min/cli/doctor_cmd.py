@@ -1,14 +1,18 @@
 """`edgar doctor [--network]`: what edgar would do here, and what needs a person's attention.
 
-It reads; it never writes. Only `--network` reaches out to the configured
-provider. Exit 0 when healthy, 1 when something needs attention. No key is
-ever shown: only the name of the variable it is read from, and whether it is set.
+It reads and changes nothing, with one exception: a temp file that a killed write
+left behind (`.NAME.PID.THREAD.tmp`) is removed when that is safe, meaning the
+process named in it is no longer running here, or the file is over an hour old
+(a write takes milliseconds), and it is a plain file reached without a link.
+Only `--network` reaches out to the configured provider. Exit 0 when healthy, 1
+when something needs attention. No key is ever shown: only the name of the
+variable it is read from, and whether it is set.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     import argparse
@@ -20,6 +24,8 @@ if TYPE_CHECKING:
 __all__ = ["diagnose", "register"]
 
 NETWORK_SYSTEM = "You are a health check. Reply with the single word: ok"
+# What walking from the root to one of edgar's places found there.
+Reached = Literal["folder", "file", "missing", "refused"]
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -115,14 +121,133 @@ def _histories(layout: Layout, every: int) -> list[dict[str, Any]]:
     return found
 
 
-def _count_lines(path: object) -> int:
+# A temp file this much older than now cannot belong to a write still under way.
+TEMP_STALE_S = 3600.0
+
+
+def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
+    """Links and misplaced files where edgar writes, and temp files killed writes left behind."""
+    import stat
+    import time
+
+    from edgar_min.atomic import remove_tree, temp_file_pid
+    from edgar_min.errors import EdgarError
+
+    found: dict[str, list[str]] = {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
+    folders = []
+    for place in layout.machine_owned:
+        kind = _reach(layout, place, found)
+        if kind == "folder":
+            folders.append(place)
+    if (layout.root / "data").is_dir() and not (layout.root / "data").is_symlink():
+        folders.append(layout.root / "data")
+    now = time.time()
+    for folder in folders:
+        for top, dirs, files in os.walk(folder):
+            for name in sorted(dirs + files):
+                path = os.path.join(top, name)
+                try:
+                    st = os.lstat(path)
+                except OSError:
+                    continue
+                if stat.S_ISLNK(st.st_mode) and folder.name != "data":
+                    found["links"].append(_link_line(layout, path))
+                    continue
+                pid = temp_file_pid(name)
+                if pid is None or not stat.S_ISREG(st.st_mode):
+                    continue
+                shown = _rel(layout, path)
+                if _leftover(pid, st.st_mtime, now):
+                    try:
+                        remove_tree(path, root=layout.root)
+                    except (OSError, EdgarError):
+                        found["temp_kept"].append(shown)
+                    else:
+                        found["temp_removed"].append(shown)
+                else:
+                    found["temp_kept"].append(shown)
+    attention.extend(
+        f"link: {line}; edgar refuses to write through it (replace it with a real folder or file)"
+        for line in found["links"]
+    )
+    attention.extend(f"misplaced: {line}; edgar refuses to write there" for line in found["misplaced"])
+    attention.extend(
+        f"temp file: {shown} may belong to a write still running; left alone" for shown in found["temp_kept"]
+    )
+    return found
+
+
+def _reach(layout: Layout, place: Any, found: dict[str, list[str]]) -> Reached:
+    """Walk from the root to `place` without following links, noting a link or a misplaced file."""
+    import stat
+
+    is_file = place.suffix == ".jsonl"
+    current = layout.root
+    parts = place.relative_to(layout.root).parts
+    for at, part in enumerate(parts, 1):
+        current = current / part
+        try:
+            st = os.lstat(current)
+        except OSError:
+            return "missing"
+        shown = _rel(layout, current)
+        if stat.S_ISLNK(st.st_mode):
+            line = _link_line(layout, str(current))
+            if line not in found["links"]:
+                found["links"].append(line)
+            return "refused"
+        last = at == len(parts)
+        if not last and not stat.S_ISDIR(st.st_mode):
+            line = f"{shown} is a file where edgar keeps a folder"
+            if line not in found["misplaced"]:
+                found["misplaced"].append(line)
+            return "refused"
+        if last and is_file and not stat.S_ISREG(st.st_mode):
+            found["misplaced"].append(f"{shown} is not a plain file where edgar keeps a log")
+            return "refused"
+        if last and not is_file and not stat.S_ISDIR(st.st_mode):
+            found["misplaced"].append(f"{shown} is a file where edgar keeps a folder")
+            return "refused"
+    return "file" if is_file else "folder"
+
+
+def _link_line(layout: Layout, path: str) -> str:
     from pathlib import Path
 
     try:
-        with Path(str(path)).open("rb") as handle:
-            return sum(1 for line in handle if line.strip())
+        target = f" (to {Path(path).readlink()})"
+    except OSError:
+        target = ""
+    return f"{_rel(layout, path)} is a symbolic link{target}"
+
+
+def _leftover(pid: int, mtime: float, now: float) -> bool:
+    """True when no running write can own a temp file: its process is gone, or it is stale."""
+    if now - mtime > TEMP_STALE_S or pid <= 0:
+        return True
+    if pid == os.getpid() or os.name != "posix":
+        # On Windows os.kill(pid, 0) would end that process, not probe it: age alone decides.
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError, OSError):
+        return False
+    return False
+
+
+def _count_lines(path: object) -> int:
+    from edgar_min.logfile import open_plain
+
+    try:
+        handle = open_plain(str(path))
     except OSError:
         return 0
+    if handle is None:
+        return 0
+    with handle:
+        return sum(1 for line in handle if line.strip())
 
 
 def _network(provider: Any) -> dict[str, Any]:
@@ -178,6 +303,7 @@ def diagnose(
     report["controller"] = {"enabled": enabled, "note": None if enabled else INERT}
     report["model"], provider = _model(config, environ, attention)
     report["skills"] = _skills(layout, attention)
+    report["places"] = _places(layout, attention)
     report["check"] = describe_check(config.check)
     # One pass over the store serves both the store's health and the skills' evidence.
     evidence = collect(layout, config)
@@ -260,6 +386,13 @@ def cmd_doctor(ctx: Context) -> int:
     ctx.out(
         f"store: {store['records']} turn record(s) in {store['files']} file(s), {store['torn']} torn line(s)"
     )
+    places = report["places"]
+    ctx.out(
+        f"places edgar writes: {len(places['links'])} link(s), {len(places['misplaced'])} misplaced, "
+        f"{len(places['temp_removed'])} leftover temp file(s) removed, {len(places['temp_kept'])} kept"
+    )
+    for shown in places["temp_removed"]:
+        ctx.out(f"  removed {shown} (a write killed before it finished left it)")
     ctx.out(report["check"])
     ctx.out(f"proposals waiting: {report['proposals']['waiting']}")
     histories = report["histories"]

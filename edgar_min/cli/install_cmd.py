@@ -37,7 +37,7 @@ def cmd_install(ctx: Context) -> int:
     plan = plan_install(path, edgar_command(), ctx.config.adapters.hook_timeout_s, uninstall=ctx.ns.uninstall)
     shown = path.relative_to(ctx.layout.root)
     if plan.text is not None and not ctx.ns.dry_run:
-        write_text(path, plan.text)
+        write_text(path, plan.text, root=ctx.layout.root)
     if ctx.json:
         ctx.emit(
             {

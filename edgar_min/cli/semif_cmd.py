@@ -1,34 +1,57 @@
-"""`edgar decide`, `edgar decisions export`, `edgar decisions relabel`."""
+"""`edgar decide` (one question, or several over one state), `edgar decisions export`, `relabel`."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import BadInput
 
 if TYPE_CHECKING:
-    import argparse
-
     from edgar_min.cli.app import Context
+    from edgar_min.semif.questions import Question
+    from edgar_min.semif.types import DecisionResult
 
 __all__ = ["register"]
 
 
+MAX_QUESTIONS_BYTES = 4 * 1024 * 1024
+
+
+class _InOrder(argparse.Action):
+    """Keeps `--question` and `--option` in one list, in the order given, so options follow their question."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ARG002
+        items = getattr(namespace, "asked", None) or []
+        items.append((self.dest, values))
+        namespace.asked = items
+
+
 def register(commands: argparse._SubParsersAction) -> None:
+    # The help line is also in the command table of cli/__init__.py, which prints it without importing this.
     p = commands.add_parser("decide", help="answer one multiple-choice decision with the configured engine")
     p.add_argument("--state", required=True, help="the evidence to decide on")
-    p.add_argument("--question", required=True, help="the criterion")
+    p.add_argument(
+        "--question",
+        action=_InOrder,
+        help="the criterion; repeat to ask several questions over the state, each followed by its --option",
+    )
     p.add_argument(
         "--option",
-        action="append",
-        required=True,
+        action=_InOrder,
         metavar="ID[=DESCRIPTION]",
-        help="one option (repeat, 1-16 times)",
+        help="one option of the question before it (repeat, 1-16 times per question)",
+    )
+    p.add_argument(
+        "--questions",
+        metavar="FILE",
+        help='questions as JSONL (- for stdin): {"question": ..., "options": [...], "id": ...} per line',
     )
     p.add_argument("--phase", default="decide", help="the phase recorded in the decision log")
-    p.set_defaults(handler=cmd_decide)
+    p.set_defaults(handler=cmd_decide, asked=None)
 
     p = commands.add_parser("decisions", help="the decision log: export and relabel")
     sub = p.add_subparsers(dest="decisions_command", metavar="SUBCOMMAND")
@@ -44,25 +67,118 @@ def register(commands: argparse._SubParsersAction) -> None:
     r.set_defaults(handler=cmd_relabel)
 
 
-def parse_option(raw: str) -> tuple[str, str]:
-    """`ID=DESCRIPTION` or `ID` -> (id, description)."""
-    option_id, _, description = raw.partition("=")
-    if not option_id.strip():
-        msg = f"--option {raw[:60]!r}: the option id before '=' may not be empty"
+def _questions_in_order(asked: list[tuple[str, str]]) -> list[Question]:
+    """`--question Q --option A --option B --question R ...` -> Questions.
+
+    With one --question every --option is its own, wherever it stands (as `decide` always took
+    them); with several, an --option before the first --question belongs to none and is refused.
+    """
+    from edgar_min.semif.questions import Question, parse_option
+    from edgar_min.semif.types import Option
+
+    questions: list[tuple[str, list[tuple[str, str]]]] = []
+    if sum(kind == "question" for kind, _ in asked) == 1:
+        asked = sorted(asked, key=lambda item: item[0] != "question")
+    for kind, value in asked:
+        if kind == "question":
+            questions.append((value, []))
+        elif not questions:
+            msg = (
+                f"--option {value[:60]!r} comes before any --question; "
+                "with several questions, give each question first, then its options"
+            )
+            raise BadInput(msg)
+        else:
+            questions[-1][1].append(parse_option(value))
+    for number, (question, options) in enumerate(questions, 1):
+        if not options:
+            shown = " ".join(question.split())[:60]
+            msg = f"question {number} ({shown!r}) has no --option; give 1-16 after it"
+            raise BadInput(msg)
+    return [Question(q, tuple(Option(i, d) for i, d in opts)) for q, opts in questions]
+
+
+def _read_questions_file(source: str) -> str:
+    try:
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_QUESTIONS_BYTES + 1) if stream else sys.stdin.read().encode()
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_QUESTIONS_BYTES + 1)
+    except FileNotFoundError:
+        msg = f"--questions {source}: no such file"
+        raise BadInput(msg) from None
+    except IsADirectoryError:
+        msg = f"--questions {source}: is a folder, not a JSONL file"
+        raise BadInput(msg) from None
+    except OSError as exc:
+        msg = f"--questions {source}: cannot be read ({exc.strerror})"
+        raise BadInput(msg) from None
+    if len(data) > MAX_QUESTIONS_BYTES:
+        msg = f"--questions {source}: larger than {MAX_QUESTIONS_BYTES} bytes"
         raise BadInput(msg)
-    return option_id.strip(), description.strip()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        msg = f"--questions {source}: not UTF-8 text"
+        raise BadInput(msg) from None
 
 
 def cmd_decide(ctx: Context) -> int:
+    from edgar_min.semif.questions import read_questions
+
+    asked = ctx.ns.asked or []
+    if ctx.ns.questions is not None:
+        if asked:
+            msg = "give the questions either as --question/--option or in --questions FILE, not both"
+            raise BadInput(msg)
+        source = "stdin" if ctx.ns.questions == "-" else ctx.ns.questions
+        questions = read_questions(_read_questions_file(ctx.ns.questions), f"--questions {source}")
+        return _decide_many(ctx, questions)
+    if not any(kind == "question" for kind, _ in asked) or not any(kind == "option" for kind, _ in asked):
+        msg = "decide needs --question and at least one --option after it (or --questions FILE)"
+        raise BadInput(msg)
+    questions = _questions_in_order(asked)
+    if len(questions) > 1:
+        return _decide_many(ctx, questions)
+    return _decide_one(ctx, questions[0])
+
+
+def _decide_one(ctx: Context, question: Question) -> int:
     from edgar_min.semif import DecisionRequest, decide
 
-    options = [parse_option(raw) for raw in ctx.ns.option]
     # Checked before the engine is built, so bad input never costs a model call.
-    DecisionRequest(ctx.ns.state, ctx.ns.question, options, "check")
-    result = decide(ctx.layout, ctx.config, ctx.ns.state, ctx.ns.question, options, phase=ctx.ns.phase)
+    DecisionRequest(ctx.ns.state, question.question, question.options, "check")
+    result = decide(
+        ctx.layout, ctx.config, ctx.ns.state, question.question, question.options, phase=ctx.ns.phase
+    )
     if ctx.json:
         ctx.emit(result.as_json())
         return 0
+    _print_result(ctx, result)
+    return 0
+
+
+def _decide_many(ctx: Context, questions: tuple[Question, ...] | list[Question]) -> int:
+    from edgar_min.semif import decide_many, new_run_id
+
+    run_id = new_run_id()
+    results = decide_many(ctx.layout, ctx.config, ctx.ns.state, questions, phase=ctx.ns.phase, run_id=run_id)
+    if ctx.json:
+        ctx.emit({"run_id": run_id, "results": [r.as_json() for r in results]})
+        return 0
+    for number, result in enumerate(results, 1):
+        if number > 1:
+            ctx.out()
+        ctx.out(f"question {number}: {' '.join(result.request.question.split())}")
+        _print_result(ctx, result)
+    ctx.out()
+    ctx.out(f"{len(results)} decisions logged under run {run_id}")
+    return 0
+
+
+def _print_result(ctx: Context, result: DecisionResult) -> None:
     width = max(len(i) for i in result.option_ids)
     for option_id, p in zip(result.option_ids, result.probabilities, strict=True):
         mark = "*" if option_id == result.selected else " "
@@ -72,7 +188,6 @@ def cmd_decide(ctx: Context) -> int:
     if result.extra.get("calibrated") is False:
         note += "; uncalibrated"
     ctx.out(f"selected {result.selected} (engine {result.engine}{note})")
-    return 0
 
 
 def cmd_export(ctx: Context) -> int:

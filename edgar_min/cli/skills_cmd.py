@@ -147,7 +147,7 @@ def _targets(ctx: Context, paths: list[str]) -> list[Path]:
         index = discover(ctx.layout)
         found = [s.path for s in index.skills.values()] + [lo.path for lo, _ in index.shadowed]
         if ctx.layout.proposals.is_dir():
-            found += sorted(ctx.layout.proposals.glob("*/SKILL.md"))
+            found += sorted(p for p in ctx.layout.proposals.glob("*/SKILL.md") if p.is_file())
         return found
     found = []
     for raw in paths:

@@ -11,16 +11,15 @@ never a broken turn.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import dataclass
 
-from edgar_min.atomic import append_line
 from edgar_min.errors import EdgarError, NotFound, Refused
 from edgar_min.learning.observations import observe, read_history
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import triggers
+from edgar_min.logfile import append_row, timestamp
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -117,18 +116,12 @@ def log_rejection(
 
     A `reply` the model gave is kept beside it for a person (`edgar skills rejections`).
     """
-    row = {
-        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "trigger": trigger,
-        "skill": skill,
-        "session": session,
-        "error": error,
-    }
+    row = {"time": timestamp(), "trigger": trigger, "skill": skill, "session": session, "error": error}
     if reply is not None:
         from edgar_min.learning.rejected import keep
 
         row["kept"] = keep(layout, reply=reply, sentence=error, trigger=trigger, session=session, skill=skill)
-    append_line(layout.rejections, json.dumps(row, ensure_ascii=False))
+    append_row(layout.rejections, row, root=layout.root)
 
 
 class Pending:
@@ -171,7 +164,7 @@ class Gate:
         self.layout = layout
         self.config = config
         self._provider = provider
-        self.store = store if store is not None else ExperienceStore(layout.experience)
+        self.store = store if store is not None else ExperienceStore(layout.experience, root=layout.root)
 
     @property
     def mode(self) -> Mode:
@@ -264,7 +257,7 @@ class Gate:
                 log_rejection(
                     self.layout, trigger=",".join(fired), skill=skill, error=sentence, session=session
                 )
-            except OSError:
+            except (OSError, EdgarError):
                 pass
             if skill is not None:
                 sentence = f"distill {skill}: {sentence}"

@@ -307,16 +307,12 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
 
 def log_problem(layout: Layout, event: str, sentence: str) -> None:
     """One line in `.edgar/hook-problems.jsonl`; a failure to write it is not another problem."""
-    from edgar_min.atomic import append_line
+    from edgar_min.logfile import append_row, timestamp
 
-    row = {
-        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "hook": EVENTS.get(event, event),
-        "problem": sentence,
-    }
+    row = {"time": timestamp(), "hook": EVENTS.get(event, event), "problem": sentence}
     try:
-        append_line(layout.hook_problems, json.dumps(row, ensure_ascii=False))
-    except (OSError, ValueError):
+        append_row(layout.hook_problems, row, root=layout.root)
+    except (OSError, ValueError, EdgarError):
         pass
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from typing import TYPE_CHECKING
 
-from edgar_min.atomic import append_line
 from edgar_min.learning.store import check_session
+from edgar_min.logfile import append_row, timestamp
 from edgar_min.skills.names import name_problem
 
 if TYPE_CHECKING:
@@ -36,8 +35,7 @@ def _file(layout: Layout, session: str) -> Path:
 
 def record_suggested(layout: Layout, session: str, names: tuple[str, ...] | list[str]) -> None:
     """Append the skills suggested for this session's latest prompt (possibly none)."""
-    row = {"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "skills": list(names)}
-    append_line(_file(layout, session), json.dumps(row, ensure_ascii=False))
+    append_row(_file(layout, session), {"time": timestamp(), "skills": list(names)}, root=layout.root)
 
 
 def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:

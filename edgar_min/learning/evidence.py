@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Literal
 from edgar_min.errors import EdgarError
 from edgar_min.learning.observations import read_history
 from edgar_min.learning.store import VERDICTS, Scan
+from edgar_min.logfile import timestamp
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
@@ -229,7 +230,7 @@ class Evidence:
                 mtime = skill.path.stat().st_mtime
             except OSError:
                 return ""
-            since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime))
+            since = timestamp(mtime)
             what = f"never loaded since its file was written {since}"
         turns = self.scan.turns_after(since)
         if turns >= self.stale_turns:

@@ -13,13 +13,13 @@ or garbage lines; `doctor` reports them.
 
 from __future__ import annotations
 
-import json
-import time
+import stat
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
-from edgar_min.atomic import append_line, write_text
+from edgar_min.atomic import check_writable, lstat, read_text, write_text
 from edgar_min.errors import NotFound, Refused
+from edgar_min.logfile import append_row, read_rows, timestamp
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -31,6 +31,7 @@ __all__ = [
     "ACTORS",
     "Ledger",
     "Row",
+    "check_record",
     "keep_version",
     "read_ledger",
     "record",
@@ -98,9 +99,15 @@ def keep_version(layout: Layout, text: str) -> str:
     """Store `text` under its sha256 (once) and return the hash."""
     digest = sha256_text(text)
     path = layout.versions / digest
-    if not path.is_file():
-        write_text(path, text)
+    st = lstat(path, root=layout.root)
+    if st is None or not stat.S_ISREG(st.st_mode):
+        write_text(path, text, root=layout.root)
     return digest
+
+
+def check_record(layout: Layout) -> None:
+    """Refuse before a change when its ledger row or kept versions could not be written."""
+    check_writable(layout.ledger, layout.versions / "0", root=layout.root)
 
 
 def record(
@@ -120,7 +127,7 @@ def record(
         msg = f"ledger: actor {actor!r}, action {action!r} or place {place!r} is not one the ledger knows"
         raise ValueError(msg)
     row = Row(
-        time=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        time=timestamp(),
         actor=actor,
         action=action,
         name=name,
@@ -130,17 +137,11 @@ def record(
         before=keep_version(layout, before) if before is not None else None,
         after=keep_version(layout, after) if after is not None else None,
     )
-    append_line(layout.ledger, json.dumps(row.as_json(), ensure_ascii=False, separators=(",", ":")))
+    append_row(layout.ledger, row.as_json(), root=layout.root)
     return row
 
 
-def _row(raw: bytes) -> Row | None:
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
+def _row(data: dict) -> Row | None:
     texts = ("time", "actor", "action", "name", "place", "session", "trigger")
     if not all(isinstance(data.get(k), str) for k in texts):
         return None
@@ -154,20 +155,14 @@ def _row(raw: bytes) -> Row | None:
 
 def read_ledger(layout: Layout, name: str | None = None) -> Ledger:
     """Every well-formed row (of one skill when `name` is given), oldest first."""
-    result = Ledger()
-    try:
-        handle = layout.ledger.open("rb")
-    except FileNotFoundError:
-        return result
-    with handle:
-        for raw in handle:
-            row = _row(raw) if raw.endswith(b"\n") else None
-            if row is None:
-                if raw.strip():
-                    result.torn += 1
-                continue
-            if name is None or row.name == name:
-                result.rows.append(row)
+    read = read_rows(layout.ledger)
+    result = Ledger(torn=len(read.bad) + read.not_a_file)
+    for data in read.rows:
+        row = _row(data)
+        if row is None:
+            result.torn += 1
+        elif name is None or row.name == name:
+            result.rows.append(row)
     return result
 
 
@@ -192,10 +187,12 @@ def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
     digest = found[0]
     path: Path = layout.versions / digest
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, root=layout.root)
     except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
         msg = f"version {digest[:12]} of {name} is named in the ledger but its copy {path} cannot be read"
-        raise Refused(msg) from None
+        raise Refused(msg)
     if sha256_text(text) != digest:
         msg = f"version {digest[:12]} of {name}: the copy at {path} has been changed; refusing to restore it"
         raise Refused(msg)

@@ -7,15 +7,14 @@ ledger row, so any text can be brought back.
 
 from __future__ import annotations
 
-import os
-import shutil
-import time
 from typing import TYPE_CHECKING
 
+from edgar_min.atomic import check_writable, move, read_text, remove_tree
 from edgar_min.errors import NotFound, Refused
-from edgar_min.learning.ledger import read_ledger, record, version_text
+from edgar_min.learning.ledger import check_record, read_ledger, record, version_text
 from edgar_min.learning.proposals import proposal_path
 from edgar_min.learning.writer import write_learned
+from edgar_min.logfile import timestamp
 from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill
 from edgar_min.skills.names import name_problem
@@ -33,10 +32,12 @@ def accept(layout: Layout, name: str) -> Path:
     """A person accepts: the proposal goes through `write_learned` into learned/, then is removed."""
     path = proposal_path(layout, name)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, root=layout.root)
     except (OSError, UnicodeDecodeError) as exc:
         msg = f"refused {name}: {path} cannot be read ({exc})"
         raise Refused(msg) from None
+    if text is None:
+        raise NotFound(f"no proposal named {name}")
     index = discover(layout)
     owner = index.owner(name)
     if owner is not None:
@@ -47,7 +48,7 @@ def accept(layout: Layout, name: str) -> Path:
         )
         raise Refused(msg)
     target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
-    shutil.rmtree(path.parent)
+    remove_tree(path.parent, root=layout.root)
     return target
 
 
@@ -83,19 +84,20 @@ def move_to_archive(
 
     The ledger row keeps the text, so `edgar skills restore` can bring it back.
     """
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    stamp = timestamp(compact=True)
     label = f"{stamp}-{name}" + ("-rejected" if action == "reject" else "")
     target = layout.archive / label
     n = 1
     while target.exists():
         n += 1
         target = layout.archive / f"{label}-{n}"
-    target.parent.mkdir(parents=True, exist_ok=True)
+    check_writable(target, root=layout.root)
+    check_record(layout)
     try:
-        before = (folder / "SKILL.md").read_text(encoding="utf-8")
+        before = read_text(folder / "SKILL.md", root=layout.root)
     except (OSError, UnicodeDecodeError):
         before = None
-    os.replace(folder, target)
+    move(folder, target, root=layout.root)
     record(layout, actor=actor, action=action, name=name, place=place, before=before, after=None)
     return target
 

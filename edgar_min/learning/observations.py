@@ -125,8 +125,8 @@ def observe(
         return 0
     if _torn(path):
         # End a line cut short by a crash, so the new note starts a line of its own.
-        append_line(path, "")
-    append_line(path, f"- {text}")
+        append_line(path, "", root=layout.root)
+    append_line(path, f"- {text}", root=layout.root)
     return len(read_history(layout, name).notes)
 
 

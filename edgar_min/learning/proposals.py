@@ -65,8 +65,11 @@ def list_proposals(layout: Layout) -> list[Proposal]:
     """Every `.edgar/proposals/NAME/SKILL.md`, by name."""
     if not layout.proposals.is_dir():
         return []
+    # is_file: a SKILL.md linked to /dev/zero would be read forever.
     return [
-        _read(p) for p in sorted(layout.proposals.glob("*/SKILL.md")) if not p.parent.name.startswith(".")
+        _read(p)
+        for p in sorted(layout.proposals.glob("*/SKILL.md"))
+        if not p.parent.name.startswith(".") and p.is_file()
     ]
 
 

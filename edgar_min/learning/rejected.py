@@ -14,9 +14,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.atomic import write_text
+from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
 from edgar_min.learning.turn import redact
+from edgar_min.logfile import open_plain, timestamp
 from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def keep(
     text = redact(reply.replace("\r\n", "\n"))
     row = Rejected(
         id=ident,
-        time=time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
+        time=timestamp(stamp),
         trigger=trigger,
         session=session,
         skill=skill,
@@ -67,10 +68,12 @@ def keep(
         cut=len(text) > REPLY_CHARS,
     )
     write_text(
-        layout.rejected / f"{ident}.json", json.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n"
+        layout.rejected / f"{ident}.json",
+        json.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n",
+        root=layout.root,
     )
     for old in _files(layout)[:-KEEP]:
-        old.unlink(missing_ok=True)
+        remove_tree(old, root=layout.root)
     return ident
 
 
@@ -84,9 +87,13 @@ def _files(layout: Layout) -> list:
 
 def _read(path) -> Rejected | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        handle = open_plain(path)  # not a fifo or /dev/zero a checkout linked here
+        if handle is None:
+            return None
+        with handle:
+            data = json.loads(handle.read().decode("utf-8"))
         return Rejected(**{k: data[k] for k in Rejected.__slots__})
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 

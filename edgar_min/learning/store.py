@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
 
-from edgar_min.atomic import append_line
+from edgar_min.atomic import append_line, check_writable, create_empty
 from edgar_min.errors import BadInput
+from edgar_min.logfile import timestamp
 from edgar_min.regex import lazy
 
 try:  # CPython's own SHA-1: hashlib loads OpenSSL, a real part of every turn's start-up
@@ -87,10 +88,14 @@ def _host() -> str:
 
 
 class ExperienceStore:
-    """Append-only turn records and per-shape session markers under one folder."""
+    """Append-only turn records and per-shape session markers under one folder.
 
-    def __init__(self, folder: Path, host: str | None = None) -> None:
+    Writes reach the folder from `root` (default: the folder itself) without following a link.
+    """
+
+    def __init__(self, folder: Path, host: str | None = None, root: Path | None = None) -> None:
         self.folder = folder
+        self.root = folder if root is None else root
         self.host = _slug(host, 40) if host else _host()
         # Plain strings, built once: this is the per-turn hot path.
         self._turns_dir = os.path.join(folder, "turns", self.host)
@@ -112,8 +117,8 @@ class ExperienceStore:
                         names.append(entry.name)
                         if len(names) >= limit:
                             break
-        except FileNotFoundError:
-            pass
+        except (FileNotFoundError, NotADirectoryError):
+            pass  # a file where the folder belongs: the write that follows refuses it with a sentence
         return names
 
     def record(
@@ -125,7 +130,7 @@ class ExperienceStore:
         line = "\t".join(
             (
                 _VERSION,
-                time.strftime("%Y-%m-%dT%H:%M:%SZ", when),
+                timestamp(now),
                 session,
                 shape,
                 turn.verification,
@@ -133,23 +138,16 @@ class ExperienceStore:
                 ",".join(fired) or "-",
             )
         )
-        append_line(os.path.join(self._turns_dir, time.strftime("%Y-%m.tsv", when)), line)
         mine = _slug(session, 100)
         markers = self._markers(shape, MARKER_CAP)
-        if mine in markers or len(markers) >= MARKER_CAP:
-            return
-        marker = os.path.join(self._shape_dir(shape), mine)
-        try:
-            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            return
-        except FileNotFoundError:
-            os.makedirs(os.path.dirname(marker), exist_ok=True)
-            try:
-                fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                return
-        os.close(fd)
+        marker = None
+        if mine not in markers and len(markers) < MARKER_CAP:
+            marker = os.path.join(self._shape_dir(shape), mine)
+            # Checked before the turn line is written, so a refusal leaves no half-recorded turn.
+            check_writable(marker, root=self.root)
+        append_line(os.path.join(self._turns_dir, time.strftime("%Y-%m.tsv", when)), line, root=self.root)
+        if marker is not None:
+            create_empty(marker, root=self.root)
 
     def repeats(self, shape: str, exclude_session: str = "", enough: int = 0) -> int:
         """Distinct sessions other than `exclude_session` that did `shape` (at most `MARKER_CAP`)."""

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from edgar_min.errors import BadInput
+from edgar_min.learning.redact import redact
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -41,45 +42,6 @@ PROGRAM_MAX = 64
 # Human lines are capped: they are shown to a model and must stay a line, not a file.
 TEXT_MAX = 2000
 MAX_LIST = 500
-
-_SECRETS = [
-    # key=value / key: value where the key names a secret: keep the key, drop the value.
-    (
-        re.compile(
-            r"(?i)\b((?:api[_-]?key|access[_-]?key|secret(?:[_-]?key)?|token|passw(?:or)?d|pwd)"
-            r"\s*[:=]\s*)(\"[^\"]*\"|'[^']*'|\S+)"
-        ),
-        r"\1[REDACTED]",
-    ),
-    (re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"), r"\1 [REDACTED]"),
-    (
-        re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)", re.DOTALL),
-        "[REDACTED]",
-    ),
-    (re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}"), "[REDACTED]"),
-    (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"), "[REDACTED]"),
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "[REDACTED]"),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), "[REDACTED]"),
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{30,}"), "[REDACTED]"),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), "[REDACTED]"),
-    # Long hex runs (tokens, keys; a pasted 40-hex commit id goes too, on purpose).
-    (re.compile(r"\b[0-9a-fA-F]{32,}\b"), "[REDACTED]"),
-    # Long base64-looking runs that mix cases and digits (paths and words do not).
-    (
-        re.compile(
-            r"(?<![A-Za-z0-9+/_=-])(?=[A-Za-z0-9+/_-]*[0-9])(?=[A-Za-z0-9+/_-]*[a-z])"
-            r"(?=[A-Za-z0-9+/_-]*[A-Z])[A-Za-z0-9+/_-]{32,}={0,2}"
-        ),
-        "[REDACTED]",
-    ),
-]
-
-
-def redact(text: str) -> str:
-    """Replace secret-looking tokens a person typed with `[REDACTED]`."""
-    for pattern, replacement in _SECRETS:
-        text = pattern.sub(replacement, text)
-    return text
 
 
 def strip_program(program: str) -> str:
@@ -137,7 +99,15 @@ def _str_list(value: Any, key: str) -> list[str]:
     return value
 
 
-def _human_text(value: str) -> str:
+def _human_text(value: str, key: str) -> str:
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            # JSON's "\ud800" escape decodes to half a character that no file or model can take.
+            raise _refuse(
+                f"'{key}' holds a lone surrogate ({value[exc.start]!r}), which is not text"
+            ) from None
     return redact(value)[:TEXT_MAX]
 
 
@@ -214,8 +184,8 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
         if not SKILL_NAME.fullmatch(name):
             raise _refuse(f"'skills' holds {name!r}, which is not a skill name")
     return Turn(
-        prompt=_human_text(prompt),
-        corrections=tuple(_human_text(c) for c in corrections if c.strip()),
+        prompt=_human_text(prompt, "prompt"),
+        corrections=tuple(_human_text(c, "corrections") for c in corrections if c.strip()),
         tools=tuple(_tool_name(t, "tool", allowed_tools) for t in tools),
         errors=tuple(_error_record(e, i, allowed_tools) for i, e in enumerate(errors)),
         verification=verification,
@@ -230,5 +200,8 @@ def turn_from_json(text: str, source: str = "turn", allowed_tools: tuple[str, ..
         data = json.loads(text)
     except ValueError as exc:
         msg = f"{source}: not valid JSON ({exc}); nothing was stored"
+        raise BadInput(msg) from None
+    except RecursionError:
+        msg = f"{source}: the JSON is nested too deeply to be a turn record; nothing was stored"
         raise BadInput(msg) from None
     return parse_turn(data, allowed_tools)

@@ -33,7 +33,7 @@ import zlib
 from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
-from edgar_min.errors import EdgarError
+from edgar_min.errors import EdgarError, Refused
 from edgar_min.learning.similarity import (
     THRESHOLD,
     Match,
@@ -127,8 +127,13 @@ def _header() -> str:
 
 def _load(path: os.PathLike[str]) -> _Memo | None:
     """The memo at `path`, or None when it is missing, torn, garbage or of another version."""
+    from edgar_min.logfile import open_plain
+
     try:
-        with open(path, "rb") as handle:
+        handle = open_plain(path)  # not a fifo or /dev/zero a checkout linked here
+        if handle is None:
+            return None
+        with handle:
             data = handle.read()
     except OSError:
         return None
@@ -189,10 +194,10 @@ def _save(layout: Layout, files: list[_Kept]) -> None:
     try:
         if not (layout.cache / ".gitignore").exists():
             # Derived data, and it may hold words of skills in the user's home scope: never commit it.
-            write_text(layout.cache / ".gitignore", "*\n")
+            write_text(layout.cache / ".gitignore", "*\n", root=layout.root)
         crc = zlib.crc32(body.encode("utf-8"))
-        write_text(layout.word_cache, f"{_header()}\n{crc:08x}\n{body}")
-    except (OSError, ValueError):
+        write_text(layout.word_cache, f"{_header()}\n{crc:08x}\n{body}", root=layout.root)
+    except (OSError, ValueError, Refused):
         pass  # only an accelerator: the next check reads the files again
 
 

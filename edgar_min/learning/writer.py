@@ -9,17 +9,16 @@ here, from a name already checked, so it has nothing to climb out with.
 
 from __future__ import annotations
 
-import os
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from edgar_min.atomic import write_text
+from edgar_min.atomic import check_writable, read_text, write_text
 from edgar_min.errors import EdgarError, Refused
-from edgar_min.learning.ledger import record
+from edgar_min.learning.ledger import check_record, record
 from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
 from edgar_min.learning.wordcache import near_duplicate
+from edgar_min.logfile import timestamp
 from edgar_min.regex import lazy
 from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill, render_scalar
@@ -79,10 +78,6 @@ def _refused(name: str, sentence: str) -> Refused:
     return Refused(f"refused {shown}: {sentence}")
 
 
-def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
 def write_learned(
     layout: Layout,
     name: str,
@@ -137,7 +132,14 @@ def write_learned(
         )
     base = layout.learned if to == "learned" else layout.proposals
     target = base / name / "SKILL.md"
-    if to == "learned" and not patch and target.exists():
+    # Nothing is written when any place this write touches is a link or a file in a folder's place.
+    check_writable(target, root=layout.root)
+    check_record(layout)
+    try:
+        before = read_text(target, root=layout.root)
+    except UnicodeDecodeError:
+        before = ""
+    if to == "learned" and not patch and before is not None:
         raise _refused(name, "a learned skill of that name exists; a new body for it is a patch")
     # --- lifecycle: a new skill must not nearly duplicate an existing one (learning/similarity.py)
     if not patch:
@@ -147,7 +149,7 @@ def write_learned(
             raise NearDuplicate(name, match)
     # ---
     provenance = Provenance(
-        session=session, trigger=trigger, created=created or _now(), patch_of=name if patch else ""
+        session=session, trigger=trigger, created=created or timestamp(), patch_of=name if patch else ""
     )
     text = render_skill(name, description, body, provenance)
     # Read the file back before writing it: what lands must be a valid skill.
@@ -158,17 +160,11 @@ def write_learned(
     problems = validate_frontmatter(parsed.data, name) + shape_problems(parsed.body)
     if problems:
         raise _refused(name, "; ".join(problems))
-    if os.path.commonpath([base.resolve(), target.resolve()]) != str(base.resolve()):
-        raise _refused(name, "the path would leave its folder")
     # --- keep the text being replaced and the new one, then one ledger row (learning/ledger.py)
-    try:
-        before = target.read_text(encoding="utf-8") if target.is_file() else None
-    except (OSError, UnicodeDecodeError):
-        before = None
-    write_text(target, text)
+    write_text(target, text, root=layout.root)
     record(
         layout, actor=actor, action=action or ("patch" if patch else "write"), name=name, place=to,
-        before=before, after=text, session=session, trigger=trigger,
+        before=before or None, after=text, session=session, trigger=trigger,
     )  # fmt: skip
     # ---
     return target

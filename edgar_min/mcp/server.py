@@ -212,6 +212,21 @@ def _args_check(arguments: dict[str, Any], schema: dict[str, Any]) -> None:
                 raise ToolRefused(msg)
 
 
+def _text_check(arguments: dict[str, Any]) -> None:
+    """Refuse an argument holding a lone surrogate anywhere: no file, log or model can take it."""
+    stack: list[tuple[str, Any]] = list(arguments.items())
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if not _is_text(value):
+                msg = f"the argument {where!r} holds a lone surrogate, which is not text; nothing was stored"
+                raise ToolRefused(msg)
+        elif isinstance(value, dict):
+            stack += [(where, v) for v in value.values()] + [(where, k) for k in value]
+        elif isinstance(value, list):
+            stack += [(where, v) for v in value]
+
+
 class Server:
     """The protocol state and the tools, for one project; `handle` answers one decoded message."""
 
@@ -231,6 +246,8 @@ class Server:
             message = json.loads(line)
         except ValueError:
             return _error(None, PARSE_ERROR, "Parse error: the message is not valid JSON")
+        except RecursionError:
+            return _error(None, PARSE_ERROR, "Parse error: the message is nested too deeply to read")
         return self.handle(message)
 
     def handle(self, message: Any) -> dict[str, Any] | None:
@@ -254,6 +271,10 @@ class Server:
             )
         if has_id and not id_ok:
             return _error(None, INVALID_REQUEST, 'Invalid Request: "id" must be a string or an integer')
+        if isinstance(rid, str) and not _is_text(rid):
+            return _error(
+                None, INVALID_REQUEST, 'Invalid Request: "id" holds a lone surrogate, which is not text'
+            )
         params = message.get("params", {})
         if not has_id:
             self._notification(method)
@@ -316,6 +337,7 @@ class Server:
         schema = next(t["inputSchema"] for t in TOOLS if t["name"] == name)
         try:
             _args_check(arguments, schema)
+            _text_check(arguments)
             text, structured = getattr(self, f"_tool_{name}")(arguments)
         except ToolRefused as exc:
             return _tool_error(f"{name}: {exc.message}")
@@ -435,6 +457,24 @@ def _tool_error(sentence: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": sentence}], "isError": True}
 
 
+def _is_text(value: str) -> bool:
+    """False for a string holding a lone surrogate (JSON's "\\ud800" decodes to one)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _encode(answer: dict[str, Any]) -> bytes:
+    """One answer as one line of UTF-8 JSON; text that UTF-8 cannot hold (a lone surrogate) is escaped."""
+    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        return json.dumps(answer, separators=(",", ":")).encode("ascii") + b"\n"
+
+
 def _lines(stream: BinaryIO) -> Any:
     """Each line of `stream`, or None for a line longer than MAX_LINE (skipped, never held whole)."""
     while True:
@@ -459,10 +499,15 @@ def serve(server: Server, stdin: BinaryIO, stdout: BinaryIO) -> int:
         elif not line.strip():
             continue
         else:
-            answer = server.handle_line(line)
+            try:
+                answer = server.handle_line(line)
+            except Exception as exc:  # noqa: BLE001 - no message may end the server
+                answer = _error(
+                    None, INTERNAL_ERROR, f"Internal error ({type(exc).__name__}); this is a bug in edgar"
+                )
         if answer is None:
             continue
-        data = json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        data = _encode(answer)
         try:
             stdout.write(data)
             stdout.flush()

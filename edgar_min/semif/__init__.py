@@ -1,24 +1,33 @@
 """SemIf: typed multiple-choice decisions, engines behind one `call(decision)`, and the decision log.
 
-    from edgar_min.semif import decide
+    from edgar_min.semif import decide, decide_many
     result = decide(layout, config, "the user asked for a draft", "Which skill?",
                     [("email.compose", "write an email draft"), ("none", "none of these")])
     result.selected, result.probs
+    results = decide_many(layout, config, ticket_text, [
+        ("Which team?", [("billing", "payments"), ("technical", "bugs")]),
+        ("Is it urgent?", ["yes", "no"]),
+    ])
 
-Engines are looked up by `[semif] engine` and imported only when used.
+Engines are looked up by `[semif] engine` and imported only when used. An
+engine may also answer several questions over one state at once
+(`call_many(decisions)`); `ask_many` uses that when it exists and asks one by
+one otherwise.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from edgar_min.errors import ConfigError
+from edgar_min.errors import ConfigError, ModelError
+from edgar_min.semif.questions import MAX_QUESTIONS, Question, requests_for
 from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
     from edgar_min.config import Config, SemifConfig
     from edgar_min.layout import Layout
@@ -28,23 +37,51 @@ __all__ = [
     "ENGINES",
     "LETTERS",
     "MAX_OPTIONS",
+    "MAX_QUESTIONS",
     "DecisionRequest",
     "DecisionResult",
     "Engine",
     "LoggedEngine",
     "Option",
+    "Question",
+    "ask_many",
     "decide",
+    "decide_many",
     "get_engine",
+    "new_run_id",
 ]
 
 
 class Engine(Protocol):
-    """Anything that answers a decision: `call(decision) -> DecisionResult`."""
+    """Anything that answers a decision: `call(decision) -> DecisionResult`.
+
+    An engine may also have `call_many(decisions)`: several questions over one state, answered
+    in order, one result each. `ask_many` uses it when it is there.
+    """
 
     name: str
     model: str
 
     def call(self, decision: DecisionRequest) -> DecisionResult: ...
+
+
+def new_run_id() -> str:
+    """An id shared by the rows of one batch of decisions (`r-` and hex digits)."""
+    return "r-" + os.urandom(6).hex()
+
+
+def ask_many(engine: Engine, decisions: Sequence[DecisionRequest]) -> tuple[DecisionResult, ...]:
+    """The engine's answers to `decisions`, in order: by `call_many` when it has one, else one by one."""
+    many = getattr(engine, "call_many", None)
+    if many is None:
+        return tuple(engine.call(d) for d in decisions)
+    results = tuple(many(decisions))
+    if len(results) != len(decisions) or any(
+        r.request is not d for r, d in zip(results, decisions, strict=False)
+    ):
+        msg = f"semif engine {engine.name}: did not answer the {len(decisions)} questions each, in order"
+        raise ModelError(msg)
+    return results
 
 
 ENGINES = {
@@ -94,6 +131,24 @@ class LoggedEngine:
         self.log.append(result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=elapsed)
         return result
 
+    def call_many(self, decisions: Sequence[DecisionRequest]) -> tuple[DecisionResult, ...]:
+        """Answer several questions over one state; one row each, the batch's time shared evenly."""
+        decisions = tuple(decisions)
+        if not all(isinstance(d, DecisionRequest) for d in decisions):
+            msg = "engine.call_many takes DecisionRequests"
+            raise TypeError(msg)
+        if not decisions:
+            return ()
+        start = time.perf_counter()
+        results = ask_many(self.engine, decisions)
+        elapsed = time.perf_counter() - start
+        self.engine_seconds += elapsed
+        self.calls += len(results)
+        share = elapsed / len(results)
+        for result in results:
+            self.log.append(result, phase=self.phase, run_id=self.run_id, model=self.model, latency_s=share)
+        return results
+
 
 def decide(  # noqa: PLR0917 - a published signature: callers pass these positionally
     layout: Layout,
@@ -113,3 +168,23 @@ def decide(  # noqa: PLR0917 - a published signature: callers pass these positio
     request = DecisionRequest(state, question, as_options(options))
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id)
     return engine.call(request)
+
+
+def decide_many(  # noqa: PLR0917 - mirrors `decide`
+    layout: Layout,
+    config: Config,
+    state: str,
+    questions: Iterable[Any],
+    phase: str = "decide",
+    run_id: str | None = None,
+) -> tuple[DecisionResult, ...]:
+    """Answer several questions over one state with the configured engine; one result per question.
+
+    `questions` are `Question`s or (question, options) pairs. Every answer is logged as its own
+    row, all with one run id (`run_id`, or a new one). Bad input raises before any engine is built.
+    """
+    from edgar_min.semif.log import DecisionLog
+
+    requests = requests_for(state, questions)
+    engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())
+    return engine.call_many(requests)

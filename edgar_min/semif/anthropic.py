@@ -2,6 +2,11 @@
 
 The API gives no token probabilities, so the chosen option gets 1, the others
 0, and `extra.probability_status` says that these are not probabilities.
+
+`call_many` asks several questions over one state in one request: one forced
+tool whose input holds one enum per question (`q1`, `q2`, ...), all required,
+so the state is sent and read once. A reply missing any answer is an error for
+the whole batch, not a guess.
 """
 
 from __future__ import annotations
@@ -10,19 +15,21 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import ModelError
-from edgar_min.semif.prompt import render
+from edgar_min.semif.prompt import render, render_many
 from edgar_min.semif.types import DecisionResult
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from edgar_min.config import SemifConfig
-    from edgar_min.semif.types import DecisionRequest
+    from edgar_min.semif.types import DecisionRequest, PromptOrder
 
 __all__ = ["AnthropicEngine"]
 
 DEFAULT_MODEL = "claude-3-5-haiku-latest"
 SYSTEM = "You choose one option of a multiple-choice decision by calling the choose tool."
+SYSTEM_MANY = "You answer every question of a multiple-choice form by calling the choose tool once."
+PROBABILITY_STATUS = "the API gives no probabilities: the chosen option gets 1, the rest 0"
 
 
 class AnthropicEngine:
@@ -61,21 +68,60 @@ class AnthropicEngine:
             "messages": [{"role": "user", "content": render(decision)}],
         }
 
-    def call(self, decision: DecisionRequest) -> DecisionResult:
+    def body_many(self, decisions: Sequence[DecisionRequest]) -> dict[str, Any]:
+        """One request for several questions over one state: an enum per question, all required."""
+        properties = {
+            f"q{number}": {"type": "string", "enum": list(decision.option_ids)}
+            for number, decision in enumerate(decisions, 1)
+        }
+        tool = {
+            "name": "choose",
+            "description": "Record the id of the one best option of every question.",
+            "input_schema": {"type": "object", "properties": properties, "required": list(properties)},
+        }
+        return {
+            "model": self.model,
+            "max_tokens": 64 + 24 * len(decisions),
+            "temperature": 0,
+            "system": SYSTEM_MANY,
+            "tools": [tool],
+            "tool_choice": {"type": "tool", "name": "choose"},
+            "messages": [{"role": "user", "content": render_many(decisions)}],
+        }
+
+    def _tool_input(self, body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         from edgar_min.models.http import post_json
 
         url = f"{self.base_url}/v1/messages"
-        reply = post_json("semif engine anthropic", url, self.body(decision), self.headers, self.timeout)
-        choice = None
+        reply = post_json("semif engine anthropic", url, body, self.headers, self.timeout)
         blocks = reply.get("content") if isinstance(reply, dict) else None
         for block in blocks if isinstance(blocks, list) else ():
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 tool_input = block.get("input")
-                choice = tool_input.get("choice") if isinstance(tool_input, dict) else None
-                break
+                return url, tool_input if isinstance(tool_input, dict) else None
+        return url, None
+
+    def call(self, decision: DecisionRequest) -> DecisionResult:
+        url, tool_input = self._tool_input(self.body(decision))
+        choice = tool_input.get("choice") if tool_input else None
         if choice not in decision.option_ids:
             msg = f"semif engine anthropic: {url} answered without choosing one of the option ids"
             raise ModelError(msg)
-        probs = tuple(1.0 if i == choice else 0.0 for i in decision.option_ids)
-        extra = {"probability_status": "the API gives no probabilities: the chosen option gets 1, the rest 0"}
-        return DecisionResult(decision, decision.option_ids, probs, "anthropic", extra)
+        return _chosen(decision, choice, "options_first")
+
+    def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
+        url, tool_input = self._tool_input(self.body_many(decisions))
+        results = []
+        for number, decision in enumerate(decisions, 1):
+            choice = tool_input.get(f"q{number}") if tool_input else None
+            if choice not in decision.option_ids:
+                msg = f"semif engine anthropic: {url} answered q{number} with none of its option ids"
+                raise ModelError(msg)
+            results.append(_chosen(decision, choice, "state_first"))
+        return results
+
+
+def _chosen(decision: DecisionRequest, choice: str, order: PromptOrder) -> DecisionResult:
+    probs = tuple(1.0 if i == choice else 0.0 for i in decision.option_ids)
+    extra = {"probability_status": PROBABILITY_STATUS}
+    return DecisionResult(decision, decision.option_ids, probs, "anthropic", extra, order)

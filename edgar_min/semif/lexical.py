@@ -17,7 +17,9 @@ from edgar_min.regex import lazy
 from edgar_min.semif.types import DecisionResult
 
 if TYPE_CHECKING:
-    from edgar_min.semif.types import DecisionRequest, Option
+    from collections.abc import Sequence
+
+    from edgar_min.semif.types import DecisionRequest, Option, PromptOrder
 
 __all__ = ["NONE_SCORE", "LexicalEngine", "stem", "tokens"]
 
@@ -105,12 +107,25 @@ class LexicalEngine:
         self.config = config
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
+        return self._score(decision, set(tokens(decision.state)), "options_first")
+
+    def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
+        """Each question scored as `call` would; a state shared by consecutive questions is read once."""
+        results = []
+        state, terms = None, set()
+        for decision in decisions:
+            if decision.state != state:
+                state, terms = decision.state, set(tokens(decision.state))
+            results.append(self._score(decision, terms, "state_first"))
+        return results
+
+    def _score(self, decision: DecisionRequest, state_terms: set[str], order: PromptOrder) -> DecisionResult:
         options = decision.options
         postings, none_at = _index(options)
         scores = [0.0] * len(options)
         if none_at is not None:
             scores[none_at] = NONE_SCORE
-        for term in set(tokens(decision.state) + tokens(decision.question)):
+        for term in state_terms.union(tokens(decision.question)):
             for i, weight in postings.get(term, ()):
                 scores[i] += weight
         top = max(scores)
@@ -122,4 +137,5 @@ class LexicalEngine:
             tuple(e / total for e in exps),
             "lexical",
             {"calibrated": False, "scores": scores},
+            order,
         )

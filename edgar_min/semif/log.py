@@ -10,15 +10,13 @@ for each decision id.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.atomic import append_line
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.logfile import append_row, read_rows, timestamp
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,18 +49,19 @@ class LogRead:
 
 
 class DecisionLog:
-    """Appends decision rows and labels under one folder."""
+    """Appends decision rows and labels under one folder, reached from `root` (default: the folder)."""
 
-    def __init__(self, folder: Path, host: str | None = None) -> None:
+    def __init__(self, folder: Path, host: str | None = None, root: Path | None = None) -> None:
         self.folder = folder
         self.host = host or host_name()
+        self.root = folder if root is None else root
 
     @classmethod
     def of(cls, layout: Layout) -> DecisionLog:
-        return cls(layout.decisions)
+        return cls(layout.decisions, root=layout.root)
 
     def _file(self, sub: str = "") -> Path:
-        day = time.strftime("%Y-%m-%d", time.gmtime())
+        day = timestamp()[:10]
         base = self.folder / sub if sub else self.folder
         return base / f"{day}.{self.host}.jsonl"
 
@@ -75,7 +74,7 @@ class DecisionLog:
         request = result.request
         row = {
             "id": request.id,
-            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "time": timestamp(),
             "phase": phase,
             "run_id": run_id,
             "state": request.state,
@@ -86,10 +85,11 @@ class DecisionLog:
             "engine": result.engine,
             "model": model,
             "latency_ms": round(latency_s * 1000, 3),
-            "prompt_hash": prompt_hash(request),
+            "prompt_order": result.prompt_order,
+            "prompt_hash": prompt_hash(request, result.prompt_order),
             "extra": {k: v for k, v in result.extra.items() if k != "scores"},
         }
-        append_line(self._file(), json.dumps(row, ensure_ascii=False, default=str))
+        append_row(self._file(), row, root=self.root)
         return row
 
     def read(self) -> LogRead:
@@ -126,31 +126,27 @@ class DecisionLog:
             raise NotFound(msg)
         label = {
             "id": decision_id,
-            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "time": timestamp(),
             "observed_outcome": outcome,
             "label_source": source,
         }
-        append_line(self._file("labels"), json.dumps(label, ensure_ascii=False))
+        append_row(self._file("labels"), label, root=self.root)
         return label
 
 
 def _read_file(path: Path, problems: list[str], key: str) -> list[dict[str, Any]]:
     found = []
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        read = read_rows(path)
     except OSError as exc:
         problems.append(f"{path}: cannot be read ({exc.strerror})")
         return found
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            problems.append(f"{path}:{number}: not a JSON row (skipped)")
-            continue
-        if not isinstance(row, dict) or not isinstance(row.get(key), str):
-            problems.append(f"{path}:{number}: a row without an id (skipped)")
+    if read.not_a_file:
+        problems.append(f"{path}: not a plain file (skipped)")
+    problems += [f"{path}:{number}: not a JSON row (skipped)" for number in read.bad]
+    for row in read.rows:
+        if not isinstance(row.get(key), str):
+            problems.append(f"{path}: a row without an id (skipped)")
             continue
         found.append(row)
     return found
@@ -162,7 +158,7 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
     The target is the selected option, or the observed outcome when a relabel
     named one of the option ids (a corrected label).
     """
-    from edgar_min.semif.prompt import SYSTEM, render
+    from edgar_min.semif.prompt import PROMPT_ORDERS, SYSTEM, render
     from edgar_min.semif.types import LETTERS, DecisionRequest, Option
 
     examples = []
@@ -174,6 +170,11 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
         except (KeyError, TypeError, BadInput) as exc:
             problems.append(f"decision {row.get('id')!r}: cannot be exported ({exc})")
             continue
+        # Rows written before the order was recorded were all asked options first.
+        order = row.get("prompt_order", "options_first")
+        if order not in PROMPT_ORDERS:
+            problems.append(f"decision {row['id']!r}: unknown prompt order {str(order)[:40]!r}")
+            continue
         ids = request.option_ids
         target = row.get("observed_outcome") if row.get("observed_outcome") in ids else row.get("selected")
         if target not in ids:
@@ -183,7 +184,7 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
             {
                 "messages": [
                     {"role": "system", "content": SYSTEM},
-                    {"role": "user", "content": render(request)},
+                    {"role": "user", "content": render(request, order)},
                     {"role": "assistant", "content": LETTERS[ids.index(target)]},
                 ]
             }

@@ -7,6 +7,12 @@ missing from the top 20 gets 0 and is listed in `extra.missing_letters`.
 A server that returns no logprobs (or no letter among them) is asked again for
 a constrained answer (a JSON-schema enum of the letters); that result gives the
 chosen option probability 1 and says so in `extra.probability_status`.
+
+`call_many` asks several questions over one state, one request each, with the
+state first (see semif/prompt.py): the server's prompt cache keeps the system
+text and the state, so each question after the first pays only for its own
+words. There is no single request that reads 21 letter slots of a chat model;
+on a 2-core CPU, parallel requests gave nothing either.
 """
 
 from __future__ import annotations
@@ -21,10 +27,10 @@ from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from edgar_min.config import SemifConfig
-    from edgar_min.semif.types import DecisionRequest
+    from edgar_min.semif.types import DecisionRequest, PromptOrder
 
 __all__ = ["OpenAIEngine"]
 
@@ -56,13 +62,13 @@ class OpenAIEngine:
             "semif engine openai", f"{self.base_url}/chat/completions", body, self.headers, self.timeout
         )
 
-    def letter_body(self, decision: DecisionRequest) -> dict[str, Any]:
+    def letter_body(self, decision: DecisionRequest, order: PromptOrder = "options_first") -> dict[str, Any]:
         """The request body of the letter-slot readout (public so tests and the bench can reuse it)."""
         return {
             "model": self.model,
             "messages": [
                 {"role": "system", "content": SYSTEM},
-                {"role": "user", "content": render(decision)},
+                {"role": "user", "content": render(decision, order)},
             ],
             "max_tokens": 1,
             "temperature": 0,
@@ -73,12 +79,20 @@ class OpenAIEngine:
     def call(self, decision: DecisionRequest) -> DecisionResult:
         return self.read(decision, self._post(self.letter_body(decision)))
 
-    def read(self, decision: DecisionRequest, reply: Any) -> DecisionResult:
+    def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
+        """Several questions over one state: one letter-slot request each, the state first."""
+        return [
+            self.read(d, self._post(self.letter_body(d, "state_first")), "state_first") for d in decisions
+        ]
+
+    def read(
+        self, decision: DecisionRequest, reply: Any, order: PromptOrder = "options_first"
+    ) -> DecisionResult:
         """The result for `decision` from a letter-slot `reply`; asks again, constrained, without logprobs."""
         letters = letters_for(decision)
         top = _top_logprobs(reply)
         if top is None:
-            return self.constrained(decision, "the server returned no logprobs")
+            return self.constrained(decision, "the server returned no logprobs", order)
         found: dict[str, float] = {}
         for entry in top:
             token = entry.get("token") if isinstance(entry, dict) else None
@@ -86,7 +100,7 @@ class OpenAIEngine:
             if token in letters and token not in found and isinstance(logprob, (int, float)):
                 found[token] = float(logprob)
         if not found:
-            return self.constrained(decision, "no option letter was among the top logprobs")
+            return self.constrained(decision, "no option letter was among the top logprobs", order)
         peak = max(found.values())
         weights = [math.exp(found[x] - peak) if x in found else 0.0 for x in letters]
         total = sum(weights)
@@ -95,10 +109,12 @@ class OpenAIEngine:
         if missing:
             extra["missing_letters"] = missing
         return DecisionResult(
-            decision, decision.option_ids, tuple(w / total for w in weights), "openai", extra
+            decision, decision.option_ids, tuple(w / total for w in weights), "openai", extra, order
         )
 
-    def constrained(self, decision: DecisionRequest, why: str) -> DecisionResult:
+    def constrained(
+        self, decision: DecisionRequest, why: str, order: PromptOrder = "options_first"
+    ) -> DecisionResult:
         """Ask for `{"choice": LETTER}` under a JSON-schema enum; probability 1 for the answer."""
         letters = letters_for(decision)
         schema = {
@@ -107,7 +123,7 @@ class OpenAIEngine:
             "required": ["choice"],
             "additionalProperties": False,
         }
-        body = self.letter_body(decision)
+        body = self.letter_body(decision, order)
         body.pop("logprobs")
         body.pop("top_logprobs")
         body["max_tokens"] = 16
@@ -127,7 +143,7 @@ class OpenAIEngine:
             "letters": letters,
             "probability_status": f"constrained answer, no probabilities ({why}): the chosen option gets 1",
         }
-        return DecisionResult(decision, decision.option_ids, probs, "openai", extra)
+        return DecisionResult(decision, decision.option_ids, probs, "openai", extra, order)
 
 
 def _top_logprobs(reply: Any) -> list[Any] | None:

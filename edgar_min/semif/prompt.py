@@ -1,7 +1,18 @@
-"""The letter-slot prompt: criterion, lettered options, evidence, answer with one letter.
+"""The letter-slot prompt: criterion, lettered options and evidence, answered with one letter.
 
 One renderer serves the model engines, the decision log's prompt hash and the
 chat export, so a training row shows the prompt exactly as a model saw it.
+The order of the parts follows what the calls around it share, so the part
+that repeats comes first and a server's prompt cache keeps it:
+
+- `options_first` (one decision at a time, e.g. navigation): the criterion and
+  the options, then the evidence. A stream of states asked over the same
+  options shares everything up to the evidence.
+- `state_first` (several questions over one state, `call_many`): the evidence,
+  then the criterion and the options. Every question after the first pays only
+  for its own words.
+
+Both orders end with the same answer line, so the letter slot is read the same way.
 """
 
 from __future__ import annotations
@@ -9,12 +20,14 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING
 
-from edgar_min.semif.types import LETTERS
+from edgar_min.semif.types import LETTERS, PROMPT_ORDERS
 
 if TYPE_CHECKING:
-    from edgar_min.semif.types import DecisionRequest
+    from collections.abc import Sequence
 
-__all__ = ["SYSTEM", "letters_for", "prompt_hash", "render"]
+    from edgar_min.semif.types import DecisionRequest, PromptOrder
+
+__all__ = ["PROMPT_ORDERS", "SYSTEM", "letters_for", "prompt_hash", "render", "render_many"]
 
 SYSTEM = (
     "You choose one option of a multiple-choice decision. Read the evidence, apply the "
@@ -26,31 +39,50 @@ def letters_for(request: DecisionRequest) -> str:
     return LETTERS[: len(request.options)]
 
 
-def render(request: DecisionRequest) -> str:
-    """The user message a model engine sends for `request`.
-
-    The criterion and the lettered options come before the evidence on purpose: decisions
-    asked with the same options (every navigation step, say) then share a prompt prefix that
-    llama.cpp and vLLM keep cached, so only the evidence is evaluated anew. Measured on
-    SmolLM2-135M with llama.cpp's server, this halves the latency of a letter-slot decision.
-    """
-    lines = [f"Criterion: {request.question.strip()}", "", "Options:"]
+def _option_lines(request: DecisionRequest) -> list[str]:
+    lines = []
     for letter, option in zip(LETTERS, request.options, strict=False):
         text = f"{letter}. {option.id}"
         if option.description.strip():
             text += f": {' '.join(option.description.split())}"
         lines.append(text)
-    lines += [
-        "",
-        "Evidence:",
-        request.state.strip(),
-        "",
-        f"Answer with one letter ({', '.join(letters_for(request))}).",
-    ]
+    return lines
+
+
+def render(request: DecisionRequest, order: PromptOrder = "options_first") -> str:
+    """The user message a letter-slot engine sends for `request`, its parts in `order`.
+
+    Measured on SmolLM2-135M with llama.cpp's server: `options_first` halves the latency of
+    a navigation step (the options are cached); `state_first` makes 21 questions over one
+    state several times faster than sending the state again with each.
+    """
+    if order not in PROMPT_ORDERS:
+        msg = f"prompt order must be one of {', '.join(PROMPT_ORDERS)}, not {order!r}"
+        raise ValueError(msg)
+    ask = [f"Criterion: {request.question.strip()}", "", "Options:", *_option_lines(request)]
+    evidence = ["Evidence:", request.state.strip()]
+    parts = [*ask, "", *evidence] if order == "options_first" else [*evidence, "", *ask]
+    return "\n".join([*parts, "", f"Answer with one letter ({', '.join(letters_for(request))})."])
+
+
+def render_many(decisions: Sequence[DecisionRequest]) -> str:
+    """One message asking every question over the shared state, for engines that answer all at once.
+
+    Questions are named `q1`, `q2`, ... (the keys of the one reply); the options keep their ids.
+    """
+    lines = ["Evidence:", decisions[0].state.strip(), "", "Questions:"]
+    for number, decision in enumerate(decisions, 1):
+        lines += ["", f"q{number}. Criterion: {decision.question.strip()}", "Options:"]
+        for option in decision.options:
+            text = f"- {option.id}"
+            if option.description.strip():
+                text += f": {' '.join(option.description.split())}"
+            lines.append(text)
+    lines += ["", "Answer every question with the id of its best option."]
     return "\n".join(lines)
 
 
-def prompt_hash(request: DecisionRequest) -> str:
+def prompt_hash(request: DecisionRequest, order: PromptOrder = "options_first") -> str:
     """sha256 of the system and user text: rows with the same prompt share it."""
-    digest = hashlib.sha256(f"{SYSTEM}\n\n{render(request)}".encode())
+    digest = hashlib.sha256(f"{SYSTEM}\n\n{render(request, order)}".encode())
     return "sha256:" + digest.hexdigest()[:32]

@@ -1,9 +1,17 @@
-"""A SemIf/Jev-compatible decision server: `POST /v1/systemone` with a `choice` question.
+"""A SemIf/Jev-compatible decision server: `POST /v1/systemone`, several questions per request.
 
-The server does the readout itself and answers with a probability per option.
-Accepted reply shapes: `{"probabilities": [p, ...]}` in option order,
-`{"probabilities": {id: p}}`, or `{"options": [{"id": ..., "probability": p}]}`.
-The probabilities are renormalised over the declared options.
+The wire format is TypeSafe Jev's System One API (also served by colibri,
+LiteLLM and other gateways): one `state` and a `questions` object of named,
+typed questions. edgar asks `choice` questions only:
+
+    {"model": ..., "state": "...",
+     "questions": {"q1": {"type": "choice", "instructions": "Which team?",
+                          "criteria": {"billing": "payments", "technical": "bugs"}}}}
+
+and reads `answers[name].probabilities` (by option id), renormalised over the
+declared options. The server reads the state once for every question of a
+request, so `call_many` sends the questions over one state together: up to
+`MAX_PER_REQUEST` per request, the limit hosted Jev documents.
 """
 
 from __future__ import annotations
@@ -15,12 +23,15 @@ from edgar_min.errors import ConfigError, ModelError
 from edgar_min.semif.types import DecisionResult
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from edgar_min.config import SemifConfig
-    from edgar_min.semif.types import DecisionRequest
+    from edgar_min.semif.types import DecisionRequest, PromptOrder
 
-__all__ = ["SystemOneEngine"]
+__all__ = ["MAX_PER_REQUEST", "SystemOneEngine"]
+
+# Hosted Jev takes up to 10 questions about one state per call; more are sent in further requests.
+MAX_PER_REQUEST = 10
 
 
 class SystemOneEngine:
@@ -48,52 +59,73 @@ class SystemOneEngine:
                 raise ConfigError(msg)
             self.headers["Authorization"] = f"Bearer {key}"
 
-    def body(self, decision: DecisionRequest) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "state": decision.state,
-            "question": {
+    def body(self, decisions: Sequence[DecisionRequest]) -> dict[str, Any]:
+        """One request for questions over one state, named `q1`, `q2`, ... in order."""
+        questions = {
+            f"q{number}": {
                 "type": "choice",
-                "text": decision.question,
-                "options": [{"id": o.id, "description": o.description} for o in decision.options],
-            },
+                "instructions": decision.question,
+                "criteria": {o.id: (o.description or None) for o in decision.options},
+            }
+            for number, decision in enumerate(decisions, 1)
         }
+        return {"model": self.model, "state": decisions[0].state, "questions": questions}
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
+        return self._ask([decision], "options_first")[0]
+
+    def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
+        """Questions over one state in as few requests as the server takes; a new state starts a new one."""
+        results: list[DecisionResult] = []
+        batch: list[DecisionRequest] = []
+        for decision in decisions:
+            if batch and (len(batch) == MAX_PER_REQUEST or decision.state != batch[0].state):
+                results += self._ask(batch, "state_first")
+                batch = []
+            batch.append(decision)
+        if batch:
+            results += self._ask(batch, "state_first")
+        return results
+
+    def _ask(self, decisions: list[DecisionRequest], order: PromptOrder) -> list[DecisionResult]:
         from edgar_min.models.http import post_json
 
-        reply = post_json("semif engine systemone", self.url, self.body(decision), self.headers, self.timeout)
-        raw = _read_probabilities(reply, decision.option_ids)
+        body = self.body(decisions)
+        reply = post_json("semif engine systemone", self.url, body, self.headers, self.timeout)
+        answers = reply.get("answers") if isinstance(reply, dict) else None
+        if not isinstance(answers, dict):
+            msg = f"semif engine systemone: {self.url} answered without an 'answers' object"
+            raise ModelError(msg)
+        return [
+            self._result(decision, answers.get(f"q{number}"), f"q{number}", order)
+            for number, decision in enumerate(decisions, 1)
+        ]
+
+    def _result(
+        self, decision: DecisionRequest, answer: Any, name: str, order: PromptOrder
+    ) -> DecisionResult:
+        raw = _read_probabilities(answer, decision.option_ids)
         if raw is None:
-            msg = f"semif engine systemone: {self.url} answered without a probability for each option"
+            msg = f"semif engine systemone: {self.url} answered {name} without a probability for each option"
             raise ModelError(msg)
         total = sum(raw)
         if total <= 0:
-            msg = f"semif engine systemone: {self.url} gave every option probability 0"
+            msg = f"semif engine systemone: {self.url} gave every option of {name} probability 0"
             raise ModelError(msg)
+        extra: dict[str, Any] = {"reported_total": total}
+        if isinstance(answer.get("confidence"), (int, float)):
+            extra["confidence"] = answer["confidence"]
         return DecisionResult(
-            decision,
-            decision.option_ids,
-            tuple(p / total for p in raw),
-            "systemone",
-            {"reported_total": total},
+            decision, decision.option_ids, tuple(p / total for p in raw), "systemone", extra, order
         )
 
 
-def _read_probabilities(reply: Any, ids: tuple[str, ...]) -> list[float] | None:
-    if not isinstance(reply, dict):
+def _read_probabilities(answer: Any, ids: tuple[str, ...]) -> list[float] | None:
+    if not isinstance(answer, dict):
         return None
-    probs = reply.get("probabilities")
-    if isinstance(probs, list) and len(probs) == len(ids):
-        values = probs
-    elif isinstance(probs, dict) and set(probs) == set(ids):
-        values = [probs[i] for i in ids]
-    elif isinstance(reply.get("options"), list):
-        by_id = {o.get("id"): o.get("probability") for o in reply["options"] if isinstance(o, dict)}
-        if set(by_id) != set(ids):
-            return None
-        values = [by_id[i] for i in ids]
-    else:
+    probs = answer.get("probabilities")
+    if not isinstance(probs, dict) or set(probs) != set(ids):
         return None
+    values = [probs[i] for i in ids]
     ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values)
     return [float(v) for v in values] if ok else None

@@ -9,20 +9,33 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from edgar_min.errors import BadInput
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-__all__ = ["LETTERS", "MAX_OPTIONS", "DecisionRequest", "DecisionResult", "Option", "as_options"]
+__all__ = [
+    "LETTERS",
+    "MAX_OPTIONS",
+    "PROMPT_ORDERS",
+    "DecisionRequest",
+    "DecisionResult",
+    "Option",
+    "PromptOrder",
+    "as_options",
+]
 
 # The letter-slot readout names options A..P: one letter is one token in every
 # tokenizer we know of, and 16 keeps the letters inside a top-20 logprob list.
 LETTERS = "ABCDEFGHIJKLMNOP"
 MAX_OPTIONS = len(LETTERS)
 MAX_ID_CHARS = 200
+# Where the evidence sits in a letter-slot prompt (see semif/prompt.py): after the options for
+# one decision at a time, before them for several questions over one state.
+PromptOrder = Literal["options_first", "state_first"]
+PROMPT_ORDERS: tuple[PromptOrder, ...] = ("options_first", "state_first")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +153,8 @@ class DecisionResult:
     probabilities: tuple[float, ...]
     engine: str
     extra: dict[str, Any] = field(default_factory=dict)
+    # How the question was put to a prompt-reading engine; the log and the export render it so.
+    prompt_order: PromptOrder = "options_first"
 
     @property
     def selected(self) -> str:

@@ -114,8 +114,14 @@ def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
 
 
 def _from_cache(layout: Layout, digest: str) -> Catalog | None:
+    from edgar_min.logfile import open_plain
+
     try:
-        data = json.loads(layout.routing_cache.read_bytes())
+        handle = open_plain(layout.routing_cache)  # not a fifo or /dev/zero a checkout linked here
+        if handle is None:
+            return None
+        with handle:
+            data = json.loads(handle.read())
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
         entries, bags = {}, []
@@ -126,13 +132,14 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
                 return None
             bags.append((card, bag))  # JSON gives str keys and float values, as written
         warnings = [str(w) for w in data["warnings"]]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
     return Catalog(RoutingIndex.from_terms(bags), entries, warnings)
 
 
 def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[str, float]]) -> None:
     from edgar_min.atomic import write_text
+    from edgar_min.errors import Refused
 
     rows = [
         [e.card.name, e.card.description, e.card.when, e.path, e.origin, e.body_line, bags[name]]
@@ -140,8 +147,9 @@ def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[st
     ]
     document = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "skills": rows}
     try:
-        write_text(layout.routing_cache, json.dumps(document, ensure_ascii=False, separators=(",", ":")))
-    except OSError:
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+        write_text(layout.routing_cache, text, root=layout.root)
+    except (OSError, Refused):
         pass  # only an accelerator
 
 

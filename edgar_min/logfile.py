@@ -1,0 +1,91 @@
+"""Append-only JSON Lines logs, and the one timestamp format every record carries.
+
+A row is one JSON object on one line, appended with a single `O_APPEND` write
+(`atomic.append_line`), so several processes may log at once without losing or
+interleaving rows. Reading skips and counts what is not a whole row: a line cut
+short by a crash, garbage, or a line nested too deep to decode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from edgar_min.atomic import append_line
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["Rows", "append_row", "open_plain", "read_rows", "timestamp"]
+
+
+def timestamp(now: float | None = None, *, compact: bool = False) -> str:
+    """UTC time as `2026-11-30T09:00:00Z` (`compact`: `20261130T090000Z`, for file names)."""
+    return time.strftime("%Y%m%dT%H%M%SZ" if compact else "%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
+
+
+def append_row(path: Path | str, row: dict[str, Any], *, root: Path | str | None) -> None:
+    """Append `row` as one JSON line; with `root`, no link on the way to `path` is followed."""
+    line = json.dumps(row, ensure_ascii=False, separators=(",", ":"), default=str)
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: only the escaped form is valid UTF-8
+            line = json.dumps(row, separators=(",", ":"), default=str)
+    append_line(path, line, root=root)
+
+
+@dataclass(slots=True)
+class Rows:
+    """The JSON objects of a log, oldest first, the line numbers that were not one, and whether
+    the log was something other than a plain file (a fifo, `/dev/zero`: not read at all)."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    bad: list[int] = field(default_factory=list)
+    not_a_file: bool = False
+
+
+def read_rows(path: Path | str) -> Rows:
+    """Every whole JSON-object line of `path` (none when missing); a last line with no newline is torn."""
+    result = Rows()
+    try:
+        handle = open_plain(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return result
+    if handle is None:
+        result.not_a_file = True
+        return result
+    with handle:
+        for number, raw in enumerate(handle, 1):
+            if not raw.strip():
+                continue
+            row = _row(raw) if raw.endswith(b"\n") else None
+            if row is None:
+                result.bad.append(number)
+            else:
+                result.rows.append(row)
+    return result
+
+
+def open_plain(path: Path | str) -> BinaryIO | None:
+    """`path` opened for reading if it is a plain file; None for a device, fifo or folder.
+
+    A checkout can link a log to `/dev/zero`: reading that would never end.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
+
+
+def _row(raw: bytes) -> dict[str, Any] | None:
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None

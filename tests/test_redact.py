@@ -1,0 +1,178 @@
+"""Redaction: each secret shape a person might type is replaced, the words around it are kept.
+
+The shapes come from public secret-scanner rule sets (gitleaks `config/gitleaks.toml`, Yelp
+detect-secrets `detect_secrets/plugins/`); the values here are made up in those shapes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from edgar_min.learning.redact import MARK, redact
+
+FAKE_PGP = (
+    "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQdGBGVfakeKEY\nmaterialONLYfor\nTESTS0123\n=ab12\n"
+    "-----END PGP PRIVATE KEY BLOCK-----"
+)
+
+# (what a person typed, the value that must go, what must stay)
+SHAPES = [
+    ("export DB_PASSWORD=hunter2-prod then rerun", "hunter2-prod", "DB_PASSWORD="),
+    ("SLACK_BOT_TOKEN=plainvalue42 in the env", "plainvalue42", "SLACK_BOT_TOKEN="),
+    ('set {"password": "pa ss\\"word"} in config.json', 'pa ss\\"word', '"password": '),
+    ("the client_secret: 'zq-93-kk' expired", "zq-93-kk", "client_secret: "),
+    ("AWS_SECRET_ACCESS_KEY = wJalrXUtnFEMIK7MDENGbPxRfiCY", "wJalrXUtnFEMIK7MDENGbPxRfiCY", "AWS_SECRET"),
+    ("//registry.npmjs.org/:_authToken=abc123def", "abc123def", "_authToken="),
+    ("run mysql --password hunter2 -u root", "hunter2", "--password "),
+    ("connect to postgres://admin:CorrectHorse@db.internal:5432/app", "CorrectHorse", "postgres://admin:"),
+    ("pip install -i https://bob:s3cret@pypi.example.com/simple pkg", "s3cret", "@pypi.example.com"),
+    ("use glpat-AbCdEfGhIjKlMnOpQrSt12 for the api", "glpat-AbCdEfGhIjKlMnOpQrSt12", "for the api"),
+    ("runner glrt-AbCdEfGhIjKlMnOpQrSt12 registered", "glrt-AbCdEfGhIjKlMnOpQrSt12", "registered"),
+    (f"here is my key {FAKE_PGP} use it", "materialONLYfor", "use it"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n", "b3BlbnNzaC1rZXktdjEAAAAA", ""),
+    ("Authorization: Bearer eyJh.abc.def123xyz", "eyJh.abc.def123xyz", "Bearer "),
+    ("token ghp_" + "a1B2" * 9 + " works", "ghp_" + "a1B2" * 9, "works"),
+    ("xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "AbCdEfGhIjKlMnOpQrStUvWx", ""),
+    (
+        "hook https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXX",
+        "XXXXXXXXXXXXXXXXXXXX",
+        "hook",
+    ),
+    ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc now", "4eC39HqLyjWDarjtT1zdp7dc", "now"),
+    ("npm_" + "abcdefghij" * 3 + "abcdef is the npm token", "abcdefghij" * 3, "is the npm"),
+    (
+        "SendGrid SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+        "SG.abcdefghij",
+        "SendGrid",
+    ),
+    ("twilio SK" + "0123456789abcdef" * 2 + " ok", "0123456789abcdef" * 2, "ok"),
+    ("hf_" + "abcdefghijklmnopq" * 2 + " for hub", "hf_abcdefghijklmnopq", "for hub"),
+    ("bot 123456789:AA" + "b" * 33 + " replies", "b" * 33, "replies"),
+    ("AccountKey=" + "Zm9v" * 22 + ";EndpointSuffix=core", "Zm9v" * 22, "EndpointSuffix"),
+    ("AKIAIOSFODNN7EXAMPLE is the id", "AKIAIOSFODNN7EXAMPLE", "is the id"),
+    ("sk-ant-api03-" + "x1Y2" * 10 + " anthropic", "x1Y2" * 10, "anthropic"),
+]
+
+
+@pytest.mark.parametrize(("typed", "secret", "kept"), SHAPES, ids=[f"shape{i}" for i in range(len(SHAPES))])
+def test_each_shape_is_redacted_and_the_context_kept(typed, secret, kept):
+    out = redact(typed)
+    assert secret not in out
+    assert MARK in out
+    assert kept in out
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "bump the httpx pin",
+        "fix the tokenizer: it breaks on emoji",
+        "the password reset flow is broken, add tests",
+        "basic authentication fails for users",
+        "bearer tokens expire after an hour",
+        "edit src/auth/token.py: line 40 is wrong",
+        "rename secret_santa.py to gifts.py",
+        "see https://github.com/org/repo@main for the fix",
+        "Token counts: 5 per line",
+        "pass --token-file to the cli",
+    ],
+)
+def test_ordinary_prompts_pass_through_unchanged(prose):
+    assert redact(prose) == prose
+
+
+RECORDER = textwrap.dedent(
+    """
+    import sys
+    prompt = sys.stdin.read()
+    open({log!r}, "a").write(prompt)
+    print("name: env-setup")
+    print("description: Set up the environment so the tests pass.")
+    steps = {{
+        "When to use": "When the tests need variables the environment does not set.",
+        "Procedure": "1. Export the variables the tests read.\\n2. Run the test suite.",
+        "Pitfalls": "- A variable set in one shell is gone in the next.",
+        "Verification": "The declared check passes.",
+    }}
+    for title, text in steps.items():
+        print("## " + title)
+        print(text)
+    """
+)
+
+
+def test_a_typed_secret_reaches_no_file_and_no_model_prompt(edgar, tmp_path):
+    """Every shape at once, through `learn` with a recording model: nothing anywhere holds a value."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    log = tmp_path / "model-saw.txt"
+    script = tmp_path / "model.py"
+    script.write_text(RECORDER.format(log=str(log)))
+    secrets = [s for _, s, _ in SHAPES]
+    turn = {
+        "prompt": " ; ".join(t for t, _, _ in SHAPES[:13]),
+        "corrections": [t for t, _, _ in SHAPES[13:]],
+        "tools": ["shell", "edit", "shell"],
+        "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+        "verification": "passed",
+    }
+    (tmp_path / "turn.json").write_text(json.dumps(turn))
+    command = [
+        "--set",
+        "model.provider=command",
+        "--set",
+        f"model.command={json.dumps([sys.executable, str(script)])}",
+    ]
+    # The offline writer quotes the turn into the proposal; the recording model sees the outline.
+    for n, (model, mode) in enumerate([((), "propose"), (command, "propose"), (command, "auto")]):
+        args = ["--root", str(root), *model, "--set", f"skills.synthesis={mode}"]
+        result = edgar(*args, "learn", str(tmp_path / "turn.json"), "--session", f"s-{n}")
+        assert result.code == 0, result
+    assert len(list((root / ".edgar" / "proposals").glob("*/SKILL.md"))) >= 1
+    assert edgar("--root", str(root), "skills", "accept", "env-setup").code in {0, 1}
+    seen = log.read_text()
+    assert "corrections a human typed" in seen  # the outline did reach the model
+    written = {p: p.read_bytes().decode("utf-8", "replace") for p in root.rglob("*") if p.is_file()}
+    assert any("versions" in str(p) for p in written)
+    assert any("experience" in str(p) for p in written)
+    assert (root / ".edgar" / "ledger.jsonl").is_file()
+    for secret in secrets:
+        assert secret not in seen, secret
+        for path, text in written.items():
+            assert secret not in text, (secret, path)
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parent / "fixtures" / "secrets" / "detect-secrets"
+# The values detect-secrets' own plugins flag in its test data, by file.
+FLAGGED = {
+    "each_secret.py.txt": [
+        "YW1pYWx3YXlzZ2VuZXJhdGluZ3BheWxvYWRzd2hlbmltaHVuZ3J5b3JhbWlhbHdheXNodW5ncnk",
+        "c2VjcmV0IG1lc3NhZ2Ugc28geW91J2xsIG5ldmVyIGd1ZXNzIG15IHBhc3N3b3Jk",
+        "8b1118b376c313ed420e5133ba91307817ed52c2",
+        "whywouldyouusehttpforpasswords",
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    ],
+    "config.ini": ["123456789a1234", "23456789a1", "vh987tyw9ehy8ghis7vwyhiwbwitefy7w3ASDGYDGUASDG"],
+    "file_with_secrets.py.txt": [
+        "c3VwZXIgbG9uZyBzdHJpbmcgc2hvdWxkIGNhdXNlIGVub3VnaCBlbnRyb3B5",
+        "f6CGV4aMM9zedoh3OUNbSakBymo7yplB",
+    ],
+    "private_key": ["somethingSuperRandomAndSecretHereThatShouldNeverBeShared"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLAGGED))
+def test_the_values_a_public_scanner_flags_in_its_test_data_are_redacted(name):
+    text = (FIXTURES / name).read_text()
+    out = redact(text)
+    for value in FLAGGED[name]:
+        assert value in text
+        assert value not in out, value
+    if name == "each_secret.py.txt":
+        assert "red_herring = 'DEADBEEF'" in out  # short hex that is not a secret stays
+        assert "basic_auth = 'http://username:[REDACTED]@example.com'" in out
