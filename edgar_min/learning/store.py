@@ -17,7 +17,6 @@ every session).
 
 from __future__ import annotations
 
-import bisect
 import os
 import time
 from collections import Counter
@@ -210,7 +209,9 @@ class _Times:
 
     def after(self, stamp: bytes) -> int:
         """How many turns of this file are later than `stamp` (appends come in time order)."""
-        return self.n - bisect.bisect_right(self, stamp)
+        from bisect import bisect_right  # only evidence asks; every turn imports this module
+
+        return self.n - bisect_right(self, stamp)
 
 
 @dataclass(slots=True)
