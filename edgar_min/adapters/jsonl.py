@@ -274,6 +274,16 @@ _BAD_VALUE = object()
 
 
 def records(path: Path, stats: ReadStats) -> Iterator[Any]:
-    """Each JSON value of a JSONL file, in order; bad lines are counted in `stats` and skipped."""
-    with path.open("rb") as handle:
+    """Each JSON value of a JSONL file, in order; bad lines are counted in `stats` and skipped.
+
+    Only a plain file is read: a fifo or `/dev/zero` given as a log is `BadInput`, not a hang.
+    """
+    from edgar_min.errors import BadInput
+    from edgar_min.logfile import kind_of, open_plain
+
+    handle = open_plain(path)
+    if handle is None:
+        msg = f"{path}: is {kind_of(path)}, not a log file; nothing was read"
+        raise BadInput(msg)
+    with handle:
         yield from _Reader(handle).records(stats)

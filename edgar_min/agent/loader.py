@@ -47,6 +47,24 @@ def install_aliases(skills: types.ModuleType) -> None:
     sys.modules["semif_agent.skills"] = skills
 
 
+# Room for the longest body acceptance allows (MAX_BODY_CHARS) in any UTF-8.
+MAX_BODY_BYTES = 256_000
+
+
+def _read_body_text(path: Path) -> str:
+    """A body's text, read only from a plain file of at most `MAX_BODY_BYTES`; OSError otherwise."""
+    from edgar_min.logfile import kind_of, read_capped
+
+    raw = read_capped(path, MAX_BODY_BYTES)
+    if raw is None:
+        msg = f"it is {kind_of(path)}, not a plain file"
+        raise OSError(msg)
+    if len(raw) > MAX_BODY_BYTES:
+        msg = f"it is larger than {MAX_BODY_BYTES} bytes"
+        raise OSError(msg)
+    return raw.decode("utf-8")
+
+
 def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> CheckedBody:
     """The body of `manifest`, accepted and compiled; `Refused` with every problem otherwise."""
     from edgar_min.agent.acceptance import check_body
@@ -57,7 +75,7 @@ def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> Check
         msg = f"the body of {manifest.name} ({path}) is not a regular file"
         raise Refused(msg)
     try:
-        source = path.read_text(encoding="utf-8")
+        source = _read_body_text(path)
     except FileNotFoundError:
         msg = f"the skill tree names {manifest.name} but its body {path} is missing"
         raise Refused(msg) from None

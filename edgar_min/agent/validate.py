@@ -27,8 +27,10 @@ def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, ne
 
     if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
         return [f"{path}:1: is not a regular file"]
+    from edgar_min.agent.loader import _read_body_text
+
     try:
-        source = path.read_text(encoding="utf-8")
+        source = _read_body_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         return [f"{path}:1: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
     return [str(p) for p in check_body(source, str(path), manifest, registry, new=new)]
