@@ -13,6 +13,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from edgar_min.errors import BadInput
+
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -278,7 +280,7 @@ def records(path: Path, stats: ReadStats) -> Iterator[Any]:
 
     Only a plain file is read: a fifo or `/dev/zero` given as a log is `BadInput`, not a hang.
     """
-    from edgar_min.errors import BadInput
+    # Here, not at the top: the logfile module costs start-up this reader is kept free of.
     from edgar_min.logfile import kind_of, open_plain
 
     handle = open_plain(path)

@@ -15,14 +15,17 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edgar_min.agent.acceptance import check_body
+from edgar_min.agent.tree import body_path
 from edgar_min.errors import Refused
+from edgar_min.logfile import kind_of, read_capped
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from edgar_min.agent.registry import Manifest, Registry
+    from edgar_min.agent.tree import Manifest, Registry
 
-__all__ = ["CheckedBody", "install_aliases", "module_name", "read_body"]
+__all__ = ["CheckedBody", "install_aliases", "module_name", "read_body", "read_body_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +54,8 @@ def install_aliases(skills: types.ModuleType) -> None:
 MAX_BODY_BYTES = 256_000
 
 
-def _read_body_text(path: Path) -> str:
+def read_body_text(path: Path) -> str:
     """A body's text, read only from a plain file of at most `MAX_BODY_BYTES`; OSError otherwise."""
-    from edgar_min.logfile import kind_of, read_capped
-
     raw = read_capped(path, MAX_BODY_BYTES)
     if raw is None:
         msg = f"it is {kind_of(path)}, not a plain file"
@@ -67,15 +68,12 @@ def _read_body_text(path: Path) -> str:
 
 def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> CheckedBody:
     """The body of `manifest`, accepted and compiled; `Refused` with every problem otherwise."""
-    from edgar_min.agent.acceptance import check_body
-    from edgar_min.agent.registry import body_path
-
     path = body_path(skills_dir, manifest)
     if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
         msg = f"the body of {manifest.name} ({path}) is not a regular file"
         raise Refused(msg)
     try:
-        source = _read_body_text(path)
+        source = read_body_text(path)
     except FileNotFoundError:
         msg = f"the skill tree names {manifest.name} but its body {path} is missing"
         raise Refused(msg) from None

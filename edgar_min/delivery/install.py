@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import BadInput
+from edgar_min.logfile import kind_of, read_capped
 from edgar_min.regex import lazy
 
 __all__ = ["Change", "InstallPlan", "edgar_command", "plan_install"]
@@ -81,8 +82,6 @@ MAX_SETTINGS_BYTES = 4_000_000
 
 
 def _read(path: Path) -> dict[str, Any]:
-    from edgar_min.logfile import kind_of, read_capped
-
     try:
         raw = read_capped(path, MAX_SETTINGS_BYTES)
     except FileNotFoundError:

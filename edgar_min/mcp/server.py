@@ -409,11 +409,8 @@ class Server:
         return f"triggers: {triggers}\n{outcome.message}", data
 
     def _tool_decide(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        try:
-            from edgar_min import semif
-        except ImportError:
-            msg = "SemIf is not available in this build of edgar (the edgar_min.semif module is missing)"
-            raise ToolRefused(msg) from None
+        from edgar_min import semif
+
         options = arguments["options"]
         for i, option in enumerate(options):
             if not isinstance(option, dict) or not isinstance(option.get("id"), str):

@@ -23,6 +23,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from edgar_min.errors import ConfigError, ModelError
+from edgar_min.learning.redact import redact
 from edgar_min.semif.questions import MAX_QUESTIONS, Question, requests_for
 from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
 
@@ -155,8 +156,6 @@ def _redacted(request: DecisionRequest) -> DecisionRequest:
 
     Both the engine (a model server, perhaps remote) and the decision log see only this copy.
     """
-    from edgar_min.learning.redact import redact
-
     options = tuple(Option(o.id, redact(o.description)) for o in request.options)
     return DecisionRequest(redact(request.state), redact(request.question), options, request.id)
 

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from edgar_min.errors import BadInput
+from edgar_min.logfile import kind_of, read_capped
 from edgar_min.skills._reader import Failure, read
 from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_sentence, is_timestamp, resolve
 
@@ -97,8 +98,6 @@ def read_skill(path: pathlib.Path) -> Frontmatter:
     file kept elsewhere in the checkout), and at most `MAX_SKILL_BYTES` of it: a link to
     `/dev/zero` or a fifo is refused, not read without end.
     """
-    from edgar_min.logfile import kind_of, read_capped
-
     try:
         raw = read_capped(path, MAX_SKILL_BYTES)
     except OSError as exc:
