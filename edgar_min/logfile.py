@@ -20,7 +20,7 @@ from edgar_min.atomic import append_line
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Rows", "append_row", "open_plain", "read_rows", "timestamp"]
+__all__ = ["Rows", "append_row", "kind_of", "open_plain", "read_capped", "read_rows", "timestamp"]
 
 
 def timestamp(now: float | None = None, *, compact: bool = False) -> str:
@@ -81,6 +81,35 @@ def open_plain(path: Path | str) -> BinaryIO | None:
         os.close(fd)
         return None
     return os.fdopen(fd, "rb")
+
+
+def read_capped(path: Path | str, limit: int) -> bytes | None:
+    """At most `limit` + 1 bytes of `path` if it is a plain file (a link to one is followed); None otherwise.
+
+    The caller refuses a result longer than `limit`: nothing is read without bound.
+    """
+    handle = open_plain(path)
+    if handle is None:
+        return None
+    with handle:
+        return handle.read(limit + 1)
+
+
+def kind_of(path: Path | str) -> str:
+    """What is at `path`, for a sentence: "a folder", "a fifo", "a device", ... (a link is followed)."""
+    try:
+        mode = os.stat(path).st_mode  # noqa: PTH116 - `path` may be a str
+    except OSError:
+        return "nothing readable"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a fifo (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a plain file" if stat.S_ISREG(mode) else "not a plain file"
 
 
 def _row(raw: bytes) -> dict[str, Any] | None:

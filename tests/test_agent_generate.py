@@ -184,6 +184,19 @@ def test_bad_names_and_unknown_categories(edgar, tmp_path):
     assert not (root / ".edgar/code-proposals").exists()
 
 
+def test_a_key_in_the_description_reaches_neither_the_model_nor_edgars_files(edgar, tmp_path):
+    key = "sk-ant-api03-" + "Q" * 40
+    root = setup(tmp_path, f"```python\n{BODY}```\n")
+    r = generate(edgar, root, description=f"Draft a reply; use ANTHROPIC_API_KEY={key} to send it.")
+    assert r.code == 0, r
+    prompt = (root / "prompt.txt").read_text()
+    assert "Draft a reply; use ANTHROPIC_API_KEY=[REDACTED] to send it." in prompt
+    assert key not in prompt
+    entry = json.loads((root / ".edgar/code-proposals/email.reply.json").read_text())
+    assert "[REDACTED]" in entry["description"]
+    assert not [p for p, data in tree_snapshot(root / ".edgar").items() if key.encode() in data]
+
+
 @pytest.mark.parametrize(("mode", "place", "path"), [
     ("propose", "proposal", ".edgar/code-proposals/email.reply.py"),
     ("auto", "tree", "data/skills/email/reply.py"),

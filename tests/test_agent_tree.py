@@ -115,3 +115,14 @@ def test_validate_the_example_tree_is_clean_and_single_files_work(edgar, tmp_pat
     r = edgar("--root", str(tmp_path), "skills", "validate", "data/skills/email/stray.py")
     assert r.code == 1
     assert "email.stray is not listed in the skill tree" in r.out
+
+
+def test_a_body_far_larger_than_acceptance_allows_is_not_read_whole(edgar, tmp_path):
+    from edgar_min.agent.loader import MAX_BODY_BYTES
+
+    shutil.copytree(EXAMPLE, tmp_path, dirs_exist_ok=True)
+    body = tmp_path / "data/skills/email/compose.py"
+    body.write_text("#" * (MAX_BODY_BYTES + 10) + "\n")
+    r = edgar("--root", str(tmp_path), "--json", "skills", "validate")
+    assert r.code == 1, r
+    assert f"{body}:1: cannot be read (it is larger than {MAX_BODY_BYTES} bytes)" in r.json()["problems"]

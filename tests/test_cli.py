@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -421,3 +422,39 @@ def test_commands_finish_when_a_checkout_links_a_file_they_read_to_dev_zero(root
     )  # fmt: skip
     assert done.returncode in {0, 1, 2}
     assert "Traceback" not in done.stderr
+
+
+def _special(path: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no fifos here")
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize(
+    ("name", "command", "said"),
+    [
+        ("session.jsonl", ("learn", "--from", "claude-code"), "not a log file; nothing was read"),
+        ("rollout.jsonl", ("learn", "--from", "codex"), "not a log file; nothing was read"),
+        ("SKILL.md", ("skills", "validate"), "not a SKILL.md or a folder"),
+        ("tool.py", ("skills", "validate"), "not a code skill"),
+    ],
+)
+def test_a_fifo_or_dev_zero_given_by_the_user_is_named_with_exit_2(tmp_path, kind, name, command, said):
+    # A subprocess with a timeout: reading either one in-process would hang the test run.
+    import subprocess
+    import sys
+
+    root = tmp_path / "project"
+    root.mkdir()
+    target = tmp_path / name
+    _special(target, kind)
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(root), *command, str(target)],
+        capture_output=True, text=True, timeout=60, check=False, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    what = "a fifo (named pipe)" if kind == "fifo" else "a device"
+    assert (done.returncode, done.stderr.strip()) == (2, f"edgar: {target}: is {what}, {said}")
+    assert not (root / ".edgar").exists()

@@ -174,3 +174,20 @@ def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_pa
         check=False,
     )
     assert "- pdf: " in json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_settings_file_that_is_a_fifo_or_dev_zero_is_named_and_left_alone(tmp_path, edgar, kind):
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    if kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no fifos here")
+        os.mkfifo(settings)
+    else:
+        settings.symlink_to("/dev/zero")
+    result = edgar("--root", str(tmp_path), "install", "claude-code")
+    what = "a fifo (named pipe)" if kind == "fifo" else "a device"
+    assert result.code == 2, result
+    assert f"is {what}, not a settings file; nothing was changed" in result.err
+    assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]

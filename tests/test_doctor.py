@@ -58,6 +58,7 @@ def test_json_is_one_document_with_every_part(edgar, tmp_path):
         "proposals",
         "histories",
         "rejections",
+        "hook_problems",
         "network",
     }
     assert doc["synthesis"] == {"mode": "propose", "warning": None}
@@ -363,3 +364,24 @@ def test_doctor_reports_links_inside_and_a_file_where_a_folder_belongs(edgar, tm
     assert data["places"]["misplaced"] == [".edgar/skills/learned is a file where edgar keeps a folder"]
     assert data["places"]["links"] == [".edgar/proposals/deploy/SKILL.md is a symbolic link (to /etc/passwd)"]
     assert data["healthy"] is False
+
+
+def test_doctor_reports_how_many_problems_the_hooks_logged_and_the_newest(edgar, tmp_path, monkeypatch):
+    import io
+
+    for payload in (b"not json", b'{"transcript_path": "/nowhere/session.jsonl"}'):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(payload)))
+        assert edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook").code == 0
+    newest = json.loads((tmp_path / ".edgar/hook-problems.jsonl").read_text().splitlines()[-1])
+    r = edgar("--root", str(tmp_path), "doctor")
+    assert r.code == 1, r
+    assert "hook problems logged: 2 (.edgar/hook-problems.jsonl)" in r.out
+    assert f"  newest ({newest['time']}): {newest['problem']}" in r.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["hook_problems"] == {
+        "logged": 2,
+        "path": ".edgar/hook-problems.jsonl",
+        "newest": newest["problem"],
+        "newest_time": newest["time"],
+    }
+    assert any(a.startswith("hooks: 2 problem(s) logged") for a in doc["attention"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import string
 from pathlib import Path
 
@@ -541,12 +542,50 @@ def test_read_skill_reads_past_a_bom_and_says_so(tmp_path):
     assert parsed.warnings[0].startswith(f"{path}:1: the file starts with a byte-order mark")
 
 
-@pytest.mark.parametrize("folder", [False, True], ids=["missing", "folder"])
-def test_read_skill_refuses_what_it_cannot_read(tmp_path, folder):
+def test_read_skill_refuses_what_it_cannot_read(tmp_path):
     path = tmp_path / "SKILL.md"
-    if folder:
-        path.mkdir()
     with pytest.raises(FrontmatterError, match=rf"^{path}: cannot read the file \("):
+        read_skill(path)
+
+
+def _fifo(path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no fifos here")
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (lambda p: p.mkdir(), "a folder"),
+        (_fifo, r"a fifo \(named pipe\)"),
+        (lambda p: p.symlink_to("/dev/zero"), "a device"),
+    ],
+    ids=["folder", "fifo", "link-to-dev-zero"],
+)
+def test_read_skill_reads_only_a_plain_file_and_says_what_else_it_found(tmp_path, make, what):
+    # A fifo would block the read and /dev/zero would never end: both are refused at once.
+    path = tmp_path / "SKILL.md"
+    make(path)
+    with pytest.raises(FrontmatterError, match=rf"^{path}: is {what}, not a plain file"):
+        read_skill(path)
+
+
+def test_read_skill_follows_a_link_to_a_plain_file(tmp_path):
+    real = tmp_path / "shared" / "deploy.md"
+    real.parent.mkdir()
+    real.write_text("---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n")
+    (tmp_path / "deploy").mkdir()
+    (tmp_path / "deploy" / "SKILL.md").symlink_to(real)
+    assert read_skill(tmp_path / "deploy" / "SKILL.md").data["name"] == "deploy"
+
+
+def test_read_skill_refuses_a_file_larger_than_the_cap(tmp_path):
+    from edgar_min.skills.frontmatter import MAX_SKILL_BYTES
+
+    path = tmp_path / "SKILL.md"
+    path.write_bytes(b"---\nname: x\ndescription: y\n---\n" + b"a" * MAX_SKILL_BYTES)
+    with pytest.raises(FrontmatterError, match=rf"^{path}: larger than {MAX_SKILL_BYTES} bytes"):
         read_skill(path)
 
 

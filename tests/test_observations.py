@@ -185,6 +185,28 @@ def test_history_of_a_skill_with_no_lines(edgar, tmp_path):
     assert "no observations for deploy" in result.out
 
 
+@pytest.mark.parametrize("misplaced", ["link", "file"])
+def test_learn_says_when_a_loaded_skills_history_cannot_be_written(edgar, tmp_path, misplaced):
+    learned = tmp_path / ".edgar" / "skills" / "learned"
+    learned.mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if misplaced == "link":
+        (learned / ".history").symlink_to(elsewhere, target_is_directory=True)
+        why = "refused: .edgar/skills/learned/.history is a symbolic link"
+    else:
+        (learned / ".history").write_text("")
+        why = "refused: .edgar/skills/learned/.history is a file where edgar keeps a folder"
+    result = edgar("--root", str(tmp_path), "--json", "learn", write_turn(tmp_path, verification="failed"))
+    assert result.code == 0, result
+    (problem,) = result.json()["problems"]
+    assert problem.startswith(f"watching deploy: {why}")
+    assert problem in result.json()["message"]
+    assert list(elsewhere.iterdir()) == []
+    text = edgar("--root", str(tmp_path), "learn", write_turn(tmp_path, verification="failed"))
+    assert "watching deploy: refused:" in text.out
+
+
 def test_a_cut_line_keeps_its_correction_and_reads_back_corrected(layout):
     errors = [ErrorRecord("shell", "nonzero_exit", 1, "pytest tests/test_dependency_pins.py")] * 30
     observe(layout, "deploy", errors, ("refresh the lock file first",), "failed")

@@ -249,3 +249,91 @@ def test_openai_call_many_falls_back_to_a_constrained_answer_with_the_state_firs
     second = server.seen[1][2]
     assert second["messages"][1]["content"].startswith("Evidence:\nthe boiler is broken")
     assert "response_format" in second
+
+
+KEY = "ghp_" + "k" * 36
+
+
+def _keyed_root(tmp_path, server, monkeypatch):
+    """A project whose decisions go to the Anthropic engine at the recording server."""
+    # One answer, `choice` for one question and `q1`, `q2` for a batch.
+    answer = {"choice": "deploy", "q1": "deploy", "q2": "deploy"}
+    server.reply = {"content": [{"type": "tool_use", "name": "choose", "input": answer}]}
+    (tmp_path / ".edgar").mkdir()
+    (tmp_path / ".edgar" / "config.toml").write_text(
+        f'[semif]\nengine = "anthropic"\nbase_url = "{server.url}"\n'
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    return tmp_path
+
+
+def _assert_key_reached_no_one(root, server):
+    assert server.seen, "the engine was never asked"
+    assert all(KEY not in json.dumps(body) for _, _, body in server.seen)
+    assert any("[REDACTED]" in json.dumps(body) for _, _, body in server.seen)
+    logged = b"".join(p.read_bytes() for p in (root / ".edgar").rglob("*") if p.is_file())
+    assert b"[REDACTED]" in logged
+    assert KEY.encode() not in logged
+
+
+def test_the_cli_decide_redacts_state_question_and_options(edgar, tmp_path, server, monkeypatch):
+    root = _keyed_root(tmp_path, server, monkeypatch)
+    r = edgar(
+        "--root", str(root), "--json", "decide", "--state", f"deploy failed, GITHUB_TOKEN={KEY}",
+        "--question", f"retry with token {KEY}?", "--option", f"deploy=push with --token {KEY}",
+        "--option", "wait=do nothing",
+    )  # fmt: skip
+    assert r.code == 0, r
+    assert r.json()["selected"] == "deploy"
+    _assert_key_reached_no_one(root, server)
+
+
+def test_the_cli_decide_with_several_questions_redacts_each(edgar, tmp_path, server, monkeypatch):
+    root = _keyed_root(tmp_path, server, monkeypatch)
+    r = edgar(
+        "--root", str(root), "--json", "decide", "--state", f"password={KEY}",
+        "--question", "first?", "--option", "deploy=go", "--option", "wait=stop",
+        "--question", f"second, api_key={KEY}?", "--option", "deploy=go", "--option", f"wait=token {KEY}",
+    )  # fmt: skip
+    assert r.code == 0, r
+    _assert_key_reached_no_one(root, server)
+
+
+def test_the_mcp_decide_tool_redacts(tmp_path, server, monkeypatch):
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+    from edgar_min.mcp.server import Server
+
+    root = _keyed_root(tmp_path, server, monkeypatch)
+    layout = Layout(root, tmp_path / "home")
+    mcp = Server(layout, lambda: load_config(layout))
+    arguments = {
+        "state": f"the secret is {KEY}",
+        "question": "what now?",
+        "options": [{"id": "deploy", "description": f"use {KEY}"}, {"id": "wait"}],
+    }
+    answer = mcp.handle(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "decide", "arguments": arguments},
+        }
+    )
+    assert not answer["result"].get("isError"), answer
+    _assert_key_reached_no_one(root, server)
+
+
+def test_the_library_decide_and_decide_many_redact(tmp_path, server, monkeypatch):
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+    from edgar_min.semif import decide, decide_many
+
+    root = _keyed_root(tmp_path, server, monkeypatch)
+    layout = Layout(root, tmp_path / "home")
+    config = load_config(layout)
+    options = [("deploy", f"token {KEY}"), ("wait", "")]
+    assert decide(layout, config, f"AWS secret {KEY}", "go?", options).selected == "deploy"
+    results = decide_many(layout, config, f"token: {KEY}", [(f"go with {KEY}?", options), ("now?", options)])
+    assert [r.selected for r in results] == ["deploy", "deploy"]
+    _assert_key_reached_no_one(root, server)

@@ -13,6 +13,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from edgar_min.errors import BadInput
+
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -274,6 +276,16 @@ _BAD_VALUE = object()
 
 
 def records(path: Path, stats: ReadStats) -> Iterator[Any]:
-    """Each JSON value of a JSONL file, in order; bad lines are counted in `stats` and skipped."""
-    with path.open("rb") as handle:
+    """Each JSON value of a JSONL file, in order; bad lines are counted in `stats` and skipped.
+
+    Only a plain file is read: a fifo or `/dev/zero` given as a log is `BadInput`, not a hang.
+    """
+    # Here, not at the top: the logfile module costs start-up this reader is kept free of.
+    from edgar_min.logfile import kind_of, open_plain
+
+    handle = open_plain(path)
+    if handle is None:
+        msg = f"{path}: is {kind_of(path)}, not a log file; nothing was read"
+        raise BadInput(msg)
+    with handle:
         yield from _Reader(handle).records(stats)

@@ -24,6 +24,7 @@ from edgar_min.agent.tree import NAME_RE, Manifest, load_registry
 from edgar_min.agent.writer import write_code_skill
 from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused
+from edgar_min.learning.redact import redact
 from edgar_min.models import ReplySchema, ask, get_provider
 
 if TYPE_CHECKING:
@@ -157,10 +158,11 @@ def generate(
         )
         raise Refused(msg)
     leaves = [(m.name, m.description) for m in category.skills]
-    manifest = Manifest(name=name, category=category_name, description=description.strip())
+    # The description goes to the model and into the proposal's manifest: a pasted key must not.
+    manifest = Manifest(name=name, category=category_name, description=redact(description.strip()))
     reply = None
     try:
-        prompt = build_prompt(name, description.strip(), category_name, leaves)
+        prompt = build_prompt(name, manifest.description, category_name, leaves)
         schema = code_schema(config.model.max_tokens)
         reply = ask(provider, prompt, brief=CONTRACT, json_brief=CONTRACT_JSON, schema=schema)
         target = write_code_skill(

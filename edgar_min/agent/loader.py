@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.tree import body_path
 from edgar_min.errors import Refused
+from edgar_min.logfile import kind_of, read_capped
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from edgar_min.agent.tree import Manifest, Registry
 
-__all__ = ["CheckedBody", "install_aliases", "module_name", "read_body"]
+__all__ = ["CheckedBody", "install_aliases", "module_name", "read_body", "read_body_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,22 @@ def install_aliases(skills: types.ModuleType) -> None:
     sys.modules["semif_agent.skills"] = skills
 
 
+# Room for the longest body acceptance allows (MAX_BODY_CHARS) in any UTF-8.
+MAX_BODY_BYTES = 256_000
+
+
+def read_body_text(path: Path) -> str:
+    """A body's text, read only from a plain file of at most `MAX_BODY_BYTES`; OSError otherwise."""
+    raw = read_capped(path, MAX_BODY_BYTES)
+    if raw is None:
+        msg = f"it is {kind_of(path)}, not a plain file"
+        raise OSError(msg)
+    if len(raw) > MAX_BODY_BYTES:
+        msg = f"it is larger than {MAX_BODY_BYTES} bytes"
+        raise OSError(msg)
+    return raw.decode("utf-8")
+
+
 def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> CheckedBody:
     """The body of `manifest`, accepted and compiled; `Refused` with every problem otherwise."""
     path = body_path(skills_dir, manifest)
@@ -56,7 +73,7 @@ def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> Check
         msg = f"the body of {manifest.name} ({path}) is not a regular file"
         raise Refused(msg)
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_body_text(path)
     except FileNotFoundError:
         msg = f"the skill tree names {manifest.name} but its body {path} is missing"
         raise Refused(msg) from None

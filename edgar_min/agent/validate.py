@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING
 
 from edgar_min.agent.acceptance import check_body
+from edgar_min.agent.loader import read_body_text
 from edgar_min.agent.tree import Manifest, body_path, registry_problems
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, ne
     if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
         return [f"{path}:1: is not a regular file"]
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_body_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         return [f"{path}:1: cannot be read ({getattr(exc, 'strerror', None) or exc})"]
     return [str(p) for p in check_body(source, str(path), manifest, registry, new=new)]

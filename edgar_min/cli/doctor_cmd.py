@@ -329,6 +329,13 @@ def diagnose(
         "path": _rel(layout, layout.rejections),
         "replies_kept": len(list_rejected(layout)),
     }
+    report["hook_problems"] = _hook_problems(layout)
+    if report["hook_problems"]["logged"]:
+        problems = report["hook_problems"]
+        attention.append(
+            f"hooks: {problems['logged']} problem(s) logged in {problems['path']}, the newest "
+            f"({problems['newest_time']}): {problems['newest']} (remove the file once read)"
+        )
     report["network"] = None
     if network:
         report["network"] = _network(provider)
@@ -337,6 +344,20 @@ def diagnose(
     report["attention"] = attention
     report["healthy"] = not attention
     return report
+
+
+def _hook_problems(layout: Layout) -> dict[str, Any]:
+    """How many problems the hooks logged, and the newest one's sentence and time."""
+    from edgar_min.logfile import read_rows
+
+    rows = [r for r in read_rows(layout.hook_problems).rows if isinstance(r.get("problem"), str)]
+    newest = rows[-1] if rows else {}
+    return {
+        "logged": len(rows),
+        "path": _rel(layout, layout.hook_problems),
+        "newest": newest.get("problem"),
+        "newest_time": newest.get("time"),
+    }
 
 
 def _describe_model(m: dict[str, Any]) -> str:
@@ -406,6 +427,10 @@ def cmd_doctor(ctx: Context) -> int:
         f"rejections logged: {rejections['logged']} ({rejections['path']}); refused replies kept: "
         f"{rejections['replies_kept']} (`edgar skills rejections`)"
     )
+    hooks = report["hook_problems"]
+    ctx.out(f"hook problems logged: {hooks['logged']} ({hooks['path']})")
+    if hooks["logged"]:
+        ctx.out(f"  newest ({hooks['newest_time']}): {hooks['newest']}")
     network = report["network"]
     if network is None:
         ctx.out("network: not checked (use --network to send one tiny request to the provider)")

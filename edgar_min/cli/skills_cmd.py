@@ -165,7 +165,12 @@ def _targets(ctx: Context, paths: list[str]) -> list[Path]:
                 raise BadInput(msg)
             found += inner
         else:
-            msg = f"{raw}: no such file or folder"
+            from edgar_min.logfile import kind_of
+
+            what = "no such file or folder"
+            if path.exists():
+                what = f"is {kind_of(path)}, not a SKILL.md or a folder"
+            msg = f"{raw}: {what}"
             raise BadInput(msg)
     return found
 
@@ -216,7 +221,9 @@ def _validate_code(ctx: Context, paths: list[str]) -> tuple[int, list[str]]:
     for raw in paths:
         path = Path(raw) if Path(raw).is_absolute() else Path.cwd() / raw
         if not path.is_file():
-            msg = f"{raw}: no such file"
+            from edgar_min.logfile import kind_of
+
+            msg = f"{raw}: is {kind_of(path)}, not a code skill" if path.exists() else f"{raw}: no such file"
             raise BadInput(msg)
         problems += validate_code_file(ctx.layout, path)
     return len(paths), problems

@@ -86,6 +86,8 @@ class Outcome:
     name: str | None = None
     # Patches asked for because a loaded skill's history reached skills.distill_after.
     distills: tuple[Outcome, ...] = ()
+    # What went wrong beside the turn (a loaded skill's history that could not be written).
+    problems: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         doc: dict[str, object] = {
@@ -99,6 +101,8 @@ class Outcome:
                 {"skill": d.name, "outcome": d.outcome, "path": d.path, "message": d.message}
                 for d in self.distills
             ]
+        if self.problems:
+            doc["problems"] = list(self.problems)
         return doc
 
 
@@ -133,6 +137,8 @@ class Pending:
         # Background distills started by this turn, and their outcomes as they finish.
         self.distill_threads: list[threading.Thread] = []
         self.distilled: list[Outcome] = []
+        # Sentences for what watching the loaded skills could not record.
+        self.problems: list[str] = []
         if immediate is not None:
             self._done.set()
 
@@ -183,7 +189,8 @@ class Gate:
             return Pending((), Outcome((), "off", message=INERT))
         fired = tuple(triggers(turn, self.config.skills, self.store, session))
         self.store.record(turn, session, fired)
-        due = self._observe(turn)
+        problems: list[str] = []
+        due = self._observe(turn, problems)
         if not fired:
             pending = Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
         elif self.mode == "off":
@@ -197,6 +204,7 @@ class Gate:
                 target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
             )
             thread.start()
+        pending.problems = problems
         if self.mode != "off":
             # The turn's own corrections travel as a flag: its history line may be cut.
             verified, corrected = turn.verification == "passed", bool(turn.corrections)
@@ -222,16 +230,18 @@ class Gate:
         for thread in pending.distill_threads:
             thread.join(max(0.0, deadline - time.monotonic()))
         distills = tuple(pending.distilled)
-        if not distills:
+        problems = tuple(pending.problems)
+        if not distills and not problems:
             return outcome
-        message = "; ".join([outcome.message, *(d.message for d in distills)])
-        return replace(outcome, message=message, distills=distills)
+        message = "; ".join([outcome.message, *(d.message for d in distills), *problems])
+        return replace(outcome, message=message, distills=distills, problems=problems)
 
-    def _observe(self, turn: Turn) -> list[str]:
+    def _observe(self, turn: Turn, problems: list[str]) -> list[str]:
         """Watching loaded skills: a bad turn appends a line to each one's history.
 
         Returns the names whose history just reached a multiple of `skills.distill_after`
-        lines. Watching never breaks a turn.
+        lines. Watching never breaks a turn: a history that cannot be written (a link, a
+        file where its folder belongs) is a sentence in `problems` instead.
         """
         if not turn.skills:
             return []
@@ -243,7 +253,9 @@ class Gate:
         for name in turn.skills:
             try:
                 count = observe(self.layout, name, turn.errors, turn.corrections, turn.verification)
-            except (EdgarError, OSError):
+            except (EdgarError, OSError) as exc:
+                why = exc.message if isinstance(exc, EdgarError) else (exc.strerror or str(exc))
+                problems.append(f"watching {name}: {why}; this turn is not in its history")
                 continue
             if every > 0 and count > 0 and count % every == 0:
                 due.append(name)

@@ -299,6 +299,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     result = HookResult()
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))
+    result.problems.extend(outcome.problems)
     result.document = {**outcome.as_json(), "session": session, "skills": list(turn.skills)}
     triggers = ", ".join(outcome.triggers) or "none"
     result.stdout = f"edgar: {' '.join(outcome.message.split())} (triggers: {triggers})"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import BadInput
+from edgar_min.logfile import kind_of, read_capped
 from edgar_min.regex import lazy
 
 __all__ = ["Change", "InstallPlan", "edgar_command", "plan_install"]
@@ -76,17 +77,24 @@ def _command(base: str, event: str) -> str:
     return f'{base} --root "$CLAUDE_PROJECT_DIR" hook {event}'
 
 
+# A settings file is a page of JSON; anything far larger is not one.
+MAX_SETTINGS_BYTES = 4_000_000
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
-        raw = path.read_bytes()
+        raw = read_capped(path, MAX_SETTINGS_BYTES)
     except FileNotFoundError:
         return {}
-    except IsADirectoryError:
-        msg = f"{path}: is a folder, not a settings file; nothing was changed"
-        raise BadInput(msg) from None
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror}); nothing was changed"
         raise BadInput(msg) from None
+    if raw is None:  # a folder, a fifo or /dev/zero: refused, not read without end
+        msg = f"{path}: is {kind_of(path)}, not a settings file; nothing was changed"
+        raise BadInput(msg)
+    if len(raw) > MAX_SETTINGS_BYTES:
+        msg = f"{path}: larger than {MAX_SETTINGS_BYTES} bytes, not a settings file; nothing was changed"
+        raise BadInput(msg)
     if not raw.strip():
         return {}
     try:

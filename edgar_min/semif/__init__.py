@@ -23,6 +23,7 @@ import time
 from typing import TYPE_CHECKING, Any, Protocol
 
 from edgar_min.errors import ConfigError, ModelError
+from edgar_min.learning.redact import redact
 from edgar_min.semif.questions import MAX_QUESTIONS, Question, requests_for
 from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
 
@@ -150,6 +151,15 @@ class LoggedEngine:
         return results
 
 
+def _redacted(request: DecisionRequest) -> DecisionRequest:
+    """`request` with secrets a person typed in its state, question and options replaced.
+
+    Both the engine (a model server, perhaps remote) and the decision log see only this copy.
+    """
+    options = tuple(Option(o.id, redact(o.description)) for o in request.options)
+    return DecisionRequest(redact(request.state), redact(request.question), options, request.id)
+
+
 def decide(  # noqa: PLR0917 - a published signature: callers pass these positionally
     layout: Layout,
     config: Config,
@@ -165,7 +175,7 @@ def decide(  # noqa: PLR0917 - a published signature: callers pass these positio
     """
     from edgar_min.semif.log import DecisionLog
 
-    request = DecisionRequest(state, question, as_options(options))
+    request = _redacted(DecisionRequest(state, question, as_options(options)))
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id)
     return engine.call(request)
 
@@ -185,6 +195,6 @@ def decide_many(  # noqa: PLR0917 - mirrors `decide`
     """
     from edgar_min.semif.log import DecisionLog
 
-    requests = requests_for(state, questions)
+    requests = tuple(_redacted(r) for r in requests_for(state, questions))
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())
     return engine.call_many(requests)

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from edgar_min.errors import BadInput
+from edgar_min.logfile import kind_of, read_capped
 from edgar_min.skills._reader import Failure, read
 from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_sentence, is_timestamp, resolve
 
@@ -86,12 +87,27 @@ class Frontmatter:
     warnings: tuple[str, ...] = ()  # `FILE:LINE: sentence` for each entry left out of `data`
 
 
+# A SKILL.md is a page of instructions; the format asks for under 500 lines.
+MAX_SKILL_BYTES = 1_000_000
+
+
 def read_skill(path: pathlib.Path) -> Frontmatter:
-    """Read and parse one SKILL.md (UTF-8); any failure is a `FrontmatterError`."""
+    """Read and parse one SKILL.md (UTF-8); any failure is a `FrontmatterError`.
+
+    Only a plain file is read (a link to one is followed: a hand skill may be a link to a
+    file kept elsewhere in the checkout), and at most `MAX_SKILL_BYTES` of it: a link to
+    `/dev/zero` or a fifo is refused, not read without end.
+    """
     try:
-        raw = path.read_bytes()
+        raw = read_capped(path, MAX_SKILL_BYTES)
     except OSError as exc:
         raise FrontmatterError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    if raw is None:
+        msg = f"{path}: is {kind_of(path)}, not a plain file; a SKILL.md is read only from one"
+        raise FrontmatterError(msg)
+    if len(raw) > MAX_SKILL_BYTES:
+        msg = f"{path}: larger than {MAX_SKILL_BYTES} bytes; a SKILL.md is read only up to that size"
+        raise FrontmatterError(msg)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
