@@ -31,9 +31,9 @@ if not os.environ.get("PYTHONPATH"):
     sys.path.insert(0, str(HERE.parent))
 
 import edgar_min  # noqa: E402 - after the path is set
-from edgar_min.adapters import tool_table  # noqa: E402
 from edgar_min.adapters.claude_code import read_transcript  # noqa: E402
 from edgar_min.adapters.codex import read_session  # noqa: E402
+from edgar_min.adapters.common import tool_table  # noqa: E402
 from edgar_min.errors import EdgarError  # noqa: E402
 
 SAMPLES = HERE.parent / "tests" / "fixtures" / "transcripts"

@@ -89,7 +89,7 @@ CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, {repo!r})
 from pathlib import Path
-from edgar_min.adapters import tool_table
+from edgar_min.adapters.common import tool_table
 from edgar_min.adapters.claude_code import read_transcript
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()

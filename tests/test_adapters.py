@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from edgar_min.adapters import error_kind, program_word
+from edgar_min.adapters.common import error_kind, program_word
 
 
 @pytest.mark.parametrize(

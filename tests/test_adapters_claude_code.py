@@ -22,8 +22,8 @@ from transcripts import (
     toml_list,
 )
 
-from edgar_min.adapters import tool_table
 from edgar_min.adapters.claude_code import read_transcript
+from edgar_min.adapters.common import tool_table
 
 CANARY = "CANARY-7f3e9d"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "transcripts"

@@ -7,8 +7,8 @@ import json
 from conftest import tree_snapshot
 from transcripts import Codex, config_toml, files_containing, recording_model, toml_list
 
-from edgar_min.adapters import tool_table
 from edgar_min.adapters.codex import read_session
+from edgar_min.adapters.common import tool_table
 
 CANARY = "CANARY-5b1c0a"
 SESSION = "0199a3c2-5b7e-7f10-9c3d-2a6e4b8d1f00"

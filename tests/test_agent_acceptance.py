@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from edgar_min.agent.acceptance import check_body
-from edgar_min.agent.registry import Manifest, parse_registry
+from edgar_min.agent.tree import Manifest, parse_registry
 
 GOOD = textwrap.dedent(
     """\

@@ -182,3 +182,25 @@ def test_bad_names_and_unknown_categories(edgar, tmp_path):
     r = generate(edgar, root, "email.compose")
     assert (r.code, "already a leaf" in r.err) == (1, True)
     assert not (root / ".edgar/code-proposals").exists()
+
+
+@pytest.mark.parametrize(("mode", "place", "path"), [
+    ("propose", "proposal", ".edgar/code-proposals/email.reply.py"),
+    ("auto", "tree", "data/skills/email/reply.py"),
+])  # fmt: skip
+def test_every_body_written_has_a_ledger_row_with_its_text_kept(edgar, tmp_path, mode, place, path):
+    root = setup(tmp_path, f"```python\n{BODY}```", mode=mode)
+    assert generate(edgar, root).code == 0
+    log = edgar("--root", str(root), "--json", "skills", "log", "email.reply")
+    assert log.code == 0, log
+    (row,) = log.json()["rows"]
+    assert (row["actor"], row["action"], row["place"], row["trigger"]) == ("gate", "write", place, "generate")
+    assert row["before"] is None
+    assert (root / ".edgar" / "versions" / row["after"]).read_text() == (root / path).read_text()
+
+
+def test_a_refused_body_has_no_ledger_row(edgar, tmp_path):
+    hostile = BODY.replace("from pathlib import Path", "from pathlib import Path\nimport ctypes")
+    root = setup(tmp_path, f"```python\n{hostile}```", mode="auto")
+    assert generate(edgar, root).code == 1
+    assert not (root / ".edgar" / "ledger.jsonl").exists()

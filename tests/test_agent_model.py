@@ -55,7 +55,7 @@ def test_generate_in_auto_with_a_real_model_installs_only_what_passes_acceptance
     edgar, tmp_path, llama_server
 ):
     from edgar_min.agent.acceptance import check_body
-    from edgar_min.agent.registry import load_registry
+    from edgar_min.agent.tree import load_registry
 
     shutil.copytree(EXAMPLE, tmp_path, dirs_exist_ok=True)
     before = tree_snapshot(tmp_path)

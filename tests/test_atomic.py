@@ -20,7 +20,8 @@ from edgar_min import atomic
 from edgar_min.errors import Refused
 from edgar_min.layout import Layout
 from edgar_min.learning.ledger import read_ledger
-from edgar_min.learning.writer import archive, write_learned
+from edgar_min.learning.lifecycle import forget
+from edgar_min.learning.writer import write_learned
 
 RECOVERED = {
     "prompt": "bump the httpx pin",
@@ -244,7 +245,7 @@ def test_forget_does_not_copy_a_linked_skill_file_into_versions(edgar, root, out
     assert not layout.versions.exists()
     assert not layout.archive.exists()
     with pytest.raises(Refused):
-        archive(layout, "deploy")
+        forget(layout, "deploy")
 
 
 # Every machine-owned place, linked out of the root, through the command that writes it.
@@ -326,7 +327,7 @@ def test_a_linked_archive_is_refused_when_forgetting(edgar, root, outside):
 
 
 def test_a_code_proposal_folder_that_is_a_link_is_refused(root, outside):
-    from edgar_min.agent.registry import Manifest
+    from edgar_min.agent.tree import Manifest
     from edgar_min.agent.writer import write_code_skill
 
     layout = Layout(root, root / "home")

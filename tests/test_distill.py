@@ -1,4 +1,4 @@
-"""distill: body + history lines in, a patched body out through Gate.apply(patch=True).
+"""Gate.distill: body + history lines in, a patched body out through Gate.apply(patch=True).
 
 The model here is the `command` provider running a small script that records
 the prompt it was given and prints a reply from a file: a real provider, so the
@@ -14,8 +14,9 @@ import pytest
 from conftest import tree_snapshot
 
 from edgar_min.config import load_config
+from edgar_min.controller.gate import Gate
 from edgar_min.layout import Layout
-from edgar_min.learning.distill import distill, outline
+from edgar_min.learning.distill import outline
 from edgar_min.learning.drafts import PATCH_BRIEF
 from edgar_min.learning.observations import observe
 from edgar_min.models.offline import OfflineProvider
@@ -84,6 +85,11 @@ def project(tmp_path):
     command = json.dumps([sys.executable, str(model / "model.py"), str(model)])
     (root / ".edgar" / "config.toml").write_text(f'[model]\nprovider = "command"\ncommand = {command}\n')
     return root, model
+
+
+def distill(layout, config, name, provider=None, *, verified=False, corrected=False):
+    """One gate's distill, as a turn (or a person, with neither flag) asks for it."""
+    return Gate(layout, config, provider).distill(name, verified=verified, corrected=corrected)
 
 
 def learned_skill(root, name="pin-bump", body=LEARNED_BODY):
@@ -414,3 +420,31 @@ def test_distills_of_one_skill_at_once_all_land(tmp_path):
         t.join()
     assert [o.outcome for o in outcomes] == ["proposed"] * 8, [o.message for o in outcomes]
     assert not (tmp_path / ".edgar" / "rejections.jsonl").exists()
+
+
+def test_a_passing_turn_with_a_correction_and_many_errors_proposes_its_distill_in_auto(edgar, project):
+    """The turn's correction reaches the distill as a flag, however long its history line runs."""
+    root, model = project
+    path = learned_skill(root)
+    before = path.read_text()
+    add_history(root, "pin-bump", "the declared check failed", "the declared check failed")
+    (model / "reply.txt").write_text(GOOD_PATCH)
+    program = "pytest tests/test_dependency_pins_and_lock_files.py"
+    errors = [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": program}] * 30
+    turn = {
+        "prompt": "bump the httpx pin",
+        "skills": ["pin-bump"],
+        "errors": errors,
+        "corrections": ["refresh the lock file before running the tests"],
+        "verification": "passed",
+    }
+    (root / "turn.json").write_text(json.dumps(turn))
+    result = edgar(
+        "--root", str(root), "--set", "skills.synthesis=auto", "--json", "learn", str(root / "turn.json")
+    )
+    assert result.code == 0, result.err
+    (d,) = result.json()["distills"]
+    assert d["outcome"] == "proposed", d
+    assert "a correction can only ever propose" in d["message"]
+    assert path.read_text() == before
+    assert "Refresh the lock file." in (root / ".edgar" / "proposals" / "pin-bump" / "SKILL.md").read_text()

@@ -10,8 +10,8 @@ from skillfiles import BODY, write_skill
 
 from edgar_min.config import load_config
 from edgar_min.layout import Layout
-from edgar_min.learning.evidence import collect, lifecycle_findings, scan, usefulness_order
-from edgar_min.learning.store import ExperienceStore
+from edgar_min.learning.evidence import collect, lifecycle_findings, usefulness_order
+from edgar_min.learning.store import ExperienceStore, scan
 from edgar_min.learning.turn import parse_turn
 from edgar_min.learning.writer import write_learned
 

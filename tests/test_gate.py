@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 
@@ -9,7 +10,7 @@ import pytest
 from skillfiles import BODY, write_skill
 
 from edgar_min.config import Config, ControllerConfig, SkillsConfig
-from edgar_min.controller.gate import Gate
+from edgar_min.controller.gate import Gate, route
 from edgar_min.errors import ModelError
 from edgar_min.layout import Layout
 from edgar_min.learning.turn import parse_turn
@@ -80,7 +81,7 @@ def test_no_trigger_no_model_call(layout):
     assert (outcome.outcome, outcome.triggers) == ("none", ())
     assert provider.prompts == []
     # The store still records the turn.
-    assert g.store.health().records == 1
+    assert g.store.scan().turns == 1
 
 
 def test_auto_learns_only_a_verified_turn_without_a_correction(layout):
@@ -192,3 +193,45 @@ def test_a_new_proposal_says_when_it_replaces_one_that_was_waiting(layout):
     # The replaced text is still there to read.
     before = read_ledger(layout, "pin-bump").rows[-1].before
     assert version_text(layout, "pin-bump", before)[1] == old
+
+
+# --- route: the one rule of proposal against learned, over every combination -----------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "verified", "fired", "patch", "hand"),
+    list(
+        itertools.product(
+            ("off", "propose", "auto"),
+            (False, True),
+            (("recovered",), ("correction",), ("distill", "correction"), ()),
+            (False, True),
+            (False, True),
+        )
+    ),
+)
+def test_route_learns_only_a_verified_uncorrected_auto_body_that_is_not_a_patch_to_a_persons_skill(
+    mode, verified, fired, patch, hand
+):
+    place, reason = route(mode, verified=verified, fired=fired, patch=patch, hand=hand)
+    corrected = "correction" in fired
+    if mode == "off":
+        assert (place, reason) == ("nowhere", "skills.synthesis is 'off'")
+    elif mode == "propose":
+        assert (place, reason) == ("proposal", "")
+    elif not verified:
+        assert (place, reason) == ("proposal", "the declared check did not pass")
+    elif corrected:
+        assert (place, reason) == ("proposal", "a correction can only ever propose")
+    elif patch and hand:
+        assert (place, reason) == ("proposal", "a patch to a hand-authored skill is always a proposal")
+    else:
+        assert (place, reason) == ("learned", "")
+
+
+def test_apply_in_off_writes_nothing(layout):
+    g, _provider = gate(layout, mode="off")
+    outcome = g.apply("pin-bump", "Bump a pin.", BODY, session="s-1", trigger="long", verified=True)
+    assert outcome.outcome == "off"
+    assert not layout.proposals.exists()
+    assert not layout.learned.exists()

@@ -12,9 +12,9 @@ from edgar_min.config import load_config
 from edgar_min.controller.gate import Gate
 from edgar_min.errors import NotFound, Refused
 from edgar_min.layout import Layout
-from edgar_min.learning.ledger import read_ledger, restore, sha256_text, version_text
-from edgar_min.learning.proposals import accept, reject
-from edgar_min.learning.writer import archive, write_learned
+from edgar_min.learning.ledger import read_ledger, sha256_text, version_text
+from edgar_min.learning.lifecycle import accept, forget, reject, restore
+from edgar_min.learning.writer import write_learned
 
 NAME = "pin-bump-with-lockfile"
 
@@ -58,7 +58,7 @@ def test_accept_reject_and_archive_rows_are_the_persons(layout):
     )
     write(layout, name="other-proposal", body=keys, description="Rotate signing keys.", to="proposal")
     reject(layout, "other-proposal")
-    archive(layout, NAME)
+    forget(layout, NAME)
     rows = read_ledger(layout).rows
     assert [(r.actor, r.action, r.place) for r in rows] == [
         ("gate", "write", "proposal"),
@@ -81,7 +81,7 @@ def test_restore_undoes_a_patch_and_brings_back_an_archived_skill(layout):
     assert back.read_text().count("A worse line") == 0
     assert read_ledger(layout).rows[-1].action == "restore"
     assert read_ledger(layout).rows[-1].actor == "person"
-    archive(layout, NAME)
+    forget(layout, NAME)
     assert not path.exists()
     restore(layout, NAME)
     assert path.is_file()
@@ -126,7 +126,7 @@ def test_restore_with_nothing_earlier_or_an_unknown_name_is_refused(layout):
 
 def test_restore_goes_through_the_writer_so_a_persons_name_stays_theirs(layout):
     write(layout)
-    archive(layout, NAME)
+    forget(layout, NAME)
     write_skill(layout.skills, NAME, "Now a person's skill.", BODY)
     before = tree_snapshot(layout.root)
     with pytest.raises(Refused, match="hand-authored"):

@@ -9,7 +9,7 @@ from conftest import tree_snapshot
 
 from edgar_min.errors import NotFound
 from edgar_min.layout import Layout
-from edgar_min.learning.observations import NOTE_MAX, observe, read_history
+from edgar_min.learning.observations import NOTE_MAX, Note, note, observe, read_history
 from edgar_min.learning.turn import ErrorRecord
 
 FAIL = ErrorRecord(tool="shell", kind="nonzero_exit", exit_code=1, program="pytest")
@@ -183,3 +183,29 @@ def test_history_of_a_skill_with_no_lines(edgar, tmp_path):
     result = edgar("--root", str(tmp_path), "skills", "history", "deploy")
     assert result.code == 0
     assert "no observations for deploy" in result.out
+
+
+def test_a_cut_line_keeps_its_correction_and_reads_back_corrected(layout):
+    errors = [ErrorRecord("shell", "nonzero_exit", 1, "pytest tests/test_dependency_pins.py")] * 30
+    observe(layout, "deploy", errors, ("refresh the lock file first",), "failed")
+    (line,) = history_file(layout, "deploy").read_text().splitlines()
+    assert len(line) <= NOTE_MAX + 2
+    assert line.startswith("- the declared check failed; failures: shell nonzero_exit exit 1")
+    assert line.endswith("…; corrected: refresh the lock file first")
+    (read,) = read_history(layout, "deploy").notes
+    assert read.corrected
+
+
+def test_a_long_correction_beside_many_failures_keeps_half_a_line():
+    errors = [ErrorRecord("shell", "nonzero_exit", 1, "pytest")] * 200
+    text = note(errors, ("x" * 5000,), "failed")
+    assert len(text) == NOTE_MAX
+    assert "; corrected: xxx" in text
+    assert len(text.split("; corrected: ")[1]) >= NOTE_MAX // 2 - len("corrected: ") - 1
+
+
+def test_only_a_correction_part_makes_a_note_corrected():
+    assert not Note.parse("failures: shell nonzero_exit exit 1 (pytest)").corrected
+    assert not Note.parse("the declared check failed").corrected
+    assert Note.parse("corrected: use the staging target").corrected
+    assert Note.parse("the declared check failed; corrected: a / b").corrected

@@ -29,9 +29,10 @@ def test_a_record_holds_the_shape_session_verdict_and_skills_but_not_the_prompt(
     assert path.relative_to(tmp_path).as_posix() == "turns/box/1970-01.tsv"
     assert text == "1\t1970-01-01T00:00:00Z\ts-1\tmain:shell>edit\tpassed\ta-b\tlong\n"
     assert "CANARY" not in text
-    (record,) = list(store.records())
-    assert (record.session, record.shape, record.verification) == ("s-1", "main:shell>edit", "passed")
-    assert (record.skills, record.triggers) == (("a-b",), ("long",))
+    found = store.scan()
+    assert (found.turns, found.torn, found.newest) == (1, 0, "1970-01-01T00:00:00Z")
+    assert dict(found.combos) == {b"main:shell>edit\tpassed\ta-b": 1}
+    assert found.last_loaded == {"a-b": "1970-01-01T00:00:00Z"}
 
 
 def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
@@ -41,9 +42,8 @@ def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
     (path,) = store.files()
     with path.open("ab") as handle:
         handle.write(b"1\t1970-01-01T00:00:00Z\ts-3\tmain:she")  # a crash mid-write
-    health = store.health()
-    assert (health.records, health.torn) == (2, 1)
-    assert [r.session for r in store.records()] == ["s-1", "s-2"]
+    found = store.scan()
+    assert (found.turns, found.torn) == (2, 1)
 
 
 def test_garbage_lines_are_skipped(tmp_path):
@@ -53,8 +53,8 @@ def test_garbage_lines_are_skipped(tmp_path):
     with path.open("ab") as handle:
         handle.write(b"not a record\n\xff\xfe\n")
     store.record(TURN, "s-2", now=0)
-    health = store.health()
-    assert (health.records, health.torn) == (2, 2)
+    found = store.scan()
+    assert (found.turns, found.torn) == (2, 2)
 
 
 def test_repeats_counts_distinct_sessions_and_stops_early(tmp_path):
@@ -77,7 +77,7 @@ def test_markers_stop_at_the_cap_but_the_count_stays_true_enough(tmp_path):
     assert len(list(shape_dir.iterdir())) == MARKER_CAP
     assert store.repeats(TURN.shape, exclude_session="s-0") >= MARKER_CAP - 1
     assert store.repeats(TURN.shape, exclude_session="new", enough=3) == 3
-    assert store.health().records == MARKER_CAP + 20
+    assert store.scan().turns == MARKER_CAP + 20
 
 
 def test_hosts_write_separate_files_so_copies_merge(tmp_path):
@@ -111,12 +111,13 @@ def test_eight_processes_appending_at_once_lose_and_tear_nothing(tmp_path):
         p.join(120)
         assert p.exitcode == 0
     store = ExperienceStore(tmp_path)
-    health = store.health()
-    assert (health.records, health.torn) == (8 * count, 0)
+    found = store.scan()
+    assert (found.turns, found.torn) == (8 * count, 0)
     per_worker = {}
-    for record in store.records():
-        worker = record.session.split("-")[0]
-        per_worker[worker] = per_worker.get(worker, 0) + 1
+    for path in store.files():
+        for line in path.read_bytes().split(b"\n")[:-1]:
+            worker = line.split(b"\t")[2].split(b"-")[0].decode()
+            per_worker[worker] = per_worker.get(worker, 0) + 1
     assert per_worker == {f"w{w}": count for w in range(8)}
     assert store.repeats("main:shell") == 8 * 7
     # Every line is whole: seven tab-separated fields and a newline.

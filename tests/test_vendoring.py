@@ -57,3 +57,28 @@ def test_importing_every_module_has_no_side_effects(tmp_path):
     )
     assert done.stdout.strip() == "ok", done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_vendoring_surface_resolves_lazily_and_import_edgar_min_stays_free():
+    script = textwrap.dedent(
+        f"""
+        import sys
+        sys.path.insert(0, {str(REPO)!r})
+        before = set(sys.modules)
+        import edgar_min
+        assert sorted(m for m in set(sys.modules) - before if m.startswith("edgar_min")) == ["edgar_min"]
+        from edgar_min import Gate, Layout, Outcome, load_config, parse_turn, user_home
+        from edgar_min.controller.gate import Gate as G
+        assert Gate is G and Outcome.__module__ == "edgar_min.controller.gate"
+        assert set(edgar_min.__all__) <= set(dir(edgar_min))
+        try:
+            edgar_min.nothing_here
+        except AttributeError as exc:
+            assert "nothing_here" in str(exc)
+        else:
+            raise SystemExit("an unknown name resolved")
+        print("ok")
+        """
+    )
+    done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr

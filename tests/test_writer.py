@@ -12,12 +12,11 @@ import pytest
 from conftest import tree_snapshot
 from skillfiles import BODY, write_skill
 
-from edgar_min.errors import NotFound, Refused
+from edgar_min.errors import Refused
 from edgar_min.layout import Layout
 from edgar_min.learning.writer import (
     MAX_BODY_CHARS,
     Provenance,
-    archive,
     render_skill,
     write_learned,
 )
@@ -175,26 +174,6 @@ def test_render_skill_matches_the_design_layout():
     )
 
 
-def test_archive_moves_a_learned_skill_and_never_deletes(layout):
-    path = write(layout, to="learned")
-    text = path.read_text()
-    moved = archive(layout, "pin-bump-with-lockfile")
-    assert not path.exists()
-    assert moved.parent == layout.archive
-    assert (moved / "SKILL.md").read_text() == text
-
-
-def test_archive_refuses_a_persons_skill_and_unknown_names(layout):
-    write_skill(layout.skills, "mine")
-    with pytest.raises(Refused, match="hand-authored"):
-        archive(layout, "mine")
-    assert (layout.skills / "mine" / "SKILL.md").exists()
-    with pytest.raises(NotFound):
-        archive(layout, "nothing-here")
-    with pytest.raises(NotFound):
-        archive(layout, "../../etc")
-
-
 CRASHER = textwrap.dedent(
     """
     import os, sys, time
@@ -266,8 +245,7 @@ def test_the_frontmatter_never_holds_three_dashes(layout):
 
 def test_every_file_edgar_writes_passes_the_reference_validator(layout):
     skills_ref = pytest.importorskip("skills_ref", reason="skills-ref (the dev extra) is not installed")
-    from edgar_min.learning.ledger import restore
-    from edgar_min.learning.proposals import accept
+    from edgar_min.learning.lifecycle import accept, restore
 
     checked = []
 

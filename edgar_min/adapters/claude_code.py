@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from edgar_min.adapters import (
+from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
     TurnBuilder,

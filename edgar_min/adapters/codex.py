@@ -31,7 +31,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from edgar_min.adapters import (
+from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
     TurnBuilder,
@@ -141,8 +141,6 @@ class _Reader:
         self.unknown = 0
         self.orphans = 0
         self.events_seen = False
-        # Typed messages from `response_item` records, used only when no event says what was typed.
-        self.fallback: TurnBuilder | None = None
 
     def read(self, path: Path) -> None:
         for line in records(path, self.stats):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import ast
 
-    from edgar_min.agent.registry import Manifest, Registry
+    from edgar_min.agent.tree import Manifest, Registry
 
 __all__ = [
     "AGENT_MODULES",
@@ -340,7 +340,7 @@ def _walk(tree: ast.AST, context_names: set[str], add) -> bool:
 
 
 def _manifest_problems(manifest: Manifest, registry: Registry | None, new: bool, add) -> None:
-    from edgar_min.agent.registry import NAME_RE, near_duplicate
+    from edgar_min.agent.tree import NAME_RE, near_duplicate
 
     if not NAME_RE.fullmatch(manifest.name):
         add(1, f"skill name {manifest.name!r} must match {NAME_RE.pattern}")

@@ -2,16 +2,17 @@
 
 The model is given `CONTRACT` (what a body must be, built from the checker's
 own constants so the two cannot drift) and the category's existing leaves.
-The reply goes through `write_code_skill` (acceptance inside) and the gate:
-`skills.synthesis = propose` (the default) writes a proposal, `auto` writes
-the body and its manifest entry into the tree, `off` makes no call.
+The reply goes through the gate's `route` and `write_code_skill` (acceptance
+inside, a ledger row for every body): `skills.synthesis = propose` (the
+default) writes a proposal, `auto` writes the body and its manifest entry into
+the tree, `off` makes no call.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from edgar_min.agent.acceptance import (
     FORBIDDEN_MODULES,
@@ -19,8 +20,11 @@ from edgar_min.agent.acceptance import (
     FORBIDDEN_SUBMODULES,
     MAX_BODY_CHARS,
 )
+from edgar_min.agent.tree import NAME_RE, Manifest, load_registry
+from edgar_min.agent.writer import write_code_skill
+from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused
-from edgar_min.models import ReplySchema, ask
+from edgar_min.models import ReplySchema, ask, get_provider
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
@@ -102,7 +106,7 @@ def reply_code(reply: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Generated:
-    outcome: str  # proposed | written
+    outcome: Literal["proposed", "written"]
     path: str
     message: str
 
@@ -125,18 +129,16 @@ def generate(
     layout: Layout, config: Config, name: str, description: str, provider: Provider | None = None
 ) -> Generated:
     """Ask the model for a body for `name` and route it through the writer and the gate."""
-    from edgar_min.agent.registry import NAME_RE, Manifest, load_registry
-    from edgar_min.agent.writer import write_code_skill
-    from edgar_min.controller.gate import log_rejection
-
     if not NAME_RE.fullmatch(name) or "." not in name:
         msg = f"skill name {name[:80]!r} must be category.skill in lower case ({NAME_RE.pattern})"
         raise BadInput(msg)
     if not description.strip() or "\n" in description.strip():
         msg = "--description must be one or two sentences on one line"
         raise BadInput(msg)
+    # Acceptance runs inside the writer and refuses a body that fails it: a body written is verified.
     mode = config.skills.synthesis
-    if mode == "off":
+    place, _ = route(mode, verified=True, fired=("generate",), patch=False, hand=False)  # type: ignore[arg-type]
+    if place == "nowhere":
         msg = "skills.synthesis is 'off': no model call, nothing generated"
         raise Refused(msg)
     category_name = name.partition(".")[0]
@@ -149,8 +151,6 @@ def generate(
         msg = f"{name!r} is already a leaf of category {category_name!r}"
         raise Refused(msg)
     if provider is None:
-        from edgar_min.models import get_provider
-
         provider = get_provider(config.model)
     if provider.name == "offline":
         msg = (
@@ -166,7 +166,7 @@ def generate(
         schema = code_schema(config.model.max_tokens)
         reply = ask(provider, prompt, brief=CONTRACT, json_brief=CONTRACT_JSON, schema=schema)
         target = write_code_skill(
-            layout, manifest, reply_code(reply), to="tree" if mode == "auto" else "proposal"
+            layout, manifest, reply_code(reply), to="tree" if place == "learned" else "proposal"
         )
     except EdgarError as exc:
         log_rejection(layout, trigger="generate", skill=name, error=exc.message, reply=reply)
@@ -175,7 +175,7 @@ def generate(
         shown = str(target.relative_to(layout.root))
     except ValueError:
         shown = str(target)
-    if mode == "auto":
+    if place == "learned":
         return Generated("written", shown, f"wrote {name}: {shown} and its entry in data/categories.json")
     return Generated(
         "proposed",

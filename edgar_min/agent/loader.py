@@ -15,12 +15,14 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edgar_min.agent.acceptance import check_body
+from edgar_min.agent.tree import body_path
 from edgar_min.errors import Refused
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from edgar_min.agent.registry import Manifest, Registry
+    from edgar_min.agent.tree import Manifest, Registry
 
 __all__ = ["CheckedBody", "install_aliases", "module_name", "read_body"]
 
@@ -49,9 +51,6 @@ def install_aliases(skills: types.ModuleType) -> None:
 
 def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> CheckedBody:
     """The body of `manifest`, accepted and compiled; `Refused` with every problem otherwise."""
-    from edgar_min.agent.acceptance import check_body
-    from edgar_min.agent.registry import body_path
-
     path = body_path(skills_dir, manifest)
     if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
         msg = f"the body of {manifest.name} ({path}) is not a regular file"

@@ -237,7 +237,7 @@ def run_request(
     """Handle `text` with the skill tree; raises only for bad input (an empty request, a malformed tree)."""
     from edgar_min.agent.child import BodyJob, Stop, run_body
     from edgar_min.agent.loader import module_name, read_body
-    from edgar_min.agent.registry import load_registry
+    from edgar_min.agent.tree import load_registry
     from edgar_min.semif import get_engine
     from edgar_min.semif.log import DecisionLog
 

@@ -9,22 +9,19 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from edgar_min.agent.acceptance import check_body
+from edgar_min.agent.tree import Manifest, body_path, registry_problems
+
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from edgar_min.agent.registry import Manifest, Registry
+    from edgar_min.agent.tree import Registry
     from edgar_min.layout import Layout
 
-__all__ = ["is_code_path", "validate_code_file", "validate_tree"]
-
-
-def is_code_path(path: Path) -> bool:
-    return path.suffix == ".py" or path.name == "categories.json"
+__all__ = ["validate_code_file", "validate_tree"]
 
 
 def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, new: bool = False) -> list[str]:
-    from edgar_min.agent.acceptance import check_body
-
     if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
         return [f"{path}:1: is not a regular file"]
     try:
@@ -36,8 +33,6 @@ def _body_problems(path: Path, manifest: Manifest, registry: Registry | None, ne
 
 def validate_tree(layout: Layout, registry_path: Path | None = None) -> tuple[int, list[str]]:
     """Check the registry and every body it names; return (files checked, problems)."""
-    from edgar_min.agent.registry import body_path, registry_problems
-
     path = registry_path or layout.registry
     registry, problems = registry_problems(path)
     checked = 1
@@ -58,8 +53,6 @@ def validate_tree(layout: Layout, registry_path: Path | None = None) -> tuple[in
 
 def validate_code_file(layout: Layout, path: Path) -> list[str]:
     """Check one `.py` body (in `data/skills/` or `.edgar/code-proposals/`) or one `categories.json`."""
-    from edgar_min.agent.registry import Manifest, registry_problems
-
     if path.name == "categories.json":
         return registry_problems(path)[1]
     resolved = path.resolve()

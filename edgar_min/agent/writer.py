@@ -5,7 +5,8 @@ proposal (`.edgar/code-proposals/NAME.py` plus `NAME.json`, its manifest
 entry) or into the tree (`data/skills/...` plus the entry in
 `data/categories.json`). It refuses with a sentence when the body fails
 acceptance, when the category is not in the tree, or when a file already
-sits where the body would go (a person's file is never replaced).
+sits where the body would go (a person's file is never replaced). Every body
+written gets a ledger row (`edgar skills log NAME`), with its text kept.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from edgar_min.atomic import check_writable, remove_tree, write_text
-from edgar_min.errors import Refused
+from edgar_min.agent.acceptance import check_body
+from edgar_min.agent.tree import body_path, load_registry, read_registry_text
+from edgar_min.atomic import check_writable, read_text, remove_tree, write_text
+from edgar_min.errors import EdgarError, Refused
+from edgar_min.learning.ledger import check_record, record
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from edgar_min.agent.registry import Manifest
+    from edgar_min.agent.tree import Manifest
     from edgar_min.layout import Layout
 
 __all__ = ["write_code_skill"]
@@ -29,9 +33,6 @@ def write_code_skill(
     layout: Layout, manifest: Manifest, body: str, *, to: Literal["proposal", "tree"]
 ) -> Path:
     """Write `body` for `manifest` after acceptance; return the body's path."""
-    from edgar_min.agent.acceptance import check_body
-    from edgar_min.agent.registry import body_path, load_registry, read_registry_text
-
     registry = load_registry(layout.registry)
     if registry.category(manifest.category) is None:
         msg = (
@@ -51,9 +52,16 @@ def write_code_skill(
     if not body.endswith("\n"):
         body += "\n"
     entry = json.dumps(manifest.as_json(), ensure_ascii=False, indent=2) + "\n"
+    # The ledger row comes last: refuse first, so a body is never written without its row.
+    check_record(layout)
     if to == "proposal":
+        try:
+            before = read_text(target, root=layout.root)
+        except (OSError, UnicodeDecodeError, EdgarError):
+            before = None
         write_text(target, body, root=layout.root)
         write_text(target.with_suffix(".json"), entry, root=layout.root)
+        _record(layout, manifest.name, "proposal", before, body)
         return target
     if target.exists():
         msg = f"refused {manifest.name}: {target} already exists and is not replaced"
@@ -72,4 +80,20 @@ def write_code_skill(
     except BaseException:
         remove_tree(target, root=layout.root)
         raise
+    _record(layout, manifest.name, "tree", None, body)
     return target
+
+
+def _record(
+    layout: Layout, name: str, place: Literal["proposal", "tree"], before: str | None, after: str
+) -> None:
+    record(
+        layout,
+        actor="gate",
+        action="write",
+        name=name,
+        place=place,
+        before=before,
+        after=after,
+        trigger="generate",
+    )

@@ -33,7 +33,7 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_tree(ctx: Context) -> int:
-    from edgar_min.agent.registry import body_path, load_registry
+    from edgar_min.agent.tree import body_path, load_registry
 
     if not ctx.layout.registry.exists():
         # An empty project is a normal case, as for `skills list`.

@@ -136,7 +136,7 @@ def _verified(ctx: Context, turn: Turn) -> Turn:
 
 
 def _adapt(ctx: Context, agent: str, path: Path, **subagent: Any):
-    from edgar_min.adapters import tool_table
+    from edgar_min.adapters.common import tool_table
 
     table = tool_table(ctx.config.adapters.tool_map)
     if agent == "codex":

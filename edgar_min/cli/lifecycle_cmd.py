@@ -107,7 +107,7 @@ def cmd_stats(ctx: Context) -> int:
 
 def cmd_prune(ctx: Context) -> int:
     from edgar_min.learning.evidence import collect
-    from edgar_min.learning.writer import archive
+    from edgar_min.learning.lifecycle import forget
 
     evidence = collect(ctx.layout, ctx.config)
     candidates = evidence.prune_candidates()
@@ -119,7 +119,7 @@ def cmd_prune(ctx: Context) -> int:
             ctx.out(f"would archive {name}: {reason}")
             done.append({"name": name, "reason": reason, "archived_to": None})
             continue
-        target = archive(ctx.layout, name, evidence.index)
+        target = forget(ctx.layout, name, evidence.index)
         ctx.out(f"archived {name}: {reason} (moved to {_rel(ctx, target)})")
         done.append({"name": name, "reason": reason, "archived_to": _rel(ctx, target)})
     ctx.emit({"dry_run": bool(ctx.ns.dry_run), "pruned": done})
@@ -150,7 +150,7 @@ def cmd_log(ctx: Context) -> int:
 
 
 def cmd_restore(ctx: Context) -> int:
-    from edgar_min.learning.ledger import restore
+    from edgar_min.learning.lifecycle import restore
 
     digest, path = restore(ctx.layout, ctx.ns.name, ctx.ns.to)
     ctx.out(f"restored {ctx.ns.name} to version {digest[:12]}: {_rel(ctx, path)}")

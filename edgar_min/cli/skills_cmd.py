@@ -223,9 +223,9 @@ def _validate_code(ctx: Context, paths: list[str]) -> tuple[int, list[str]]:
 
 
 def cmd_forget(ctx: Context) -> int:
-    from edgar_min.learning.writer import archive
+    from edgar_min.learning.lifecycle import forget
 
-    target = archive(ctx.layout, ctx.ns.name)
+    target = forget(ctx.layout, ctx.ns.name)
     ctx.out(f"forgot {ctx.ns.name}: moved to {_rel(ctx, target)}")
     ctx.emit({"name": ctx.ns.name, "archived_to": _rel(ctx, target)})
     return 0
@@ -254,7 +254,7 @@ def cmd_proposals(ctx: Context) -> int:
 
 
 def cmd_accept(ctx: Context) -> int:
-    from edgar_min.learning.proposals import accept
+    from edgar_min.learning.lifecycle import accept
 
     path = accept(ctx.layout, ctx.ns.name)
     ctx.out(f"accepted {ctx.ns.name}: {_rel(ctx, path)}")
@@ -263,7 +263,7 @@ def cmd_accept(ctx: Context) -> int:
 
 
 def cmd_reject(ctx: Context) -> int:
-    from edgar_min.learning.proposals import reject
+    from edgar_min.learning.lifecycle import reject
 
     target = reject(ctx.layout, ctx.ns.name)
     ctx.out(f"rejected {ctx.ns.name}: moved to {_rel(ctx, target)}")

@@ -58,11 +58,13 @@ def cmd_history(ctx: Context) -> int:
 
 
 def cmd_distill(ctx: Context) -> int:
-    from edgar_min.learning.distill import distill
+    from edgar_min.controller.gate import Gate
     from edgar_min.learning.store import check_session
 
     session = check_session(ctx.ns.session) if ctx.ns.session else ""
-    outcome = distill(ctx.layout, ctx.config, ctx.ns.name, session=session)
+    # By hand there is no turn: no declared check passed and no correction of its own.
+    gate = Gate(ctx.layout, ctx.config)
+    outcome = gate.distill(ctx.ns.name, verified=False, corrected=False, session=session)
     if ctx.json:
         ctx.emit({"skill": ctx.ns.name, **outcome.as_json()})
     else:

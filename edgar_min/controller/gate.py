@@ -3,8 +3,10 @@
 `off` returns before any model call. `propose` (the default) writes to
 `.edgar/proposals/`. `auto` writes into `.edgar/skills/learned/` only when the
 declared check passed, `correction` did not fire, and `write_learned` accepts
-the name and the body; otherwise it proposes. A model that fails or a reply
-the writer refuses becomes a logged rejection, never a broken turn.
+the name and the body; otherwise it proposes. `route` is that rule, alone and
+pure; every skill body (synthesis, distill, code skills) is placed by it. A
+model that fails or a reply the writer refuses becomes a logged rejection,
+never a broken turn.
 """
 
 from __future__ import annotations
@@ -13,23 +15,29 @@ import threading
 import time
 from dataclasses import dataclass
 
-from edgar_min.errors import EdgarError, Refused
+from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.learning.store import ExperienceStore, new_session_id
+from edgar_min.learning.triggers import triggers
 from edgar_min.logfile import append_row, timestamp
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
+    from typing import Literal
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
-    from edgar_min.learning.similarity import NearDuplicate
-    from edgar_min.learning.store import ExperienceStore
+    from edgar_min.learning.ledger import Actor
     from edgar_min.learning.turn import Turn
     from edgar_min.learning.walls import Source
     from edgar_min.models import Provider
-    from edgar_min.skills.discovery import Index
 
-__all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection"]
+    Mode = Literal["off", "propose", "auto"]
+    Place = Literal["nowhere", "proposal", "learned"]
+    Result = Literal["none", "proposed", "learned", "refused", "off"]
+
+__all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection", "route"]
 
 AUTO_SYNTHESIS = (
     "edgar: warning: skills.synthesis is 'auto': skills from passing turns are written into "
@@ -38,13 +46,41 @@ AUTO_SYNTHESIS = (
 )
 INERT = "the controller is switched off (controller.enabled = false): learning is inert"
 
+# Why a body that `auto` would learn is proposed instead; `route` says the first that holds.
+OFF = "skills.synthesis is 'off'"
+UNVERIFIED = "the declared check did not pass"
+CORRECTED = "a correction can only ever propose"
+HAND_PATCH = "a patch to a hand-authored skill is always a proposal"
+
+
+def route(
+    mode: Mode, *, verified: bool, fired: tuple[str, ...], patch: bool, hand: bool
+) -> tuple[Place, str]:
+    """Where a skill body goes, and why it goes no further: the one rule of proposal against learned.
+
+    `verified`: the declared check passed; `fired`: the triggers (a `correction`
+    among them means a person corrected the work); `patch`: a new body for an
+    existing skill; `hand`: that skill is a person's. The writer may still refuse.
+    """
+    if mode == "off":
+        return "nowhere", OFF
+    if mode != "auto":
+        return "proposal", ""
+    if not verified:
+        return "proposal", UNVERIFIED
+    if "correction" in fired:
+        return "proposal", CORRECTED
+    if patch and hand:
+        return "proposal", HAND_PATCH
+    return "learned", ""
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What became of one turn: the triggers that fired and what was written, if anything."""
 
     triggers: tuple[str, ...]
-    outcome: str  # none | proposed | learned | refused | off
+    outcome: Result
     path: str | None = None
     message: str = ""
     name: str | None = None
@@ -124,16 +160,14 @@ class Gate:
         provider: Provider | None = None,
         store: ExperienceStore | None = None,
     ) -> None:
-        from edgar_min.learning.store import ExperienceStore
-
         self.layout = layout
         self.config = config
         self._provider = provider
         self.store = store if store is not None else ExperienceStore(layout.experience, root=layout.root)
 
     @property
-    def mode(self) -> str:
-        return self.config.skills.synthesis
+    def mode(self) -> Mode:
+        return self.config.skills.synthesis  # type: ignore[return-value]  # the config checks its choices
 
     @property
     def provider(self) -> Provider:
@@ -147,8 +181,6 @@ class Gate:
         """Record the turn and start synthesis in the background; returns at once."""
         if not self.config.controller.enabled:
             return Pending((), Outcome((), "off", message=INERT))
-        from edgar_min.learning.triggers import triggers
-
         fired = tuple(triggers(turn, self.config.skills, self.store, session))
         self.store.record(turn, session, fired)
         due = self._observe(turn)
@@ -166,10 +198,12 @@ class Gate:
             )
             thread.start()
         if self.mode != "off":
+            # The turn's own corrections travel as a flag: its history line may be cut.
+            verified, corrected = turn.verification == "passed", bool(turn.corrections)
             for name in due:
                 thread = threading.Thread(
                     target=self._run_distill,
-                    args=(pending, name, turn.verification == "passed", session),
+                    args=(pending, name, verified, corrected, session),
                     name="edgar-distill",
                     daemon=True,
                 )
@@ -201,10 +235,9 @@ class Gate:
         """
         if not turn.skills:
             return []
-        try:
-            from edgar_min.learning.observations import observe
-        except ImportError:
-            return []
+        # Measured: the history types cost ~2.5 ms to import, on every turn that loaded no skill.
+        from edgar_min.learning.observations import observe
+
         every = self.config.skills.distill_after
         due = []
         for name in turn.skills:
@@ -234,11 +267,11 @@ class Gate:
                 sentence = f"distill {skill}: {sentence}"
             return Outcome(fired, "refused", message=sentence, name=skill)
 
-    def _run_distill(self, pending: Pending, name: str, verified: bool, session: str) -> None:
-        from edgar_min.learning.distill import distill
-
+    def _run_distill(
+        self, pending: Pending, name: str, verified: bool, corrected: bool, session: str
+    ) -> None:
         def work() -> Outcome:
-            return distill(self.layout, self.config, name, self._provider, session=session, verified=verified)
+            return self.distill(name, verified=verified, corrected=corrected, session=session)
 
         pending.distilled.append(self._safely(work, fired=("distill",), skill=name, session=session))
 
@@ -251,18 +284,19 @@ class Gate:
     def synthesize(self, turn: Turn, fired: tuple[str, ...], session: str) -> Outcome:
         """Ask the model for a skill from the turn's outline and route it through `apply`."""
         if self.mode == "off":
-            return Outcome(fired, "off", message="skills.synthesis is 'off'")
+            return Outcome(fired, "off", message=OFF)
+        # The synthesis path (model, drafts, writer) imports `typing`: a turn that fires nothing skips it.
         from edgar_min.learning.drafts import BRIEF, BRIEF_JSON, parse_reply, skill_schema
         from edgar_min.learning.outline import Outline
         from edgar_min.learning.walls import Source
         from edgar_min.models import ask
 
         trigger = ",".join(fired)
-        outline = Outline.of(turn, fired)
+        outline_ = Outline.of(turn, fired)
         schema = skill_schema(self.config.model.max_tokens)
         reply = None
         try:
-            reply = ask(self.provider, outline.render(), brief=BRIEF, json_brief=BRIEF_JSON, schema=schema)
+            reply = ask(self.provider, outline_.render(), brief=BRIEF, json_brief=BRIEF_JSON, schema=schema)
             draft = parse_reply(reply)
         except EdgarError as exc:
             log_rejection(
@@ -276,9 +310,72 @@ class Gate:
             session=session,
             trigger=trigger,
             verified=turn.verification == "passed",
-            source=Source.of(outline),
+            source=Source.of(outline_),
             reply=reply,
         )
+
+    def distill(self, name: str, *, verified: bool, corrected: bool, session: str = "") -> Outcome:
+        """Ask for a patched body of NAME from its history and route it through `apply(patch=True)`.
+
+        `verified`: the turn that asked for it passed its declared check (a distill by
+        hand has none, so it can only propose); `corrected`: a person corrected that
+        turn. A correction in any history line shown to the model proposes too.
+        Raises `NotFound` for a skill that does not exist and `Refused` when there is
+        nothing to distill.
+        """
+        from edgar_min.learning.distill import HISTORY_LIMIT, outline
+        from edgar_min.learning.drafts import PATCH_BRIEF, PATCH_BRIEF_JSON, parse_patch, patch_schema
+        from edgar_min.learning.observations import read_history
+        from edgar_min.learning.walls import Source
+        from edgar_min.learning.writer import MAX_BODY_CHARS
+        from edgar_min.models import ask
+        from edgar_min.skills.discovery import discover
+
+        history = read_history(self.layout, name)  # checks the name
+        skill = discover(self.layout).get(name)
+        if skill is None:
+            msg = f"no skill named {name!r} to distill"
+            raise NotFound(msg)
+        if not history.notes:
+            msg = (
+                f"{name} has no history lines yet ({self.layout.history.name}/{name}.md); nothing to distill"
+            )
+            raise Refused(msg)
+        if not self.config.controller.enabled:
+            return Outcome((), "off", message=INERT, name=name)
+        if self.mode == "off":
+            return Outcome((), "off", message=f"{OFF}: no model call, nothing written", name=name)
+        session = session or new_session_id()
+        shown = history.notes[-HISTORY_LIMIT:]
+        corrected = corrected or any(n.corrected for n in shown)
+        fired = ("distill", "correction") if corrected else ("distill",)
+        trigger = ",".join(fired)
+        lines = [n.text for n in shown]
+        reply = None
+        try:
+            body = skill.frontmatter().body
+            if len(body) > MAX_BODY_CHARS:
+                msg = (
+                    f"refused {name}: its body is {len(body)} characters; "
+                    f"distill works on up to {MAX_BODY_CHARS}"
+                )
+                raise Refused(msg)
+            reply = ask(
+                self.provider, outline(body, lines), brief=PATCH_BRIEF, json_brief=PATCH_BRIEF_JSON,
+                schema=patch_schema(self.config.model.max_tokens),
+            )  # fmt: skip
+            description, new_body = parse_patch(name, reply, skill.description)
+        except EdgarError as exc:
+            log_rejection(
+                self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
+            )
+            return Outcome(fired, "refused", message=f"distill {name}: {exc.message}", name=name)
+        # The notes are what the model was shown of the turns; what the skill already says stays allowed.
+        source = Source(corrections=tuple(lines), outline=tuple(lines), kept=f"{skill.description}\n{body}")
+        return self.apply(
+            name, description, new_body, session=session, trigger=trigger, verified=verified,
+            patch=True, actor="distill", source=source, reply=reply,
+        )  # fmt: skip
 
     def apply(
         self,
@@ -290,110 +387,81 @@ class Gate:
         trigger: str,
         verified: bool,
         patch: bool = False,
-        actor: str = "gate",
+        actor: Actor = "gate",
         source: Source | None = None,
         reply: str | None = None,
     ) -> Outcome:
-        """Propose or learn: the one place that decides, for synthesis and for patches alike.
+        """Propose or learn, as `route` says: one write for each outcome, for synthesis and patches alike.
 
         A new skill that nearly duplicates an existing one becomes a patch proposal for that one.
-        `source` is what the model was shown (the writer's content walls need it); a refused
-        `reply` is kept for a person.
+        A learned write the writer refuses is proposed instead, with its sentence. `source` is
+        what the model was shown (the writer's content walls need it); a refused `reply` is kept
+        for a person.
         """
         from edgar_min.learning.similarity import NearDuplicate
-        from edgar_min.learning.writer import write_learned
         from edgar_min.skills.discovery import discover
 
         fired = tuple(t for t in trigger.split(",") if t)
         index = discover(self.layout)
         hand = index.owner(name) is not None
-        reason = ""
-        if self.mode == "auto":
-            if not verified:
-                reason = "the declared check did not pass"
-            elif "correction" in fired:
-                reason = "a correction can only ever propose"
-            elif patch and hand:
-                reason = "a patch to a hand-authored skill is always a proposal"
-            else:
-                try:
-                    path = write_learned(
-                        self.layout, name, description, body,
-                        session=session, trigger=trigger, to="learned", patch=patch, index=index, actor=actor,
-                        source=source,
-                    )  # fmt: skip
-                except NearDuplicate as dup:
-                    return self._patch_instead(
-                        dup, description=description, body=body, session=session, trigger=trigger,
-                        fired=fired, index=index, actor=actor, source=source, reply=reply,
-                    )  # fmt: skip
-                except Refused as exc:
-                    reason = exc.message
-                else:
-                    shown = self._shown(path)
-                    return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
+        place, reason = route(self.mode, verified=verified, fired=fired, patch=patch, hand=hand)
+        if place == "nowhere":
+            return Outcome(fired, "off", message=reason, name=name)
         waiting = (self.layout.proposals / name / "SKILL.md").is_file()
+        how = {"patch": patch, "index": index, "session": session, "trigger": trigger, "actor": actor}
         try:
-            path = write_learned(
-                self.layout, name, description, body,
-                session=session, trigger=trigger, to="proposal", patch=patch, index=index, actor=actor,
-                source=source,
-            )  # fmt: skip
+            if place == "learned":
+                try:
+                    path = self._write(name, description, body, to="learned", source=source, **how)
+                except NearDuplicate:
+                    raise
+                except Refused as exc:
+                    place, reason = "proposal", exc.message
+            if place == "proposal":
+                path = self._write(name, description, body, to="proposal", source=source, **how)
         except NearDuplicate as dup:
-            return self._patch_instead(
-                dup, description=description, body=body, session=session, trigger=trigger,
-                fired=fired, index=index, actor=actor, reason=reason, source=source, reply=reply,
-            )  # fmt: skip
-        except Refused as exc:
-            log_rejection(
-                self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
+            # A near-duplicate is never learned: it is proposed as a patch to the skill it duplicates.
+            how["patch"] = True
+            try:
+                path = self._write(dup.existing, description, body, to="proposal", source=source, **how)
+            except Refused as exc:
+                return self._refused(exc, fired, dup.name, session=session, trigger=trigger, reply=reply)
+            shown = self._shown(path)
+            message = (
+                f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
+                f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
             )
-            return Outcome(fired, "refused", None, exc.message, name)
+            return Outcome(fired, "proposed", shown, _because(message, reason), dup.existing)
+        except Refused as exc:
+            return self._refused(exc, fired, name, session=session, trigger=trigger, reply=reply)
         shown = self._shown(path)
+        if place == "learned":
+            return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
         message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
         if waiting:
             message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
-        if reason:
-            message += f"; not learned: {reason}"
-        return Outcome(fired, "proposed", shown, message, name)
+        return Outcome(fired, "proposed", shown, _because(message, reason), name)
 
-    def _patch_instead(
-        self,
-        dup: NearDuplicate,
-        *,
-        description: str,
-        body: str,
-        session: str,
-        trigger: str,
-        fired: tuple[str, ...],
-        index: Index,
-        actor: str,
-        reason: str = "",
-        source: Source | None = None,
-        reply: str | None = None,
-    ) -> Outcome:
-        """A near-duplicate is never learned: it is proposed as a patch to the skill it duplicates."""
+    def _write(self, name: str, description: str, body: str, **how: object) -> Path:
+        """The gate's one call of the writer."""
         from edgar_min.learning.writer import write_learned
 
-        try:
-            path = write_learned(
-                self.layout, dup.existing, description, body,
-                session=session, trigger=trigger, to="proposal", patch=True, index=index, actor=actor,
-                source=source,
-            )  # fmt: skip
-        except Refused as exc:
-            log_rejection(
-                self.layout, trigger=trigger, skill=dup.name, error=exc.message, session=session, reply=reply
-            )
-            return Outcome(fired, "refused", None, exc.message, dup.name)
-        shown = self._shown(path)
-        message = (
-            f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
-            f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
+        return write_learned(self.layout, name, description, body, **how)  # type: ignore[arg-type]
+
+    def _refused(
+        self,
+        exc: Refused,
+        fired: tuple[str, ...],
+        name: str,
+        *,
+        session: str,
+        trigger: str,
+        reply: str | None,
+    ) -> Outcome:
+        log_rejection(
+            self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
         )
-        if reason:
-            message += f"; not learned: {reason}"
-        return Outcome(fired, "proposed", shown, message, dup.existing)
+        return Outcome(fired, "refused", None, exc.message, name)
 
     def _shown(self, path: object) -> str:
         from pathlib import Path
@@ -403,3 +471,7 @@ class Gate:
             return str(p.relative_to(self.layout.root))
         except ValueError:
             return str(p)
+
+
+def _because(message: str, reason: str) -> str:
+    return f"{message}; not learned: {reason}" if reason else message

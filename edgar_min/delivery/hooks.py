@@ -258,8 +258,8 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
     from dataclasses import replace
 
-    from edgar_min.adapters import tool_table
     from edgar_min.adapters.claude_code import read_transcript
+    from edgar_min.adapters.common import tool_table
     from edgar_min.controller.gate import Gate
     from edgar_min.delivery.record import last_suggested, merge_skills
     from edgar_min.learning.store import new_session_id

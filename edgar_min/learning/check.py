@@ -14,7 +14,7 @@ import shlex
 import shutil
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from edgar_min.errors import ConfigError
 
@@ -30,7 +30,7 @@ __all__ = ["CheckResult", "describe_check", "run_check"]
 class CheckResult:
     """The verdict of one run of the declared check."""
 
-    verdict: str  # passed | failed
+    verdict: Literal["passed", "failed"]
     exit_code: int | None  # None when it timed out
     timed_out: bool
     seconds: float

@@ -20,39 +20,36 @@ against turns of the same task shapes that did not load it. Definitions:
   `min_evidence_turns` turns were recorded. Days are counted against the
   newest turn in the store, not the wall clock: an idle project ages nothing.
 
-Speed: the store is read in blocks; a block whose lines are all well formed is
-split and counted by C-level calls (no object per turn); a block with a torn
-or garbage line is filtered line by line first. Turn times are kept as one
-fixed-width byte string per file so "turns since" is a binary search.
+Speed: the store's own `scan` reads it in one streaming pass (no object per turn).
 """
 
 from __future__ import annotations
 
-import bisect
 import calendar
 import math
 import os
 import time
-from collections import Counter
-from dataclasses import dataclass, field
-from itertools import count
+from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from edgar_min.errors import EdgarError
+from edgar_min.learning.observations import read_history
+from edgar_min.learning.store import VERDICTS, Scan
 from edgar_min.logfile import timestamp
-from edgar_min.regex import lazy
 
 if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.learning.store import ExperienceStore
 
+Verdict = Literal["too few turns to tell", "helps", "hurts", "no clear difference"]
+
 __all__ = [
     "Evidence",
     "SkillStats",
     "collect",
     "lifecycle_findings",
-    "scan",
     "usefulness_order",
 ]
 
@@ -61,121 +58,13 @@ STALE_TURNS = 200
 STALE_DAYS = 30
 Z_CRITICAL = 1.645  # one-sided 5%
 
-_BLOCK = 1 << 22
-_TIME_WIDTH = 20  # 2026-11-30T09:00:00Z
-_VERDICTS = {b"passed": 0, b"failed": 1, b"unverified": 2}
-_VERDICT_SET = frozenset(_VERDICTS)
-_LINE = lazy(
-    rb"1\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\t[^\t\n]+\t[^\t\n]+\t(?:passed|failed|unverified)\t[^\t\n]+\t[^\t\n]+"
-)
-
-
-class _Times:
-    """A file's turn times as one fixed-width byte string, indexable for `bisect`."""
-
-    __slots__ = ("blob", "n")
-
-    def __init__(self, blob: bytes) -> None:
-        self.blob = blob
-        self.n = len(blob) // _TIME_WIDTH
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, i: int) -> bytes:
-        return self.blob[i * _TIME_WIDTH : (i + 1) * _TIME_WIDTH]
-
-    def after(self, stamp: bytes) -> int:
-        """How many turns of this file are later than `stamp` (appends come in time order)."""
-        return self.n - bisect.bisect_right(self, stamp)
-
-
-@dataclass(slots=True)
-class Scan:
-    """What one pass over the store found; counts keyed by `shape\\tverdict\\tskills` bytes."""
-
-    combos: Counter = field(default_factory=Counter)
-    last_loaded: dict[str, str] = field(default_factory=dict)
-    times: list[_Times] = field(default_factory=list)
-    turns: int = 0
-    torn: int = 0
-    files: int = 0
-    newest: str = ""
-
-    def turns_after(self, stamp: str) -> int:
-        """Recorded turns later than `stamp` (an ISO time like the store's)."""
-        key = stamp.encode()
-        return sum(t.after(key) for t in self.times)
-
-
-def _fast(data: bytes, n: int, scan: Scan, blobs: list[bytes]) -> bool:
-    """Count a block whose n lines are all well formed; False (nothing counted) when one is not."""
-    fields = data.split(b"\t")
-    # Every line then has exactly seven fields starting with the version "1": see the module notes.
-    if len(fields) != 6 * n + 1 or fields[0] != b"1" or data.count(b"\n1\t") != n - 1:
-        return False
-    stamps = b"".join(fields[1::6])
-    if len(stamps) != _TIME_WIDTH * n or b"\n" in stamps or b"\n" in b"".join(fields[2::6]):
-        return False
-    # No empty field anywhere, and only the three verdicts: checked by C loops, not one per line.
-    if b"\t\t" in data or b"\t\n" in data or not set(fields[4::6]) <= _VERDICT_SET:
-        return False
-    skills = fields[5::6]
-    scan.combos.update(map(b"\t".join, zip(fields[3::6], fields[4::6], skills, strict=True)))
-    # The last line that loaded each combination of skills: its time is the skills' last load.
-    for loaded, at in dict(zip(skills, count(), strict=False)).items():
-        if loaded == b"-":
-            continue
-        stamp = stamps[at * _TIME_WIDTH : (at + 1) * _TIME_WIDTH].decode()
-        for name in loaded.decode("utf-8", "replace").split(","):
-            if stamp > scan.last_loaded.get(name, ""):
-                scan.last_loaded[name] = stamp
-    newest = stamps[-_TIME_WIDTH:].decode()
-    scan.newest = max(scan.newest, newest)
-    blobs.append(stamps)
-    scan.turns += n
-    return True
-
-
-def _block(data: bytes, scan: Scan, blobs: list[bytes]) -> None:
-    n = data.count(b"\n")
-    if n == 0 or _fast(data, n, scan, blobs):
-        return
-    good = [line for line in data.split(b"\n")[:-1] if _LINE.fullmatch(line)]
-    scan.torn += n - len(good)
-    if good:
-        _fast(b"\n".join(good) + b"\n", len(good), scan, blobs)
-
-
-def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
-    """One pass over every turn file; torn or garbage lines are counted and skipped."""
-    result = Scan()
-    for path in store.files():
-        result.files += 1
-        blobs: list[bytes] = []
-        rest = b""
-        try:
-            handle = open(path, "rb")  # noqa: SIM115 - read in blocks below
-        except OSError:
-            continue
-        with handle:
-            while chunk := handle.read(block):
-                chunk = rest + chunk
-                cut = chunk.rfind(b"\n") + 1
-                rest = chunk[cut:]
-                _block(chunk[:cut], result, blobs)
-        if rest:  # a last line with no newline: a write that never finished
-            result.torn += 1
-        result.times.append(_Times(b"".join(blobs)))
-    return result
-
 
 @dataclass(frozen=True, slots=True)
 class SkillStats:
     """What the store says about one skill."""
 
     name: str
-    origin: str  # hand | learned | gone (only in the store)
+    origin: Literal["hand", "learned", "gone"]  # gone: only in the store
     loaded: int
     passed: int
     failed: int
@@ -184,7 +73,7 @@ class SkillStats:
     without_rate: float | None
     with_turns: int  # decided turns with the skill, in the compared shapes
     without_turns: int  # decided turns without it, in the same shapes
-    verdict: str  # too few turns to tell | helps | hurts | no clear difference
+    verdict: Verdict
     last_loaded: str
     history_lines: int
     stale: str = ""  # why a learned skill is stale; empty when it is not
@@ -260,7 +149,7 @@ class Evidence:
         names_of: dict[bytes, set[str]] = {}
         for key, n in found.combos.items():
             shape, verdict, loaded = key.split(b"\t")
-            slot = _VERDICTS[verdict]
+            slot = VERDICTS[verdict]
             row = shapes.get(shape)
             if row is None:
                 row = shapes[shape] = [0, 0, 0]
@@ -299,12 +188,11 @@ class Evidence:
         if name not in self._history:
             return 0
         try:
-            with open(self.layout.history / f"{name}.md", "rb") as handle:
-                return sum(1 for line in handle if line.startswith(b"- "))
-        except OSError:
+            return len(read_history(self.layout, name).notes)
+        except (EdgarError, OSError):
             return 0
 
-    def _compare(self, name: str) -> tuple[int, int, float | None, float | None, str]:
+    def _compare(self, name: str) -> tuple[int, int, float | None, float | None, Verdict]:
         with_passed = with_decided = without_decided = 0
         weighted = 0.0
         for shape, (p, f, _u) in self._with.get(name, {}).items():
@@ -323,7 +211,9 @@ class Evidence:
         if with_decided < self.min_turns or without_decided < self.min_turns:
             return with_decided, without_decided, rate_with, rate_without, "too few turns to tell"
         z = _z(rate_with, with_decided, rate_without, without_decided)
-        verdict = "helps" if z >= Z_CRITICAL else "hurts" if z <= -Z_CRITICAL else "no clear difference"
+        verdict: Verdict = (
+            "helps" if z >= Z_CRITICAL else "hurts" if z <= -Z_CRITICAL else "no clear difference"
+        )
         return with_decided, without_decided, rate_with, rate_without, verdict
 
     def _stale(self, name: str, last: str) -> str:
@@ -426,7 +316,7 @@ def collect(layout: Layout, config: Config | None = None, store: ExperienceStore
             "stale_turns": config.skills.stale_turns,
             "stale_days": config.skills.stale_days,
         }
-    return Evidence(layout, scan(store), **kw)
+    return Evidence(layout, store.scan(), **kw)
 
 
 def usefulness_order(layout: Layout, store: ExperienceStore | None = None) -> list[str]:
@@ -442,7 +332,7 @@ def usefulness_order(layout: Layout, store: ExperienceStore | None = None) -> li
 def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None = None) -> list[str]:
     """Sentences for `doctor`: hurting skills, stale learned skills, torn ledger lines.
 
-    Torn store lines are `doctor`'s own line (from `evidence.scan`), so they are not repeated here.
+    Torn store lines are `doctor`'s own line (from the store's own `scan`), so they are not repeated here.
     """
     from edgar_min.learning.ledger import read_ledger
 

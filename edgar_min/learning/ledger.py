@@ -2,7 +2,8 @@
 
 `.edgar/ledger.jsonl` is append-only (single `O_APPEND` writes of whole lines).
 A row: `time`, `actor` (gate | distill | person), `action` (write | patch |
-accept | reject | archive | restore), `name`, `place` (learned | proposal),
+accept | reject | archive | restore), `name`, `place` (learned | proposal |
+tree, a code skill's body),
 `session`, `trigger`, and `before` / `after`: the sha256 of the SKILL.md text
 before and after the change (null where there was or is no file). Every text a
 row names is kept under `.edgar/versions/<sha256>` (machine-owned), written
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import stat
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
 from edgar_min.errors import NotFound, Refused
@@ -34,14 +35,16 @@ __all__ = [
     "keep_version",
     "read_ledger",
     "record",
-    "restore",
     "sha256_text",
     "version_text",
 ]
 
-ACTORS = ("gate", "distill", "person")
-ACTIONS = ("write", "patch", "accept", "reject", "archive", "restore")
-PLACES = ("learned", "proposal")
+Actor = Literal["gate", "distill", "person"]
+Action = Literal["write", "patch", "accept", "reject", "archive", "restore"]
+Place = Literal["learned", "proposal", "tree"]
+ACTORS: tuple[Actor, ...] = get_args(Actor)
+ACTIONS: tuple[Action, ...] = get_args(Action)
+PLACES: tuple[Place, ...] = get_args(Place)
 _HEX = frozenset("0123456789abcdef")
 _MIN_PREFIX = 7
 
@@ -61,10 +64,10 @@ class Row:
     """One change, as the ledger keeps it."""
 
     time: str
-    actor: str
-    action: str
+    actor: Actor
+    action: Action
     name: str
-    place: str
+    place: Place
     session: str
     trigger: str
     before: str | None
@@ -110,10 +113,10 @@ def check_record(layout: Layout) -> None:
 def record(
     layout: Layout,
     *,
-    actor: str,
-    action: str,
+    actor: Actor,
+    action: Action,
     name: str,
-    place: str,
+    place: Place,
     before: str | None,
     after: str | None,
     session: str = "",
@@ -194,35 +197,3 @@ def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
         msg = f"version {digest[:12]} of {name}: the copy at {path} has been changed; refusing to restore it"
         raise Refused(msg)
     return digest, text
-
-
-def restore(layout: Layout, name: str, to: str | None = None, actor: str = "person") -> tuple[str, Path]:
-    """Bring back a version of `name` as its learned skill, through `write_learned`.
-
-    Without `to`: the version before the last change to the learned skill
-    (undoes a patch, brings back an archived skill). Returns the hash and the path.
-    """
-    from edgar_min.learning.writer import write_stored
-    from edgar_min.skills.names import name_problem
-
-    problem = name_problem(name)
-    if problem:
-        raise NotFound(f"no skill named {name[:80]!r}: {problem}")
-    if to is None:
-        rows = [r for r in read_ledger(layout, name).rows if r.place == "learned"]
-        if not rows:
-            msg = f"the ledger has no changes to a learned skill named {name}; nothing to restore"
-            raise NotFound(msg)
-        last = rows[-1]
-        if last.before is None:
-            msg = (
-                f"{name} has no earlier version: its last change ({last.action}, {last.time}) created it "
-                f"(`edgar skills log {name}` lists its versions; `--to SHA` picks one)"
-            )
-            raise Refused(msg)
-        to = last.before
-    digest, text = version_text(layout, name, to)
-    path = write_stored(
-        layout, name, text, str(layout.versions / digest), actor=actor, action="restore", keep_created=True
-    )
-    return digest, path

@@ -10,7 +10,6 @@ the skill's origin, so edgar never writes beside a person's files.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.atomic import append_line
 from edgar_min.errors import NotFound
@@ -18,6 +17,7 @@ from edgar_min.learning.outline import one_line
 from edgar_min.learning.turn import redact
 from edgar_min.skills.names import name_problem
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
@@ -25,22 +25,45 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import ErrorRecord
 
-__all__ = ["NOTE_MAX", "History", "history_path", "note", "observe", "read_history"]
+__all__ = ["NOTE_MAX", "History", "Note", "history_path", "note", "observe", "read_history"]
 
 # One history line stays a line: a person's correction is cut here, not stored whole.
 NOTE_MAX = 1000
+# The share of a cut line the corrections keep, so the failures before them can never push them out.
+CORRECTED_MAX = NOTE_MAX // 2
+CHECK_FAILED = "the declared check failed"
+FAILURES = "failures: "
+CORRECTED = "corrected: "
 # Bytes of a history file read at most; older lines beyond this are not shown to a model.
 READ_MAX = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """One history line, read back: its text, and whether a person corrected that turn."""
+
+    text: str
+    corrected: bool
+
+    @classmethod
+    def parse(cls, text: str) -> Note:
+        """The note `note()` wrote: the corrections are its last part, after the check and the failures."""
+        corrected = text.startswith(CORRECTED) or f"; {CORRECTED}" in text
+        return cls(text, corrected)
+
+
+@dataclass(frozen=True, slots=True)
 class History:
-    """The note lines of one skill's history, and how many lines were not notes."""
+    """The notes of one skill's history, oldest first, and how many lines were not notes."""
 
     name: str
     path: Path
-    lines: tuple[str, ...]
+    notes: tuple[Note, ...]
     garbage: int = 0
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(n.text for n in self.notes)
 
 
 def history_path(layout: Layout, name: str) -> Path:
@@ -53,21 +76,36 @@ def history_path(layout: Layout, name: str) -> Path:
 
 
 def note(errors: Iterable[ErrorRecord], corrections: Iterable[str], verification: str) -> str:
-    """The text of one observation, or '' for a turn that went well."""
-    parts = []
-    if verification == "failed":
-        parts.append("the declared check failed")
+    """The text of one observation, or '' for a turn that went well.
+
+    A line longer than `NOTE_MAX` is cut in its failures, never in its check or
+    its correction marker: a corrected turn reads back as corrected (`Note`).
+    """
+    head = CHECK_FAILED if verification == "failed" else ""
     failures = [e.render() for e in errors]
-    if failures:
-        parts.append("failures: " + ", ".join(failures))
+    middle = FAILURES + ", ".join(failures) if failures else ""
     typed = [one_line(redact(c)) for c in corrections]
     typed = [c for c in typed if c]
-    if typed:
-        parts.append("corrected: " + " / ".join(typed))
-    text = "; ".join(parts)
-    if len(text) > NOTE_MAX:
-        text = text[: NOTE_MAX - 1].rstrip() + "…"
-    return text
+    tail = CORRECTED + " / ".join(typed) if typed else ""
+    if len(_join(head, middle, tail)) > NOTE_MAX and tail:
+        tail = _cut(tail, max(CORRECTED_MAX, NOTE_MAX - _room(head, middle)))
+    if len(_join(head, middle, tail)) > NOTE_MAX and middle:
+        middle = _cut(middle, NOTE_MAX - _room(head, tail))
+    return _join(head, middle, tail)
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
+
+
+def _room(*others: str) -> int:
+    """What the other parts of a line take, with the separator before one more part."""
+    taken = _join(*others)
+    return len(taken) + len("; ") if taken else 0
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def observe(
@@ -89,7 +127,7 @@ def observe(
         # End a line cut short by a crash, so the new note starts a line of its own.
         append_line(path, "", root=layout.root)
     append_line(path, f"- {text}", root=layout.root)
-    return len(read_history(layout, name).lines)
+    return len(read_history(layout, name).notes)
 
 
 def _torn(path: Path) -> bool:
@@ -120,7 +158,7 @@ def read_history(layout: Layout, name: str) -> History:
     if len(raw) > READ_MAX:
         # Keep the newest lines: drop the oldest, possibly cut, one.
         raw = raw[-READ_MAX:].split(b"\n", 1)[-1]
-    lines: list[str] = []
+    notes: list[Note] = []
     garbage = 0
     chunks = raw.split(b"\n")
     # A last chunk with no newline is a torn append (a crash mid-write), unless empty.
@@ -132,9 +170,9 @@ def read_history(layout: Layout, name: str) -> History:
             garbage += 1
             continue
         if _is_note(line):
-            lines.append(line[2:].strip())
+            notes.append(Note.parse(line[2:].strip()))
         elif line.strip():
             garbage += 1
     if tail:
         garbage += 1
-    return History(name, path, tuple(lines), garbage)
+    return History(name, path, tuple(notes), garbage)

@@ -1,12 +1,12 @@
-"""Proposals waiting for a person: list, accept (through the writer), reject (archived)."""
+"""Proposals waiting for a person: what is waiting and where (accept and reject are `lifecycle`'s)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from edgar_min.atomic import read_text, remove_tree
-from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.errors import EdgarError, NotFound
+from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import name_problem
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
     from edgar_min.layout import Layout
 
-__all__ = ["Proposal", "accept", "list_proposals", "reject"]
+__all__ = ["Proposal", "list_proposals", "proposal_path"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +43,6 @@ class Proposal:
 
 
 def _read(path: Path) -> Proposal:
-    from edgar_min.skills.frontmatter import read_skill
-
     name = path.parent.name
     try:
         data = read_skill(path).data
@@ -75,45 +73,10 @@ def list_proposals(layout: Layout) -> list[Proposal]:
     ]
 
 
-def _proposal_path(layout: Layout, name: str) -> Path:
+def proposal_path(layout: Layout, name: str) -> Path:
     problem = name_problem(name)
     path = layout.proposals / name / "SKILL.md"
     if problem or not path.is_file():
         msg = f"no proposal named {name[:80]!r}"
         raise NotFound(msg)
     return path
-
-
-def accept(layout: Layout, name: str) -> Path:
-    """A person accepts: the proposal goes through `write_learned` into learned/, then is removed."""
-    from edgar_min.learning.writer import write_stored
-    from edgar_min.skills.discovery import discover
-
-    path = _proposal_path(layout, name)
-    try:
-        text = read_text(path, root=layout.root)
-    except (OSError, UnicodeDecodeError) as exc:
-        msg = f"refused {name}: {path} cannot be read ({exc})"
-        raise Refused(msg) from None
-    if text is None:
-        raise NotFound(f"no proposal named {name}")
-    index = discover(layout)
-    owner = index.owner(name)
-    if owner is not None:
-        msg = (
-            f"refused {name}: it patches your hand-authored skill at {owner.path}; edgar does not "
-            f"write into folders a person owns: copy what you want from {path} yourself, then "
-            f"`edgar skills reject {name}`"
-        )
-        raise Refused(msg)
-    target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
-    remove_tree(path.parent, root=layout.root)
-    return target
-
-
-def reject(layout: Layout, name: str) -> Path:
-    """Move a proposal into `learned/.archive/` (kept, not deleted)."""
-    from edgar_min.learning.writer import move_to_archive
-
-    path = _proposal_path(layout, name)
-    return move_to_archive(layout, path.parent, name, actor="person", action="reject", place="proposal")

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
 
 from edgar_min.atomic import append_line, check_writable, create_empty
@@ -34,19 +36,21 @@ except ImportError:  # a build without it
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from edgar_min.learning.turn import Turn
 
 __all__ = [
     "RECORD_FIELDS",
+    "VERDICTS",
     "ExperienceStore",
-    "Record",
+    "Scan",
     "check_session",
     "new_session_id",
+    "scan",
 ]
 
 MARKER_CAP = 64
+# Bytes `scan` reads at a time.
+_BLOCK = 1 << 22
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
 SESSION = lazy(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
@@ -80,27 +84,6 @@ def _slug(text: str, limit: int = 60) -> str:
 
 def _host() -> str:
     return _slug(os.uname().nodename if hasattr(os, "uname") else "host", 40)
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One turn as the store keeps it."""
-
-    time: str
-    session: str
-    shape: str
-    verification: str
-    skills: tuple[str, ...]
-    triggers: tuple[str, ...]
-
-
-@dataclass(slots=True)
-class StoreHealth:
-    """Counts from reading the store: well-formed records, torn lines skipped, files read."""
-
-    records: int = 0
-    torn: int = 0
-    files: int = 0
 
 
 class ExperienceStore:
@@ -190,34 +173,122 @@ class ExperienceStore:
             found.append((str(path), st.st_size, st.st_mtime_ns))
         return tuple(found)
 
-    def records(self, health: StoreHealth | None = None) -> Iterator[Record]:
-        """Every well-formed record; torn or garbage lines are counted in `health` and skipped."""
-        for path in self.files():
-            if health is not None:
-                health.files += 1
-            with path.open("rb") as handle:
-                for raw in handle:
-                    fields = raw.decode("utf-8", "replace").split("\t")
-                    if len(fields) != len(RECORD_FIELDS) or fields[0] != _VERSION or not raw.endswith(b"\n"):
-                        if health is not None:
-                            health.torn += 1
-                        continue
-                    if health is not None:
-                        health.records += 1
-                    skills = fields[5]
-                    fired = fields[6].rstrip("\n")
-                    yield Record(
-                        time=fields[1],
-                        session=fields[2],
-                        shape=fields[3],
-                        verification=fields[4],
-                        skills=() if skills == "-" else tuple(skills.split(",")),
-                        triggers=() if fired == "-" else tuple(fired.split(",")),
-                    )
+    def scan(self, block: int = _BLOCK) -> Scan:
+        """One pass over every turn file; torn or garbage lines are counted and skipped."""
+        return scan(self, block)
 
-    def health(self) -> StoreHealth:
-        """Counts of good records and of torn or garbage lines."""
-        result = StoreHealth()
-        for _ in self.records(result):
-            pass
-        return result
+
+_TIME_WIDTH = 20  # 2026-11-30T09:00:00Z
+# The verification field's values, each a slot of a skill's (passed, failed, unverified) counts.
+VERDICTS = {b"passed": 0, b"failed": 1, b"unverified": 2}
+_VERDICT_SET = frozenset(VERDICTS)
+_FIELD = rb"[^\t\n]+"
+# One well-formed line, built from the fields `record` writes (the slow path of `scan` only).
+_LINE = lazy(
+    rb"\t".join(
+        [_VERSION.encode(), rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", _FIELD, _FIELD,
+         b"(?:" + b"|".join(VERDICTS) + b")", _FIELD, _FIELD]
+    )
+)  # fmt: skip
+
+
+class _Times:
+    """A file's turn times as one fixed-width byte string, indexable for `bisect`."""
+
+    __slots__ = ("blob", "n")
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob = blob
+        self.n = len(blob) // _TIME_WIDTH
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> bytes:
+        return self.blob[i * _TIME_WIDTH : (i + 1) * _TIME_WIDTH]
+
+    def after(self, stamp: bytes) -> int:
+        """How many turns of this file are later than `stamp` (appends come in time order)."""
+        from bisect import bisect_right  # only evidence asks; every turn imports this module
+
+        return self.n - bisect_right(self, stamp)
+
+
+@dataclass(slots=True)
+class Scan:
+    """What one pass over the store found; counts keyed by `shape\\tverdict\\tskills` bytes."""
+
+    combos: Counter = field(default_factory=Counter)
+    last_loaded: dict[str, str] = field(default_factory=dict)
+    times: list[_Times] = field(default_factory=list)
+    turns: int = 0
+    torn: int = 0
+    files: int = 0
+    newest: str = ""
+
+    def turns_after(self, stamp: str) -> int:
+        """Recorded turns later than `stamp` (an ISO time like the store's)."""
+        key = stamp.encode()
+        return sum(t.after(key) for t in self.times)
+
+
+def _fast(data: bytes, n: int, scan: Scan, blobs: list[bytes]) -> bool:
+    """Count a block whose n lines are all well formed; False (nothing counted) when one is not."""
+    fields = data.split(b"\t")
+    # Every line then has exactly seven fields starting with the version "1": see the module notes.
+    if len(fields) != 6 * n + 1 or fields[0] != b"1" or data.count(b"\n1\t") != n - 1:
+        return False
+    stamps = b"".join(fields[1::6])
+    if len(stamps) != _TIME_WIDTH * n or b"\n" in stamps or b"\n" in b"".join(fields[2::6]):
+        return False
+    # No empty field anywhere, and only the three verdicts: checked by C loops, not one per line.
+    if b"\t\t" in data or b"\t\n" in data or not set(fields[4::6]) <= _VERDICT_SET:
+        return False
+    skills = fields[5::6]
+    scan.combos.update(map(b"\t".join, zip(fields[3::6], fields[4::6], skills, strict=True)))
+    # The last line that loaded each combination of skills: its time is the skills' last load.
+    for loaded, at in dict(zip(skills, count(), strict=False)).items():
+        if loaded == b"-":
+            continue
+        stamp = stamps[at * _TIME_WIDTH : (at + 1) * _TIME_WIDTH].decode()
+        for name in loaded.decode("utf-8", "replace").split(","):
+            if stamp > scan.last_loaded.get(name, ""):
+                scan.last_loaded[name] = stamp
+    newest = stamps[-_TIME_WIDTH:].decode()
+    scan.newest = max(scan.newest, newest)
+    blobs.append(stamps)
+    scan.turns += n
+    return True
+
+
+def _block(data: bytes, scan: Scan, blobs: list[bytes]) -> None:
+    n = data.count(b"\n")
+    if n == 0 or _fast(data, n, scan, blobs):
+        return
+    good = [line for line in data.split(b"\n")[:-1] if _LINE.fullmatch(line)]
+    scan.torn += n - len(good)
+    if good:
+        _fast(b"\n".join(good) + b"\n", len(good), scan, blobs)
+
+
+def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
+    """One pass over every turn file; torn or garbage lines are counted and skipped."""
+    result = Scan()
+    for path in store.files():
+        result.files += 1
+        blobs: list[bytes] = []
+        rest = b""
+        try:
+            handle = open(path, "rb")  # noqa: SIM115 - read in blocks below
+        except OSError:
+            continue
+        with handle:
+            while chunk := handle.read(block):
+                chunk = rest + chunk
+                cut = chunk.rfind(b"\n") + 1
+                rest = chunk[cut:]
+                _block(chunk[:cut], result, blobs)
+        if rest:  # a last line with no newline: a write that never finished
+            result.torn += 1
+        result.times.append(_Times(b"".join(blobs)))
+    return result

@@ -43,6 +43,7 @@ from edgar_min.learning.similarity import (
     normalisation_key,
     skill_words,
 )
+from edgar_min.skills.frontmatter import parse_skill
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -202,8 +203,6 @@ def _save(layout: Layout, files: list[_Kept]) -> None:
 
 def _read(skill: Skill) -> tuple[str | None, bool, frozenset[str] | None]:
     """Read one SKILL.md now: (its stat, may it be memoised, its words); None words: it does not read."""
-    from edgar_min.skills.frontmatter import parse_skill
-
     started = time.time_ns()
     try:
         with open(skill.path, "rb") as handle:

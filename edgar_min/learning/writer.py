@@ -10,15 +10,18 @@ here, from a name already checked, so it has nothing to climb out with.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from edgar_min.atomic import check_writable, move, read_text, write_text
-from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.atomic import check_writable, read_text, write_text
+from edgar_min.errors import EdgarError, Refused
+from edgar_min.learning.ledger import check_record, record
+from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
+from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.logfile import timestamp
 from edgar_min.regex import lazy
-from edgar_min.skills.discovery import Index, discover
-from edgar_min.skills.frontmatter import render_scalar
+from edgar_min.skills.discovery import SkillSet, discover
+from edgar_min.skills.frontmatter import parse_skill, render_scalar
 from edgar_min.skills.names import name_problem
 from edgar_min.skills.sections import shape_problems
 from edgar_min.skills.validation import validate_frontmatter
@@ -27,14 +30,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from edgar_min.layout import Layout
+    from edgar_min.learning.ledger import Action, Actor
 
-__all__ = [
-    "MAX_BODY_CHARS",
-    "Provenance",
-    "archive",
-    "render_skill",
-    "write_learned",
-]
+__all__ = ["MAX_BODY_CHARS", "Provenance", "render_skill", "write_learned"]
 
 # A skill is read into every prompt that loads it; 16,000 characters is about
 # 4,000 tokens, the size the Agent Skills guidance recommends staying under.
@@ -88,12 +86,12 @@ def write_learned(
     *,
     session: str,
     trigger: str,
-    to: str = "proposal",
+    to: Literal["proposal", "learned"] = "proposal",
     patch: bool = False,
-    index: Index | None = None,
+    index: SkillSet | None = None,
     created: str | None = None,
-    actor: str = "gate",
-    action: str | None = None,
+    actor: Actor = "gate",
+    action: Action | None = None,
     source: Source | None = None,
 ) -> Path:
     """Write `.edgar/proposals/NAME/SKILL.md` (`to="proposal"`) or `.edgar/skills/learned/NAME/SKILL.md`.
@@ -108,9 +106,6 @@ def write_learned(
     model was shown), and then the brief's content rules are walls too
     (`learning/walls.py`); a text a person stored or accepted has none.
     """
-    if to not in {"proposal", "learned"}:
-        msg = f"write_learned: 'to' must be 'proposal' or 'learned', not {to!r}"
-        raise ValueError(msg)
     problem = name_problem(name)
     if problem:
         raise _refused(name, problem)
@@ -138,8 +133,6 @@ def write_learned(
     base = layout.learned if to == "learned" else layout.proposals
     target = base / name / "SKILL.md"
     # Nothing is written when any place this write touches is a link or a file in a folder's place.
-    from edgar_min.learning.ledger import check_record
-
     check_writable(target, root=layout.root)
     check_record(layout)
     try:
@@ -150,9 +143,6 @@ def write_learned(
         raise _refused(name, "a learned skill of that name exists; a new body for it is a patch")
     # --- lifecycle: a new skill must not nearly duplicate an existing one (learning/similarity.py)
     if not patch:
-        from edgar_min.learning.similarity import NearDuplicate
-        from edgar_min.learning.wordcache import near_duplicate
-
         existing = [*index.skills.values(), *(lo for lo, _ in index.shadowed)]
         match = near_duplicate(layout, existing, name, description, body)
         if match is not None:
@@ -163,8 +153,6 @@ def write_learned(
     )
     text = render_skill(name, description, body, provenance)
     # Read the file back before writing it: what lands must be a valid skill.
-    from edgar_min.skills.frontmatter import parse_skill
-
     try:
         parsed = parse_skill(text, str(target))
     except EdgarError as exc:
@@ -172,9 +160,7 @@ def write_learned(
     problems = validate_frontmatter(parsed.data, name) + shape_problems(parsed.body)
     if problems:
         raise _refused(name, "; ".join(problems))
-    # --- lifecycle: keep the text being replaced and the new one, then one ledger row (learning/ledger.py)
-    from edgar_min.learning.ledger import record
-
+    # --- keep the text being replaced and the new one, then one ledger row (learning/ledger.py)
     write_text(target, text, root=layout.root)
     record(
         layout, actor=actor, action=action or ("patch" if patch else "write"), name=name, place=to,
@@ -182,88 +168,3 @@ def write_learned(
     )  # fmt: skip
     # ---
     return target
-
-
-def archive(layout: Layout, name: str, index: Index | None = None, actor: str = "person") -> Path:
-    """Move a learned skill into `learned/.archive/` (never deleted) and return where it went."""
-    problem = name_problem(name)
-    if problem:
-        raise NotFound(f"no skill named {name[:80]!r}: {problem}")
-    folder = layout.learned / name
-    if not (folder / "SKILL.md").is_file():
-        index = discover(layout) if index is None else index
-        if index.owner(name) is not None:
-            msg = (
-                f"{name} is hand-authored ({index.owner(name).path}); edgar does not forget a "
-                "person's skill: remove it yourself if you mean to"
-            )
-            raise Refused(msg)
-        msg = f"no learned skill named {name}"
-        raise NotFound(msg)
-    return move_to_archive(layout, folder, name, actor=actor, action="archive", place="learned")
-
-
-def move_to_archive(layout: Layout, folder: Path, name: str, *, actor: str, action: str, place: str) -> Path:
-    """Move a skill folder into `learned/.archive/STAMP-NAME[-rejected]` and record it in the ledger.
-
-    The ledger row keeps the text, so `edgar skills restore` can bring it back.
-    """
-    from edgar_min.learning.ledger import check_record, record
-
-    stamp = timestamp(compact=True)
-    label = f"{stamp}-{name}" + ("-rejected" if action == "reject" else "")
-    target = layout.archive / label
-    n = 1
-    while target.exists():
-        n += 1
-        target = layout.archive / f"{label}-{n}"
-    check_writable(target, root=layout.root)
-    check_record(layout)
-    try:
-        before = read_text(folder / "SKILL.md", root=layout.root)
-    except (OSError, UnicodeDecodeError):
-        before = None
-    move(folder, target, root=layout.root)
-    record(layout, actor=actor, action=action, name=name, place=place, before=before, after=None)
-    return target
-
-
-def write_stored(
-    layout: Layout,
-    name: str,
-    text: str,
-    source: str,
-    *,
-    actor: str,
-    action: str,
-    index: Index | None = None,
-    keep_created: bool = False,
-) -> Path:
-    """Write a stored SKILL.md text (a proposal, a kept version) into learned/ through `write_learned`.
-
-    Its provenance (session, trigger) is kept, so every rule of the writer applies again. It is
-    a patch when it says so (`patch_of`) or when a learned skill of that name exists.
-    """
-    from edgar_min.skills.frontmatter import parse_skill
-
-    parsed = parse_skill(text, source)
-    meta = parsed.data.get("metadata") if isinstance(parsed.data.get("metadata"), dict) else {}
-    description = parsed.data.get("description")
-    if not isinstance(description, str):
-        msg = f"refused {name}: {source} has no description"
-        raise Refused(msg)
-    patch = bool(meta.get("patch_of")) or (layout.learned / name / "SKILL.md").is_file()
-    return write_learned(
-        layout,
-        name,
-        description,
-        parsed.body,
-        session=str(meta.get("session", "person")),
-        trigger=str(meta.get("trigger", action)),
-        to="learned",
-        patch=patch,
-        index=index,
-        created=str(meta["created"]) if keep_created and meta.get("created") else None,
-        actor=actor,
-        action=action,
-    )

@@ -21,7 +21,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from edgar_min import __version__
+from edgar_min import __version__, semif
 from edgar_min.errors import EdgarError
 from edgar_min.semif.questions import MAX_QUESTIONS
 from edgar_min.semif.types import MAX_OPTIONS
@@ -441,11 +441,6 @@ class Server:
         return f"triggers: {triggers}\n{outcome.message}", data
 
     def _tool_decide(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        try:
-            from edgar_min import semif
-        except ImportError:
-            msg = "SemIf is not available in this build of edgar (the edgar_min.semif module is missing)"
-            raise ToolRefused(msg) from None
         built = _options(arguments["options"], "options")
         result = semif.decide(
             self.layout, self.load_config(), arguments["state"], arguments["question"], built, phase="decide"
@@ -459,8 +454,6 @@ class Server:
         return f"selected: {result.selected}", data
 
     def _tool_decide_many(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from edgar_min import semif
-
         questions = arguments["questions"]
         if not isinstance(questions, list) or not questions:
             msg = "questions must be a list of at least one {question, options} object"

@@ -3,7 +3,7 @@
 Scopes, highest precedence first: the project's `.edgar/skills`, the other
 project folders (`.agents/skills`, `.claude/skills`), the user scope
 (`~/.edgar/skills`), then learned skills. A shadowed skill is kept in
-`Index.shadowed`, never silently dropped. Discovery lists folders only; a
+`SkillSet.shadowed`, never silently dropped. Discovery lists folders only; a
 skill's frontmatter is read the first time something asks for it.
 """
 
@@ -17,12 +17,16 @@ from edgar_min.skills.names import RESERVED
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Literal
+
+    Origin = Literal["hand", "learned"]
+    Scope = Literal["project", ".agents", ".claude", "user", "learned"]
     from pathlib import Path
 
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
 
-__all__ = ["Index", "Skill", "discover"]
+__all__ = ["Skill", "SkillSet", "discover"]
 
 
 class Skill:
@@ -31,11 +35,11 @@ class Skill:
     __slots__ = ("_frontmatter", "_path", "name", "origin", "scope", "stat")
 
     def __init__(
-        self, name: str, origin: str, scope: str, path: Path | str, stat: os.stat_result | None = None
+        self, name: str, origin: Origin, scope: Scope, path: Path | str, stat: os.stat_result | None = None
     ) -> None:
         self.name = name
-        self.origin = origin  # "hand" | "learned"
-        self.scope = scope  # "project" | ".agents" | ".claude" | "user" | "learned"
+        self.origin = origin
+        self.scope = scope
         # Discovery passes a str: a Path costs more to build than the stat, and most are never asked for.
         self._path = path
         # The file's stat when discovery found it: the word cache compares it instead of a second stat.
@@ -120,7 +124,7 @@ class Skill:
 
 
 @dataclass(slots=True)
-class Index:
+class SkillSet:
     """The skills a session sees, by name, plus the ones shadowed by a higher scope."""
 
     skills: dict[str, Skill] = field(default_factory=dict)
@@ -152,7 +156,7 @@ class Index:
         return None
 
 
-def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: Index) -> list[Skill]:
+def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: SkillSet) -> list[Skill]:
     problems = index.problems
     found = []
     try:
@@ -186,9 +190,9 @@ def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: In
     return found
 
 
-def discover(layout: Layout) -> Index:
+def discover(layout: Layout) -> SkillSet:
     """Every skill in every scope; the first scope that has a name wins it."""
-    index = Index()
+    index = SkillSet()
     scopes = [
         (layout.skills, "hand", "project", RESERVED),
         (layout.shared_project_skills[0], "hand", ".agents", frozenset()),

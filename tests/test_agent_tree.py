@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import tree_snapshot
 
-from edgar_min.agent.registry import body_path, load_registry, parse_registry
+from edgar_min.agent.tree import body_path, load_registry, parse_registry
 from edgar_min.errors import BadInput, NotFound
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "tree"
