@@ -12,6 +12,7 @@ from skillfiles import write_skill
 from edgar_min.config import load_config
 from edgar_min.layout import Layout
 from edgar_min.mcp.server import PROTOCOL_VERSIONS, TOOLS, Server, serve
+from edgar_min.semif.log import DecisionLog
 
 REPO_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
@@ -48,13 +49,14 @@ def test_initialize_negotiates_the_version(server):
     }
 
 
-def test_tools_list_names_the_four_tools_with_schemas(server):
+def test_tools_list_names_the_tools_with_schemas(server):
     tools = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
     assert [t["name"] for t in tools] == [
         "skills_index",
         "skill_show",
         "learn_turn",
         "decide",
+        "decide_many",
         "skills_suggest",
     ]
     assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in tools)
@@ -120,6 +122,73 @@ def test_wrong_tool_arguments_are_tool_errors_with_a_sentence(server, arguments,
     result = call(server, "learn_turn", arguments)["result"]
     assert result["isError"] is True
     assert sentence in result["content"][0]["text"]
+
+
+TICKET = "the invoice was charged twice and I need it fixed today"
+TEAMS = [
+    {"id": "billing", "description": "payments and invoices"},
+    {"id": "technical", "description": "bugs"},
+]
+URGENCY = [{"id": "urgent", "description": "needed today"}, {"id": "later", "description": "can wait"}]
+
+
+def test_decide_many_answers_each_question_and_logs_each_under_one_run(server, tmp_path):
+    questions = [
+        {"question": "Which team?", "options": TEAMS},
+        {"question": "How urgent?", "options": URGENCY},
+    ]
+    result = call(server, "decide_many", {"state": TICKET, "questions": questions})["result"]
+    assert result["isError"] is False, result
+    data = result["structuredContent"]
+    assert [r["option_ids"] for r in data["results"]] == [["billing", "technical"], ["urgent", "later"]]
+    assert [r["selected"] for r in data["results"]] == ["billing", "urgent"]
+    assert result["content"][0]["text"] == "question 1: selected billing\nquestion 2: selected urgent"
+    rows = DecisionLog(tmp_path / ".edgar" / "decisions").read().rows
+    assert [r["question"] for r in rows] == ["Which team?", "How urgent?"]
+    assert {r["run_id"] for r in rows} == {data["run_id"]}
+    assert [r["id"] for r in rows] == [r["id"] for r in data["results"]]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "sentence"),
+    [
+        ({"state": TICKET}, "the argument 'questions' is required"),
+        ({"state": TICKET, "questions": {}}, "the argument 'questions' must be an array"),
+        ({"state": TICKET, "questions": []}, "questions must be a list of at least one"),
+        ({"state": TICKET, "questions": ["Which team?"]}, "questions[0] must be an object"),
+        ({"state": TICKET, "questions": [{"options": TEAMS}]}, "questions[0].question must be a string"),
+        ({"state": TICKET, "questions": [{"question": "q"}]}, "questions[0].options must be a list"),
+        (
+            {"state": TICKET, "questions": [{"question": "q", "options": TEAMS, "id": "x"}]},
+            "questions[0] has the unknown key 'id'",
+        ),
+        (
+            {
+                "state": TICKET,
+                "questions": [{"question": "q", "options": TEAMS}, {"question": "r", "options": [{}]}],
+            },
+            "questions[1].options[0] must be an object with an 'id' string",
+        ),
+        (
+            {"state": TICKET, "questions": [{"question": "q", "options": [{"id": "a"}, {"id": "a"}]}]},
+            "question 1 ('q')",
+        ),
+        ({"state": "  ", "questions": [{"question": "q", "options": TEAMS}]}, "state"),
+        (
+            {"state": TICKET, "questions": [{"question": "q", "options": TEAMS}] * 257},
+            "at most 256 questions",
+        ),
+    ],
+)
+def test_decide_many_refuses_bad_input_with_a_sentence_and_logs_nothing(
+    server, tmp_path, arguments, sentence
+):
+    result = call(server, "decide_many", arguments)["result"]
+    assert result["isError"] is True
+    text = result["content"][0]["text"]
+    assert text.startswith("decide_many: ")
+    assert sentence in text
+    assert not (tmp_path / ".edgar" / "decisions").exists()
 
 
 def test_decide_runs_semif_or_says_it_is_missing(server):

@@ -64,6 +64,16 @@ def calls(pyz, tmp_path_factory):
         out["decide"] = await session.call_tool(
             "decide", {"state": "tests fail", "question": "what next?", "options": options}
         )
+        questions = [
+            {"question": "Which tool first?", "options": options},
+            {"question": "Is it urgent?", "options": [{"id": "yes"}, {"id": "no"}]},
+        ]
+        out["decide_many"] = await session.call_tool(
+            "decide_many", {"state": "tests fail", "questions": questions}
+        )
+        out["decide_many_bad"] = await session.call_tool(
+            "decide_many", {"state": "tests fail", "questions": []}
+        )
         out["suggest"] = await session.call_tool(
             "skills_suggest", {"text": "lint findings in my changed files"}
         )
@@ -83,6 +93,7 @@ def test_the_sdk_lists_and_calls_every_tool(calls):
         "skill_show",
         "learn_turn",
         "decide",
+        "decide_many",
         "skills_suggest",
     ]
 
@@ -123,6 +134,12 @@ def test_the_sdk_gets_a_decision_or_a_clear_tool_error(calls):
     assert out["decide"].is_error is False, _text(out["decide"])
     assert out["decide"].structured_content["selected"] in {"pytest", "ruff"}
     json.dumps(out["decide"].structured_content)
+    assert out["decide_many"].is_error is False, _text(out["decide_many"])
+    many = out["decide_many"].structured_content
+    assert [r["option_ids"] for r in many["results"]] == [["pytest", "ruff"], ["yes", "no"]]
+    assert many["run_id"].startswith("r-")
+    assert out["decide_many_bad"].is_error is True
+    assert "questions must be a list of at least one" in _text(out["decide_many_bad"])
 
 
 # The SDK's own serializer cannot send a lone surrogate or a message nested 100,000 deep, so a

@@ -10,6 +10,7 @@ from suggestfiles import write_skills
 
 from edgar_min.config import load_config
 from edgar_min.layout import Layout
+from edgar_min.semif.lexical import LexicalEngine
 from edgar_min.semif.log import DecisionLog
 from edgar_min.skills.suggest import suggest
 
@@ -142,11 +143,13 @@ def test_the_model_path_decides_on_the_real_server_and_is_logged(project, llama_
     shortlist = {c.name for c in found.candidates}
     assert "pdf" in shortlist
     assert set(found.names) <= shortlist
-    assert abs(sum(c.probability for c in found.candidates) + found.none_probability - 1) < 1e-6
-    (row,) = DecisionLog(project / ".edgar" / "decisions").read().rows
-    assert row["phase"] == "suggest"
-    assert row["engine"] == "openai"
-    assert row["options"][-1]["id"] == "none"
+    rows = DecisionLog(project / ".edgar" / "decisions").read().rows
+    assert {row["options"][0]["id"] for row in rows} == shortlist  # each asked on its own
+    for row in rows:
+        assert row["phase"] == "suggest"
+        assert row["engine"] == "openai"
+        assert [o["id"] for o in row["options"]][1:] == ["none"]
+        assert abs(sum(row["probabilities"]) - 1) < 1e-5
 
 
 def test_a_key_in_the_text_never_reaches_the_decision_log(project, edgar):
@@ -156,3 +159,56 @@ def test_a_key_in_the_text_never_reaches_the_decision_log(project, edgar):
     logged = b"".join(p.read_bytes() for p in (project / ".edgar").rglob("*") if p.is_file())
     assert key.encode() not in logged
     assert b"[REDACTED]" in logged
+
+
+def suggest_rows(project) -> list[dict]:
+    return DecisionLog(project / ".edgar" / "decisions").read().rows
+
+
+def test_on_a_model_engine_every_candidate_is_asked_on_its_own_at_once(project):
+    layout = Layout(project, project / "home")
+    found = suggest(layout, load_config(layout), "fuzz the python and rust parsers", engine=LexicalEngine())
+    assert found.names == ("cargo-fuzz", "atheris")  # both apply: neither takes from the other
+    assert found.engine == "lexical"
+    assert len(found.candidates) >= 3
+    rows = suggest_rows(project)
+    assert [r["phase"] for r in rows] == ["suggest"] * len(found.candidates)
+    assert len({r["run_id"] for r in rows}) == 1
+    assert rows[0]["run_id"].startswith("r-")
+    assert [[o["id"] for o in r["options"]] for r in rows] == [[c.name, "none"] for c in found.candidates]
+    best = found.candidates[0]
+    assert found.none_probability == pytest.approx(1 - best.probability)
+    assert found.decision_id == next(r["id"] for r in rows if r["options"][0]["id"] == best.name)
+
+
+def test_on_a_model_engine_min_probability_still_bounds_the_choice(project):
+    layout = Layout(project, project / "home")
+    strict = load_config(layout, overrides=["suggest.min_probability=0.999"])
+    assert suggest(layout, strict, "make a gif for slack", engine=LexicalEngine()).names == ()
+
+
+@pytest.mark.model
+def test_the_model_path_on_the_real_server_is_well_formed_and_logged_per_candidate(
+    project, edgar, llama_server
+):
+    r = edgar(
+        "--root", str(project), "--json",
+        "--set", "semif.engine=openai", "--set", f"semif.base_url={llama_server.base_url}",
+        "skills", "suggest", "fuzz the python and rust parsers",
+    )  # fmt: skip
+    assert r.code == 0, r
+    doc = r.json()
+    candidates = {c["name"]: c["probability"] for c in doc["candidates"]}
+    assert {"cargo-fuzz", "atheris"} <= set(candidates)
+    assert all(0.0 <= p <= 1.0 for p in candidates.values())
+    assert len(doc["skills"]) <= 2  # suggest.max_skills
+    for skill in doc["skills"]:
+        assert candidates[skill["name"]] >= 0.3  # suggest.min_probability
+        assert candidates[skill["name"]] > 0.5  # beat its own none
+    assert doc["none_probability"] == pytest.approx(1 - max(candidates.values()))
+    rows = suggest_rows(project)
+    assert sorted(r["options"][0]["id"] for r in rows) == sorted(candidates)
+    assert {r["phase"] for r in rows} == {"suggest"}
+    assert {r["engine"] for r in rows} == {"openai"}
+    assert len({r["run_id"] for r in rows}) == 1
+    assert doc["decision_id"] in {r["id"] for r in rows}

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from edgar_min.agent.skills import ActionContext, ActionResult, Prediction
 from edgar_min.errors import BadInput, EdgarError, ModelError, Refused
+from edgar_min.semif.questions import MAX_QUESTIONS
 from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 
 try:  # imported here, so no child pays for it; POSIX only, like fork
@@ -40,7 +41,7 @@ except ImportError:  # pragma: no cover - a system without fork never starts a c
     resource = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
     from edgar_min.agent.skills import Request
@@ -150,9 +151,25 @@ class _ChildEngine:
         if not isinstance(decision, DecisionRequest):
             msg = f"ctx.engine.call takes a DecisionRequest, not {type(decision).__name__}"
             raise TypeError(msg)
-        options = [[o.id, o.description] for o in decision.options]
-        ask = {"id": decision.id, "state": decision.state, "question": decision.question, "options": options}
-        self._pipe.send({"op": "call", "call": ask})
+        self._pipe.send({"op": "call", "call": _ask(decision)})
+        return _result(decision, self._reply()["result"])
+
+    def call_many(self, decisions: list[DecisionRequest]) -> list[DecisionResult]:
+        """Several questions over one state, sent as one message; the parent charges each."""
+        decisions = list(decisions) if isinstance(decisions, (list, tuple)) else decisions
+        if not isinstance(decisions, list) or not all(isinstance(d, DecisionRequest) for d in decisions):
+            msg = "ctx.engine.call_many takes a list of DecisionRequests"
+            raise TypeError(msg)
+        if not decisions:
+            return []
+        self._pipe.send({"op": "call_many", "calls": [_ask(d) for d in decisions]})
+        answers = self._reply()["results"]
+        if len(answers) != len(decisions):
+            msg = f"the engine gave {len(answers)} answers to {len(decisions)} questions"
+            raise ModelError(msg)
+        return [_result(d, a) for d, a in zip(decisions, answers, strict=True)]
+
+    def _reply(self) -> dict[str, Any]:
         reply = self._pipe.receive()
         if not isinstance(reply, dict):
             msg = "the engine did not answer"
@@ -160,18 +177,24 @@ class _ChildEngine:
         if "error" in reply:
             error = reply["error"]
             raise _ERRORS.get(error.get("type"), ModelError)(str(error.get("message")))
-        answer = reply["result"]
-        return DecisionResult(
-            decision,
-            decision.option_ids,
-            tuple(float(p) for p in answer["probabilities"]),
-            str(answer["engine"]),
-            dict(answer.get("extra") or {}),
-        )
+        return reply
 
-    def call_many(self, decisions: list[DecisionRequest]) -> list[DecisionResult]:
-        """Several questions over one state; asked through the pipe one by one, each charged."""
-        return [self.call(d) for d in decisions]
+
+def _ask(decision: DecisionRequest) -> dict[str, Any]:
+    """One decision as the pipe carries it."""
+    options = [[o.id, o.description] for o in decision.options]
+    return {"id": decision.id, "state": decision.state, "question": decision.question, "options": options}
+
+
+def _result(decision: DecisionRequest, answer: dict[str, Any]) -> DecisionResult:
+    """The parent's answer to `decision`, rebuilt in the child."""
+    return DecisionResult(
+        decision,
+        decision.option_ids,
+        tuple(float(p) for p in answer["probabilities"]),
+        str(answer["engine"]),
+        dict(answer.get("extra") or {}),
+    )
 
 
 def _text(value: object) -> str | None:
@@ -307,12 +330,40 @@ class _Supervisor:
             time.sleep(0.005)
 
 
-def _answer(ask: dict[str, Any], answer: Callable[[DecisionRequest], DecisionResult]) -> dict[str, Any]:
+def _decision(ask: dict[str, Any]) -> DecisionRequest:
+    """A decision from the child's message, every field copied to a plain str."""
+    options = tuple(Option(str(o[0]), str(o[1])) for o in ask["options"])
+    return DecisionRequest(str(ask["state"]), str(ask["question"]), options, str(ask["id"]))
+
+
+def _as_reply(result: DecisionResult) -> dict[str, Any]:
+    return {"probabilities": list(result.probabilities), "engine": result.engine, "extra": result.extra}
+
+
+def _answer(message: dict[str, Any], answer: Callable[[DecisionRequest], DecisionResult]) -> dict[str, Any]:
     """The reply to one `call` message: a result, or an error the body gets raised."""
+    return _replying(lambda: {"result": _as_reply(answer(_decision(message["call"])))})
+
+
+def _answer_many(
+    message: dict[str, Any], answer_many: Callable[[Sequence[DecisionRequest]], Sequence[DecisionResult]]
+) -> dict[str, Any]:
+    """The reply to one `call_many` message: every result in order, or one error for the batch."""
+
+    def batch() -> dict[str, Any]:
+        calls = message["calls"]
+        if not isinstance(calls, list) or len(calls) > MAX_QUESTIONS:
+            msg = f"ctx.engine.call_many takes a list of at most {MAX_QUESTIONS} decisions"
+            raise BadInput(msg)
+        return {"results": [_as_reply(r) for r in answer_many([_decision(c) for c in calls])]}
+
+    return _replying(batch)
+
+
+def _replying(make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`make()`'s reply, or the error the body gets raised; `Stop` goes through."""
     try:
-        options = tuple(Option(str(o[0]), str(o[1])) for o in ask["options"])
-        decision = DecisionRequest(str(ask["state"]), str(ask["question"]), options, str(ask["id"]))
-        result = answer(decision)
+        return make()
     except Stop:
         raise
     except EdgarError as exc:
@@ -321,13 +372,6 @@ def _answer(ask: dict[str, Any], answer: Callable[[DecisionRequest], DecisionRes
         return {"error": {"type": "BadInput", "message": f"a decision the run loop cannot read ({exc})"}}
     except Exception as exc:  # noqa: BLE001 - an engine's own failure reaches the body as a sentence
         return {"error": {"type": "ModelError", "message": f"{type(exc).__name__}: {exc}"}}
-    return {
-        "result": {
-            "probabilities": list(result.probabilities),
-            "engine": result.engine,
-            "extra": result.extra,
-        }
-    }
 
 
 def run_body(
@@ -338,8 +382,13 @@ def run_body(
     seconds: float,
     answer: Callable[[DecisionRequest], DecisionResult],
     on_phase: Callable[[str], None],
+    answer_many: Callable[[Sequence[DecisionRequest]], Sequence[DecisionResult]] | None = None,
 ) -> BodyReport:
-    """Run the compiled body `code` in a child; `answer` is the parent's engine (it may raise `Stop`)."""
+    """Run the compiled body `code` in a child; `answer` and `answer_many` are the parent's engine.
+
+    Either may raise `Stop`, which ends the run at once. Without `answer_many` a batch is
+    answered question by question through `answer`.
+    """
     if not hasattr(os, "fork"):
         msg = "running a code skill needs os.fork (a POSIX system), which this Python does not have"
         raise Refused(msg)
@@ -370,7 +419,8 @@ def run_body(
     os.set_blocking(parent_w, False)
     supervisor = _Supervisor(pid, _Pipe(parent_r, parent_w), seconds, job.name)
     try:
-        return _supervise(supervisor, answer, on_phase)
+        many = answer_many or (lambda decisions: [answer(d) for d in decisions])
+        return _supervise(supervisor, answer, many, on_phase)
     finally:
         if supervisor.pid:
             try:
@@ -385,6 +435,7 @@ def run_body(
 def _supervise(
     supervisor: _Supervisor,
     answer: Callable[[DecisionRequest], DecisionResult],
+    answer_many: Callable[[Sequence[DecisionRequest]], Sequence[DecisionResult]],
     on_phase: Callable[[str], None],
 ) -> BodyReport:
     name = supervisor.name
@@ -395,10 +446,11 @@ def _supervise(
         if isinstance(message, tuple):
             return BodyReport(message[0], message[1], None, ())
         op = message.get("op")
-        if op == "call" and isinstance(message.get("call"), dict):
+        asking = op == "call" and isinstance(message.get("call"), dict)
+        if asking or op == "call_many":
             start = time.monotonic()
             try:
-                reply = _answer(message["call"], answer)
+                reply = _answer(message, answer) if asking else _answer_many(message, answer_many)
             except Stop as exc:
                 return BodyReport("blown", str(exc), None, ())
             finally:

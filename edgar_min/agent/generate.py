@@ -47,8 +47,10 @@ The module defines, at the top level:
 Import the types with: from semif_agent.skills import ActionResult, DecisionRequest, Option, Prediction
 - ctx.engine answers decisions: build DecisionRequest(state=..., question=..., options=[Option(id,
   description), ...]) with 1 to 16 options (add Option("none", "None of these.") when nothing may
-  fit), call result = ctx.engine.call(decision) and read result.selected (an option id). Put each
-  (decision, result) pair in Prediction.decisions. Never fake an answer: use ctx.engine.
+  fit), call result = ctx.engine.call(decision) and read result.selected (an option id). To ask
+  several questions over one state, results = ctx.engine.call_many([decision, ...]) answers them
+  at once, one result each in order, each charged as one call. Put each (decision, result) pair
+  in Prediction.decisions. Never fake an answer: use ctx.engine.
 - ctx.config is a dict of settings; ctx.config["drafts"] is the folder you may write files in.
   Write nowhere else. request.text is the request, request.id is safe to use in a file name.
 - If the skill cannot act, return ActionResult(action_log="<why, in one line>", new_state=request.text).

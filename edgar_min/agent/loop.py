@@ -290,6 +290,12 @@ def run_request(
         except BudgetExceeded as exc:
             raise Stop(str(exc)) from None
 
+    def answer_many(decisions: Sequence[DecisionRequest]) -> tuple[DecisionResult, ...]:
+        try:
+            return run.meter.call_many(decisions)
+        except BudgetExceeded as exc:
+            raise Stop(str(exc)) from None
+
     def on_phase(phase: str) -> None:
         run.meter.phase = phase
 
@@ -300,8 +306,9 @@ def run_request(
     )  # fmt: skip
     try:
         report = run_body(
-            body.code, job, wall=wall, seconds=_time_limit(table), answer=answer, on_phase=on_phase
-        )
+            body.code, job, wall=wall, seconds=_time_limit(table), answer=answer,
+            answer_many=answer_many, on_phase=on_phase,
+        )  # fmt: skip
     except Refused as exc:  # no way to run a body here (no fork)
         return run.unacted(f"refused body: {exc.message}")
     if report.kind == "blown":

@@ -3,8 +3,9 @@
 Methods: `initialize`, `notifications/initialized`, `ping`, `tools/list`,
 `tools/call`; the server ends cleanly when stdin closes. Tools:
 `skills_index`, `skill_show`, `learn_turn` (through the same `parse_turn` and
-gate as `edgar learn`), `decide` (a SemIf decision) and `skills_suggest` (the
-skills that apply to a task, as `edgar skills suggest`).
+gate as `edgar learn`), `decide` (a SemIf decision), `decide_many` (several
+questions over one state, as `edgar decide` with several `--question`s) and
+`skills_suggest` (the skills that apply to a task, as `edgar skills suggest`).
 
 Errors follow the protocol: a line that is not JSON gets -32700, a message that
 is not a JSON-RPC request -32600, an unknown method -32601, bad `params` or an
@@ -20,14 +21,17 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from edgar_min import __version__
+from edgar_min import __version__, semif
 from edgar_min.errors import EdgarError
+from edgar_min.semif.questions import MAX_QUESTIONS
+from edgar_min.semif.types import MAX_OPTIONS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
+    from edgar_min.semif.types import DecisionResult
     from edgar_min.skills.listing import DescriptionCache
 
 __all__ = ["PROTOCOL_VERSIONS", "TOOLS", "Server", "serve"]
@@ -80,6 +84,18 @@ _TURN_SCHEMA: dict[str, Any] = {
     },
     "required": ["prompt"],
     "additionalProperties": False,
+}
+
+_OPTIONS_SCHEMA = {
+    "type": "array",
+    "minItems": 1,
+    "maxItems": MAX_OPTIONS,
+    "items": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "description": {"type": "string"}},
+        "required": ["id"],
+        "additionalProperties": False,
+    },
 }
 
 TOOLS: list[dict[str, Any]] = [
@@ -140,19 +156,35 @@ TOOLS: list[dict[str, Any]] = [
             "properties": {
                 "state": {"type": "string"},
                 "question": {"type": "string"},
-                "options": {
+                "options": _OPTIONS_SCHEMA,
+            },
+            "required": ["state", "question", "options"],
+            "additionalProperties": False,
+        },
+    },
+    {
+        "name": "decide_many",
+        "description": (
+            "Several SemIf decisions over one state, read once: for each question, one of its 1-16 "
+            "options; returns one result per question, in order, each logged under one run id."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "state": {"type": "string"},
+                "questions": {
                     "type": "array",
                     "minItems": 1,
-                    "maxItems": 16,
+                    "maxItems": MAX_QUESTIONS,
                     "items": {
                         "type": "object",
-                        "properties": {"id": {"type": "string"}, "description": {"type": "string"}},
-                        "required": ["id"],
+                        "properties": {"question": {"type": "string"}, "options": _OPTIONS_SCHEMA},
+                        "required": ["question", "options"],
                         "additionalProperties": False,
                     },
                 },
             },
-            "required": ["state", "question", "options"],
+            "required": ["state", "questions"],
             "additionalProperties": False,
         },
     },
@@ -409,23 +441,7 @@ class Server:
         return f"triggers: {triggers}\n{outcome.message}", data
 
     def _tool_decide(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from edgar_min import semif
-
-        options = arguments["options"]
-        for i, option in enumerate(options):
-            if not isinstance(option, dict) or not isinstance(option.get("id"), str):
-                msg = f"options[{i}] must be an object with an 'id' string"
-                raise ToolRefused(msg)
-            if not isinstance(option.get("description", ""), str):
-                msg = f"options[{i}].description must be a string"
-                raise ToolRefused(msg)
-        option_type = getattr(semif, "Option", None)
-        built = [
-            option_type(o["id"], o.get("description", ""))
-            if option_type
-            else (o["id"], o.get("description", ""))
-            for o in options
-        ]
+        built = _options(arguments["options"], "options")
         result = semif.decide(
             self.layout, self.load_config(), arguments["state"], arguments["question"], built, phase="decide"
         )
@@ -437,6 +453,38 @@ class Server:
         }
         return f"selected: {result.selected}", data
 
+    def _tool_decide_many(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        questions = arguments["questions"]
+        if not isinstance(questions, list) or not questions:
+            msg = "questions must be a list of at least one {question, options} object"
+            raise ToolRefused(msg)
+        asked = []
+        for i, item in enumerate(questions):
+            where = f"questions[{i}]"
+            if not isinstance(item, dict):
+                msg = f"{where} must be an object with 'question' and 'options'"
+                raise ToolRefused(msg)
+            unknown = sorted(set(item) - {"question", "options"})
+            if unknown:
+                msg = f"{where} has the unknown key {unknown[0][:40]!r} (known: question, options)"
+                raise ToolRefused(msg)
+            if not isinstance(item.get("question"), str):
+                msg = f"{where}.question must be a string"
+                raise ToolRefused(msg)
+            if not isinstance(item.get("options"), list):
+                msg = f"{where}.options must be a list of {{id, description}} objects"
+                raise ToolRefused(msg)
+            asked.append(
+                semif.Question(item["question"], tuple(_options(item["options"], f"{where}.options")))
+            )
+        run_id = semif.new_run_id()
+        results = semif.decide_many(
+            self.layout, self.load_config(), arguments["state"], asked, phase="decide", run_id=run_id
+        )
+        data = {"run_id": run_id, "results": [_result_json(r) for r in results]}
+        text = "\n".join(f"question {i}: selected {r.selected}" for i, r in enumerate(results, 1))
+        return text, data
+
     def _tool_skills_suggest(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from edgar_min.skills.suggest import suggest
 
@@ -447,6 +495,35 @@ class Server:
         found = suggest(self.layout, self.load_config(), text)
         lines = [f"{p.name} ({p.probability:.2f}): {p.path}" for p in found.picks]
         return "\n".join(lines) or "none: no skill applies to this text", found.as_json()
+
+
+def _options(options: list[Any], where: str) -> list[Any]:
+    """`options` as SemIf `Option`s; a malformed one refused by its place."""
+    from edgar_min.semif.types import Option
+
+    for i, option in enumerate(options):
+        if not isinstance(option, dict) or not isinstance(option.get("id"), str):
+            msg = f"{where}[{i}] must be an object with an 'id' string"
+            raise ToolRefused(msg)
+        if not isinstance(option.get("description", ""), str):
+            msg = f"{where}[{i}].description must be a string"
+            raise ToolRefused(msg)
+        unknown = sorted(set(option) - {"id", "description"})
+        if unknown:
+            msg = f"{where}[{i}] has the unknown key {unknown[0][:40]!r} (known: id, description)"
+            raise ToolRefused(msg)
+    return [Option(o["id"], o.get("description", "")) for o in options]
+
+
+def _result_json(result: DecisionResult) -> dict[str, Any]:
+    """One decision's answer, as the `decide` tool gives it, with its id."""
+    return {
+        "id": result.request.id,
+        "selected": result.selected,
+        "option_ids": list(result.option_ids),
+        "probabilities": [float(p) for p in result.probabilities],
+        "engine": str(result.engine),
+    }
 
 
 def _error(rid: Any, code: int, message: str) -> dict[str, Any]:

@@ -7,9 +7,13 @@
 The shortlist ranks every discovered skill, all scopes, by the routing index
 (name, description and `## When to use`). The configured engine then decides
 among the best `suggest.shortlist` of them plus `none`; offline that is the
-routing index itself (`RoutingEngine`), on a model server the letter slot. The
-decision is logged with phase `suggest`. A skill counts when it beats `none`
-and has at least `suggest.min_probability`; at most `suggest.max_skills` count.
+routing index itself (`RoutingEngine`): one decision over the shortlist plus
+`none`, and a skill counts when it beats `none`. On any other engine (a model
+server's letter slot) every shortlisted skill is asked on its own, all at once
+over the one text ("this skill, or none?", `semif.applicable`), and a skill
+counts when it beats its own `none`; one row per skill, sharing a run id.
+Either way a skill needs at least `suggest.min_probability`, decisions are
+logged with phase `suggest`, and at most `suggest.max_skills` count.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.learning.turn import redact
+from edgar_min.semif.applicable import Applicability, applicable
 from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
@@ -34,6 +39,7 @@ __all__ = [
     "Suggestion",
     "decide_skill",
     "suggest",
+    "weigh_skills",
 ]
 
 QUESTION = (
@@ -93,12 +99,17 @@ class Suggestion:
 
 
 def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionResult:
-    """The one decision: the text, the shortlist and `none`. Kept whole so it can join a batch later."""
+    """The routing index's one decision: the text, the shortlist and `none`."""
     from edgar_min.semif.types import DecisionRequest, Option
 
     options = [Option(card.name, card.description[:OPTION_CHARS]) for card in shortlist]
     options.append(Option(NONE_ID, NONE_DESCRIPTION))
     return engine.call(DecisionRequest(text, QUESTION, tuple(options)))
+
+
+def weigh_skills(engine: Engine, text: str, shortlist: list[Card]) -> tuple[Applicability, ...]:
+    """A model's answer: every candidate asked "this skill, or none?" at once over `text`."""
+    return applicable(engine, text, [(card.name, card.description[:OPTION_CHARS]) for card in shortlist])
 
 
 def suggest(
@@ -115,7 +126,7 @@ def suggest(
     `catalog` and `engine` let a long-lived caller (the MCP server, a bench) reuse
     what it built; by default every skill is discovered (through the cache).
     """
-    from edgar_min.semif import LoggedEngine
+    from edgar_min.semif import LoggedEngine, new_run_id
     from edgar_min.semif.log import DecisionLog
 
     settings = config.suggest
@@ -140,10 +151,20 @@ def suggest(
             from edgar_min.semif import get_engine
 
             engine = get_engine(config.semif)
-    logged = LoggedEngine(engine, DecisionLog.of(layout), phase="suggest")
-    result = decide_skill(logged, query, [entry.card for entry in shortlist])
-    probs = result.probs
-    none_p = probs.get(NONE_ID, 0.0)
+    cards, least = [entry.card for entry in shortlist], settings.min_probability
+    if isinstance(engine, RoutingEngine):
+        result = decide_skill(LoggedEngine(engine, DecisionLog.of(layout), phase="suggest"), query, cards)
+        probs = result.probs
+        none_p = probs.get(NONE_ID, 0.0)
+        counted = {n for n, p in probs.items() if n != NONE_ID and p > none_p and p >= least}
+    else:
+        logged = LoggedEngine(engine, DecisionLog.of(layout), phase="suggest", run_id=new_run_id())
+        found = weigh_skills(logged, query, cards)
+        probs = {a.name: a.probability for a in found}
+        counted = {a.name for a in found if a.applies and a.probability >= least}
+        # The message needs no skill as far as its likeliest skill's own `none` says.
+        best = max(found, key=lambda a: a.probability)
+        none_p, result = 1.0 - best.probability, best.result
     candidates = sorted(
         (
             Candidate(e.card.name, probs.get(e.card.name, 0.0), e.card.description, e.path, e.origin)
@@ -151,13 +172,8 @@ def suggest(
         ),
         key=lambda c: -c.probability,
     )
-    picks = [c for c in candidates if c.probability > none_p and c.probability >= settings.min_probability]
+    picks = [c for c in candidates if c.name in counted]
     return Suggestion(
-        query,
-        tuple(picks[: max(0, most)]),
-        tuple(candidates),
-        none_p,
-        result.engine,
-        result.request.id,
+        query, tuple(picks[: max(0, most)]), tuple(candidates), none_p, result.engine, result.request.id,
         warnings,
-    )
+    )  # fmt: skip
