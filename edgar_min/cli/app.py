@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
 
-__all__ = ["Context", "run"]
+__all__ = ["Context", "read_input", "run"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -132,6 +132,38 @@ def _check_root(value: str) -> Path:
         msg = f"--root {value}: cannot be read (permission denied)"
         raise BadInput(msg)
     return root.absolute()
+
+
+def read_input(source: str, *, limit: int, label: str, kind: str, too_big: str = "", tail: str = "") -> str:
+    """The UTF-8 text of a file or stdin (`-`) a person named, at most `limit` bytes, or `BadInput`.
+
+    `label` starts each sentence, `kind` says what the file should be, `too_big` and `tail`
+    end the sentences for a file over the limit and one that is not UTF-8.
+    """
+    try:
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(limit + 1) if stream else sys.stdin.read().encode()
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(limit + 1)
+    except FileNotFoundError:
+        msg = f"{label}: no such file"
+        raise BadInput(msg) from None
+    except IsADirectoryError:
+        msg = f"{label}: is a folder, not {kind}"
+        raise BadInput(msg) from None
+    except OSError as exc:
+        msg = f"{label}: cannot be read ({exc.strerror})"
+        raise BadInput(msg) from None
+    if len(data) > limit:
+        msg = f"{label}: larger than {limit} bytes{too_big}"
+        raise BadInput(msg)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        msg = f"{label}: not UTF-8 text{tail}"
+        raise BadInput(msg) from None
 
 
 def build_parser(

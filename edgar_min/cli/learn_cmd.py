@@ -14,7 +14,6 @@ triggers that would fire, and writes nothing. `--hook` is `edgar hook stop`
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from edgar_min.errors import BadInput
@@ -69,31 +68,16 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def read_turn_text(source: str) -> str:
     """The text of a turn record from a file or stdin, or `BadInput`."""
-    try:
-        if source == "-":
-            data = sys.stdin.buffer.read(MAX_TURN_BYTES + 1)
-        else:
-            with Path(source).open("rb") as handle:
-                data = handle.read(MAX_TURN_BYTES + 1)
-    except FileNotFoundError:
-        msg = f"{source}: no such file"
-        raise BadInput(msg) from None
-    except IsADirectoryError:
-        msg = f"{source}: is a folder, not a turn record"
-        raise BadInput(msg) from None
-    except OSError as exc:
-        msg = f"{source}: cannot be read ({exc.strerror})"
-        raise BadInput(msg) from None
-    if len(data) > MAX_TURN_BYTES:
-        msg = (
-            f"{source}: larger than {MAX_TURN_BYTES} bytes; a turn record is a few lines, nothing was stored"
-        )
-        raise BadInput(msg)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        msg = f"{source}: not UTF-8 text; nothing was stored"
-        raise BadInput(msg) from None
+    from edgar_min.cli.app import read_input
+
+    return read_input(
+        source,
+        limit=MAX_TURN_BYTES,
+        label=source,
+        kind="a turn record",
+        too_big="; a turn record is a few lines, nothing was stored",
+        tail="; nothing was stored",
+    )
 
 
 def _usage(ns: argparse.Namespace) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -99,30 +98,9 @@ def _questions_in_order(asked: list[tuple[str, str]]) -> list[Question]:
 
 
 def _read_questions_file(source: str) -> str:
-    try:
-        if source == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            data = stream.read(MAX_QUESTIONS_BYTES + 1) if stream else sys.stdin.read().encode()
-        else:
-            with Path(source).open("rb") as handle:
-                data = handle.read(MAX_QUESTIONS_BYTES + 1)
-    except FileNotFoundError:
-        msg = f"--questions {source}: no such file"
-        raise BadInput(msg) from None
-    except IsADirectoryError:
-        msg = f"--questions {source}: is a folder, not a JSONL file"
-        raise BadInput(msg) from None
-    except OSError as exc:
-        msg = f"--questions {source}: cannot be read ({exc.strerror})"
-        raise BadInput(msg) from None
-    if len(data) > MAX_QUESTIONS_BYTES:
-        msg = f"--questions {source}: larger than {MAX_QUESTIONS_BYTES} bytes"
-        raise BadInput(msg)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        msg = f"--questions {source}: not UTF-8 text"
-        raise BadInput(msg) from None
+    from edgar_min.cli.app import read_input
+
+    return read_input(source, limit=MAX_QUESTIONS_BYTES, label=f"--questions {source}", kind="a JSONL file")
 
 
 def cmd_decide(ctx: Context) -> int:
