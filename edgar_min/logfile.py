@@ -12,10 +12,10 @@ import json
 import os
 import stat
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from edgar_min.atomic import append_line
+from edgar_min.records import dataclass, field
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -9,8 +9,9 @@ run); the run-time walls in `walls.py` stand behind them.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from edgar_min.records import dataclass
 
 if TYPE_CHECKING:
     import ast

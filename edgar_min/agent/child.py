@@ -27,11 +27,11 @@ import signal
 import sys
 import time
 import types
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from edgar_min.agent.skills import ActionContext, ActionResult, Prediction
 from edgar_min.errors import BadInput, EdgarError, ModelError, Refused
+from edgar_min.records import dataclass
 from edgar_min.semif.questions import MAX_QUESTIONS
 from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 

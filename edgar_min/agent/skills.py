@@ -10,9 +10,9 @@ while a body loads and runs.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from edgar_min.records import dataclass, field
 from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 
 if TYPE_CHECKING:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
 __all__ = [

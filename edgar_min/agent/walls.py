@@ -27,8 +27,9 @@ from __future__ import annotations
 import os
 import sys
 import types
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from edgar_min.records import dataclass
 
 if TYPE_CHECKING:
     from collections.abc import Callable

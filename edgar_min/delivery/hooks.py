@@ -22,11 +22,11 @@ import math
 import signal
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from edgar_min.errors import BadInput, EdgarError
+from edgar_min.records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -256,8 +256,6 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
 
 
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
-    from dataclasses import replace
-
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
     from edgar_min.controller.gate import Gate

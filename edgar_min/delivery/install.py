@@ -19,12 +19,12 @@ import json
 import math
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
 __all__ = ["Change", "InstallPlan", "edgar_command", "plan_install"]

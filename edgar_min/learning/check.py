@@ -13,10 +13,10 @@ import os
 import shlex
 import shutil
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from edgar_min.errors import ConfigError
+from edgar_min.records import dataclass
 
 if TYPE_CHECKING:
     from pathlib import Path

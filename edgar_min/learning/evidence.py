@@ -29,7 +29,6 @@ import calendar
 import math
 import os
 import time
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Literal
 
@@ -37,6 +36,7 @@ from edgar_min.errors import EdgarError
 from edgar_min.learning.observations import read_history
 from edgar_min.learning.store import VERDICTS, Scan
 from edgar_min.logfile import timestamp
+from edgar_min.records import dataclass
 
 if TYPE_CHECKING:
     from edgar_min.config import Config

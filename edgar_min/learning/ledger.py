@@ -14,12 +14,12 @@ or garbage lines; `doctor` reports them.
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
 from edgar_min.errors import NotFound, Refused
 from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.records import dataclass, field
 
 if TYPE_CHECKING:
     from pathlib import Path

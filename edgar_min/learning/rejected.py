@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
 from edgar_min.learning.turn import redact
 from edgar_min.logfile import open_plain, timestamp
+from edgar_min.records import asdict, dataclass
 from edgar_min.regex import lazy
 
 if TYPE_CHECKING:

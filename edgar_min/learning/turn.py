@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from edgar_min.errors import BadInput
 from edgar_min.learning.redact import redact
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ when it can and falls back to the text prompt when the server refuses it.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from edgar_min.errors import ConfigError, ModelError
+from edgar_min.records import dataclass
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -16,10 +16,10 @@ every sentence leave it out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from edgar_min.errors import ConfigError
+from edgar_min.records import dataclass, field
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.records import dataclass
 
 if TYPE_CHECKING:
     from pathlib import Path

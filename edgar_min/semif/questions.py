@@ -10,10 +10,10 @@ line, `{"question": ..., "options": [...], "id": ...}`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
+from edgar_min.records import dataclass
 from edgar_min.semif.types import DecisionRequest, Option, as_options
 
 if TYPE_CHECKING:

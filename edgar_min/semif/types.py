@@ -8,10 +8,10 @@ malformed one. `DecisionResult.selected` is always one of the option ids.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from edgar_min.errors import BadInput
+from edgar_min.records import dataclass, field
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

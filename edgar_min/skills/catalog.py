@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edgar_min.errors import BadInput, EdgarError
+from edgar_min.records import dataclass
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key
 
 if TYPE_CHECKING:

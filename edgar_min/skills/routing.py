@@ -19,9 +19,9 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.semif.types import DecisionResult
 from edgar_min.skills.background import background_counts
