@@ -6,11 +6,13 @@ own start-up, paid by every per-turn command. `dataclass` here has the standard 
 (`@dataclass(frozen=True, slots=True)`), so a class reads as every Python reader expects and
 swapping the import for the standard one changes nothing the package relies on. It compiles one
 small `__init__` per class (arguments in annotation order, defaults, a factory called per
-instance, then `__post_init__` if the class has one); `__eq__`, `__hash__`, `__repr__` and
-frozenness are shared functions. A frozen record refuses assignment with `FrozenRecordError` (an
-`AttributeError`); its `__post_init__` sets fields with `object.__setattr__`, as with a frozen
-dataclass. Every record has `__slots__`. Not supported, on purpose, and refused when the class is
-made: `slots=False`, a record inheriting from a record; absent: ordering, `kw_only`, `InitVar`.
+instance, then `__post_init__` if the class has one), which builds a record faster than the
+standard one does; `__eq__`, `__hash__`, `__repr__` and frozenness are closures or functions
+shared by every class, so nothing else is compiled. A frozen record refuses assignment with
+`FrozenRecordError` (an `AttributeError`); its `__post_init__` sets fields with
+`object.__setattr__`, as with a frozen dataclass. Every record has `__slots__`. Not supported, on
+purpose, and refused when the class is made: `slots=False`, a record inheriting from a record;
+absent: ordering, `kw_only`, `InitVar`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 else:
 
     def dataclass_transform(**_kwargs):
-        """Lets a type checker read `record` classes as it reads dataclasses; nothing at run time."""
+        """Lets a type checker read these classes as it reads dataclasses; nothing at run time."""
         return lambda decorator: decorator
 
 
@@ -148,18 +150,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
-# Shared methods: one function for every record class, found through the class's attributes.
+# `__eq__` and `__hash__` are closures over the class's field getter: per call a little slower than
+# generated code (about 200 against 120 ns for three fields), which no path here repeats often
+# enough to notice, and nothing to compile when a class is made. The rest are shared.
 
 
-def _eq(self: Any, other: Any) -> Any:
-    if other.__class__ is not self.__class__:
+def _eq_hash(key: Callable[[Any], Any]) -> tuple[Callable[..., Any], Callable[[Any], int]]:
+    def __eq__(self: Any, other: Any) -> Any:  # noqa: N807 - named as the method it becomes
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
         return NotImplemented
-    key = self.__record_key__
-    return key(self) == key(other)
 
+    def __hash__(self: Any) -> int:  # noqa: N807
+        return hash(key(self))
 
-def _hash(self: Any) -> int:
-    return hash(self.__record_key__(self))
+    return __eq__, __hash__
 
 
 def _repr(self: Any) -> str:
@@ -216,15 +221,15 @@ def _make(cls: type, frozen: bool) -> type:
     namespace["__match_args__"] = names
     namespace["__record_fields__"] = tuple(found)
     namespace["__record_names__"] = names
-    namespace["__record_key__"] = attrgetter(*names) if names else _no_key
+    eq, hash_ = _eq_hash(attrgetter(*names) if names else _no_key)
     namespace.setdefault("__repr__", _repr)
-    namespace.setdefault("__eq__", _eq)
+    namespace.setdefault("__eq__", eq)
     namespace.setdefault("__reduce__", _reduce)
     if frozen:
         namespace["__setattr__"] = _frozen_setattr
         namespace["__delattr__"] = _frozen_delattr
         if namespace.get("__hash__") is None:
-            namespace["__hash__"] = _hash
+            namespace["__hash__"] = hash_
     else:
         namespace.setdefault("__hash__", None)  # equal by value and mutable: not hashable
     made = type(cls)(cls.__name__, cls.__bases__, namespace)
@@ -258,7 +263,7 @@ def _init(cls: type, found: list[Field], frozen: bool) -> Callable[..., None]:
             seen_default = True
         else:
             if seen_default:
-                msg = f"{cls.__qualname__}.{name} has no default but follows a field that has one"
+                msg = f"field {name!r} of {cls.__qualname__} has no default but follows one that has"
                 raise TypeError(msg)
             params.append(name)
             value = name
