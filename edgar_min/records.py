@@ -178,13 +178,17 @@ def _reduce(self: Any) -> tuple[Any, tuple[Any, ...]]:
 
 
 def _frozen_setattr(self: Any, name: str, _value: Any) -> None:
-    msg = f"cannot assign to field {name!r}: a {type(self).__qualname__} is frozen"
+    msg = f"cannot assign to {_what(self, name)}: a {type(self).__qualname__} is frozen"
     raise FrozenRecordError(msg)
 
 
 def _frozen_delattr(self: Any, name: str) -> None:
-    msg = f"cannot delete field {name!r}: a {type(self).__qualname__} is frozen"
+    msg = f"cannot delete {_what(self, name)}: a {type(self).__qualname__} is frozen"
     raise FrozenRecordError(msg)
+
+
+def _what(self: Any, name: str) -> str:
+    return f"field {name!r}" if name in self.__record_names__ else f"{name!r} (not a field)"
 
 
 def _is_classvar(annotation: Any) -> bool:
