@@ -13,12 +13,13 @@ import os
 import stat
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO
 
 from edgar_min.atomic import append_line
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, BinaryIO
 
 __all__ = ["Rows", "append_row", "kind_of", "open_plain", "read_capped", "read_rows", "timestamp"]
 
