@@ -101,9 +101,11 @@ print(sorted(m for m in sys.modules if m.startswith("edgar_min.cli.")))
 @pytest.mark.parametrize(
     ("args", "modules"),
     [
-        (["skills", "list"], ["app", "skills_cmd"]),
-        (["doctor"], ["app", "doctor_cmd"]),
-        # The per-turn commands are read without argparse (cli/quick.py).
+        (["skills", "show", "nothing-here"], ["app", "skills_cmd"]),
+        (["tree"], ["app", "agent_cmd"]),
+        # The per-turn commands, `skills list` and `doctor` are read without argparse (cli/quick.py).
+        (["skills", "list"], ["skills_cmd"]),
+        (["doctor"], ["doctor_cmd"]),
         (["learn", "missing.json"], ["learn_cmd"]),
         (["hook", "stop"], ["hook_cmd"]),
     ],

@@ -1,4 +1,5 @@
-"""The per-turn commands read without argparse: the same reading as argparse, or none at all."""
+"""The per-turn commands (and `skills list`, `doctor`) read without argparse: the same
+reading as argparse, or none at all."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from edgar_min.cli.quick import parse
 
 def argparse_reading(argv: list[str]) -> dict | None:
     """What argparse makes of `argv` (as `cli/app.py` builds it), or None for a usage error."""
-    words = ("learn" if "learn" in argv else "hook" if "hook" in argv else None, None)
+    from edgar_min.cli.app import _command_words
+
+    words = _command_words(argv)
     parser = build_parser(*words)
     try:
         ns = parser.parse_args(argv)
@@ -33,6 +36,10 @@ EVERY_TURN = [
     ["learn", "-", "--session=s1", "--check"],
     ["--json", "learn", "--from=codex", "rollout.jsonl", "--dry-run"],
     ["--set", "skills.synthesis=off", "--set", "model.provider=offline", "learn", "t.json"],
+    ["skills", "list"],
+    ["--json", "skills", "list", "--learned"],
+    ["doctor"],
+    ["--root", "/p", "doctor", "--network"],
 ]
 
 
@@ -58,7 +65,10 @@ LEFT_TO_ARGPARSE = [
     ["learn", "--check=yes", "t.json"],
     ["learn", "t.json", "--json"],  # a global option after the command
     ["learn", "--", "t.json"],
-    ["skills", "list"],  # not a per-turn command
+    ["skills", "show", "x"],  # not read here
+    ["skills", "--help", "list"],
+    ["skills"],
+    ["doctor", "--net"],
     ["--json"],
     [],
 ]
@@ -74,7 +84,7 @@ WORDS = st.sampled_from(
         "learn", "hook", "stop", "session-start", "user-prompt-submit", "t.json", "-", "",
         "--session", "--session=s", "--from", "claude-code", "codex", "--from=codex", "--hook",
         "--check", "--dry-run", "--json", "--root", "--root=/r", "/r", "--set", "a.b=1", "-h",
-        "--sess", "--", "--check=1", "-1", "skills", "x=y",
+        "--sess", "--", "--check=1", "-1", "skills", "x=y", "list", "--learned", "doctor", "--network",
     ]
 )  # fmt: skip
 
@@ -86,7 +96,8 @@ GLOBALS = st.sampled_from([["--json"], ["--root", "/r"], ["--root=/r"], ["--set"
 def lines(draw):
     """Global options, a per-turn command, then any words: most lines read, some not."""
     before = [word for group in draw(st.lists(GLOBALS, max_size=3)) for word in group]
-    return [*before, draw(st.sampled_from(["learn", "hook"])), *draw(st.lists(WORDS, max_size=6))]
+    command = draw(st.sampled_from([["learn"], ["hook"], ["skills", "list"], ["doctor"]]))
+    return [*before, *command, *draw(st.lists(WORDS, max_size=6))]
 
 
 @settings(max_examples=500, deadline=None)

@@ -1,7 +1,8 @@
 """The arguments of the per-turn commands, `learn` and `hook`, read without argparse.
 
 A harness runs these on every turn of an agent, and importing argparse and building its
-parsers costs about half the bare interpreter's start-up. This reads only their plain
+parsers costs about half the bare interpreter's start-up (`skills list` and `doctor`, which
+people and scripts run often, are read here too). This reads only their plain
 spellings: whole option names (`--session ID` or `--session=ID`), values that do not begin
 with `-`, the global options before the command. Anything else (help, an abbreviation, an
 unknown option, a bad choice, a missing value) returns None, and argparse reads the line and
@@ -27,10 +28,10 @@ GLOBAL = {
 }
 GLOBAL_DEFAULTS = {"version": None, "root": ".", "json": False, "set": None}
 
-# command -> (module, handler, options (as GLOBAL), positionals, defaults). positionals:
+# command words -> (module, handler, options (as GLOBAL), positionals, defaults). positionals:
 # (dest, choices or None, required), in order.
-COMMANDS: dict[str, tuple[str, str, dict, tuple, dict[str, Any]]] = {
-    "learn": (
+COMMANDS: dict[tuple[str, ...], tuple[str, str, dict, tuple, dict[str, Any]]] = {
+    ("learn",): (
         "edgar_min.cli.learn_cmd",
         "cmd_learn",
         {
@@ -51,12 +52,26 @@ COMMANDS: dict[str, tuple[str, str, dict, tuple, dict[str, Any]]] = {
             "needs_config": False,
         },
     ),
-    "hook": (
+    ("hook",): (
         "edgar_min.cli.hook_cmd",
         "cmd_hook",
         {},
         (("event", ("session-start", "user-prompt-submit", "stop"), True),),
         {"needs_config": False},
+    ),
+    ("skills", "list"): (
+        "edgar_min.cli.skills_cmd",
+        "cmd_list",
+        {"--learned": ("learned", False, None, False)},
+        (),
+        {"learned": False},
+    ),
+    ("doctor",): (
+        "edgar_min.cli.doctor_cmd",
+        "cmd_doctor",
+        {"--network": ("network", False, None, False)},
+        (),
+        {"network": False, "needs_config": False},
     ),
 }
 
@@ -72,11 +87,14 @@ def parse(argv: list[str]) -> SimpleNamespace | None:
             return None
     else:
         return None  # no command
-    command = COMMANDS.get(arg)
+    words = (arg, next(args, "")) if arg == "skills" else (arg,)
+    command = COMMANDS.get(words)
     if command is None:
         return None
     module, handler, options, positionals, defaults = command
     found.update(command=arg, **defaults)
+    if len(words) == 2:
+        found["skills_command"] = words[1]
     given: list[str] = []
     for arg in args:
         if arg == "-" or not arg.startswith("-"):
