@@ -9,10 +9,10 @@ run); the run-time walls in `walls.py` stand behind them.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from edgar_min.records import dataclass
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import ast
 

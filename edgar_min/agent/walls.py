@@ -27,13 +27,14 @@ from __future__ import annotations
 import os
 import sys
 import types
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.records import dataclass
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 __all__ = ["TIME_LIMIT_S", "BudgetExceeded", "Wall", "install"]
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import argparse
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
 
 __all__ = ["register", "register_skills"]
 

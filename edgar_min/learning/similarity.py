@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import permutations
-from typing import TYPE_CHECKING
 
 from edgar_min.errors import Refused
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import section
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 

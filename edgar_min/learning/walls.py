@@ -16,12 +16,12 @@ numbers and versions the turn did not carry; `[REDACTED]`, which holds nothing.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, section
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from edgar_min.learning.outline import Outline
 

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, read_rows, timestamp
 from edgar_min.records import dataclass
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from edgar_min.layout import Layout
     from edgar_min.semif.types import DecisionResult
