@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -48,7 +49,7 @@ __all__ = [
 
 NONE_ID = "none"
 # Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
-TERMS_RULE = 3
+TERMS_RULE = 4
 # Field weights: a name word is the strongest sign, a When-to-use word the weakest.
 NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 1.0
@@ -396,10 +397,24 @@ def _py_named(raw: str) -> bool:
     return raw.startswith("py") and len(raw) >= 6 and raw[2:] not in _STOP
 
 
+# A clause that sends the reader to another skill ("For IBM hardware use qiskit", "Not for
+# affinity prediction", "Do NOT use for PDFs") names what this skill is not for.
+_CLAUSE = lazy(r"(?<=[.;!?])\s+|\s*\u2014\s*(?=for\b)", re.IGNORECASE)
+_REDIRECT = lazy(
+    r"^(?:(?:do\s+)?not\s+for\b|(?:do\s+not|don't|never)\s+use\b|for\b.*\buse\b(?!\s+(?:when|for|this|it)\b))",
+    re.IGNORECASE,
+)
+
+
+def own_words(text: str) -> str:
+    """`text` without its clauses that point elsewhere: they are evidence for another skill, not this one."""
+    return " ".join(c for c in _CLAUSE.split(text) if not _REDIRECT.match(c.strip()))
+
+
 def card_terms(card: Card) -> dict[str, float]:
     """A card's words with their field-weighted counts (the name's words count the most)."""
     bag: dict[str, float] = {}
-    description = words(card.description)
+    description = words(own_words(card.description))
     known = set(description) | background_counts()[0].keys()
     raw_names = _WORD.findall(card.name.lower().replace("-", " "))
     name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
@@ -410,7 +425,7 @@ def card_terms(card: Card) -> dict[str, float]:
     for weight, found in (
         (NAME_WEIGHT, name_words),
         (DESCRIPTION_WEIGHT, description),
-        (WHEN_WEIGHT, words(card.when)),
+        (WHEN_WEIGHT, words(own_words(card.when))),
     ):
         for term in found:
             bag[term] = bag.get(term, 0.0) + weight
