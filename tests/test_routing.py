@@ -190,3 +190,28 @@ def test_a_clause_that_sends_the_reader_elsewhere_is_not_evidence_for_the_skill(
     index = RoutingIndex([*wider.cards.values(), CIRQ, QISKIT])
     assert index.search("run it on ibm quantum hardware")[0].name == "qiskit"
     assert index.search("noise model for a circuit on google's quantum chip")[0].name == "cirq"
+
+
+# Real descriptions (K-Dense-AI/claude-scientific-skills, MIT; see bench/data/README.md).
+LATEX_POSTERS = Card(
+    "latex-posters",
+    "Create professional research posters in LaTeX using beamerposter, tikzposter, or baposter. Support "
+    "for conference presentations, academic posters, and scientific communication. Includes layout "
+    "design, color schemes, multi-column formats, figure integration, and poster-specific best practices "
+    "for visual communication.",
+)
+SCIENTIFIC_SLIDES = Card(
+    "scientific-slides",
+    "Build slide decks and presentations for research talks. Use this for making PowerPoint slides, "
+    "conference presentations, seminar talks, research presentations, thesis defense slides, or any "
+    "scientific talk. Provides slide structure, design templates, timing guidance, and visual "
+    "validation. Works with PowerPoint and LaTeX Beamer.",
+)
+
+
+def test_a_prompt_with_every_word_of_a_skills_name_picks_it_over_a_neighbour(wider):
+    # "latex" and "poster" are both words of latex-posters' name, apart in the prompt.
+    index = RoutingIndex([*wider.cards.values(), LATEX_POSTERS, SCIENTIFIC_SLIDES])
+    hits = index.search("make a research poster for my conference talk in latex")
+    assert hits[0].name == "latex-posters"
+    assert index.search("slides for my thesis defense talk")[0].name == "scientific-slides"

@@ -61,6 +61,10 @@ ALIAS_WEIGHT = 0.6
 # is: that skill's score gains this many times the word's weight.
 NAME_MATCH = 2.0
 TYPO_WEIGHT = 0.7
+# A query with most of a longer name's words ("latex" and "poster" for `latex-posters`, apart or
+# not) names that skill too: the words bring NAME_MATCH times their weight, scaled by the share
+# of the name's word weight they make up, when that share is at least NAME_SHARE.
+NAME_SHARE = 0.6
 # Coverage enters the evidence with this power: a skill that explains half the
 # query's weight keeps about 60% of its score.
 COVERAGE_POWER = 0.75
@@ -392,6 +396,18 @@ def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
     return list(max(found)[1:]) if found else []
 
 
+def _name_parts(name: str, bag: dict[str, float], background: dict[str, int]) -> tuple[str, ...]:
+    """The distinct words of a skill's name, a run-together word as its parts if the card has them."""
+    parts: list[str] = []
+    for raw in _WORD.findall(name.lower().replace("-", " ")):
+        if raw in _STOP:
+            continue
+        whole = stem(raw)
+        split = _compound(raw, (bag.keys() | background.keys()) - {whole})
+        parts.extend(split if split and all(p in bag for p in split) else [whole])
+    return tuple(p for p in dict.fromkeys(parts) if p in bag)
+
+
 def _py_named(raw: str) -> bool:
     """A name word made of the Python-package prefix and a word: "pydicom", "pyzotero"."""
     return raw.startswith("py") and len(raw) >= 6 and raw[2:] not in _STOP
@@ -489,6 +505,16 @@ class RoutingIndex:
         self._bags = [(name, bag, K1 * (1 - B + B * length / avg)) for name, bag, length in bags]
         self._postings: dict[str, list[tuple[str, float]]] = {}
         self._complete = False
+        # The words of a name of several words ("mutation-testing", "googlecalendar-automation"):
+        # a query that has them all names the skill as surely as one that types it whole.
+        self.name_parts: dict[str, tuple[str, ...]] = {}
+        self.by_part: dict[str, list[str]] = {}
+        for name, bag, _ in bags:
+            parts = _name_parts(name, bag, background)
+            if len(parts) >= 2:
+                self.name_parts[name] = parts
+                for part in parts:
+                    self.by_part.setdefault(part, []).append(name)
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             whole = name.replace("-", "")
@@ -593,6 +619,7 @@ class RoutingIndex:
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
         named: set[str] = set()
+        parts_found: dict[str, dict[str, tuple[float, float]]] = {}
         total = 0.0
         for term, matches in expanded:
             weight = max((self.idf[m] * w for m, w in matches), default=0.0) or self._absent(term)
@@ -608,9 +635,21 @@ class RoutingIndex:
                 scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
                 best[name] = weight
                 named.add(name)
+            for match, factor in matches:
+                for name in self.by_part.get(match, ()):
+                    found = parts_found.setdefault(name, {})
+                    if factor > found.get(match, (0.0, 0.0))[0]:
+                        found[match] = (factor, weight * factor)
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
+        for name, found in parts_found.items():
+            parts = self.name_parts[name]
+            whole = sum(self.idf[p] for p in parts)
+            share = sum(self.idf[p] * f for p, (f, _) in found.items()) / whole
+            if share >= NAME_SHARE:
+                scores[name] += NAME_MATCH * share * sum(w for _, w in found.values())
+                named.add(name)
         ranked = []
         for name, score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
