@@ -209,6 +209,13 @@ SCIENTIFIC_SLIDES = Card(
 )
 
 
+def test_a_mistyped_skill_name_still_names_the_skill(wider):
+    index = RoutingIndex([*wider.cards.values(), CIRQ, QISKIT])
+    hits = index.search("install qsikit for me")
+    assert hits[0].name == "qiskit"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
 def test_a_prompt_with_every_word_of_a_skills_name_picks_it_over_a_neighbour(wider):
     # "latex" and "poster" are both words of latex-posters' name, apart in the prompt.
     index = RoutingIndex([*wider.cards.values(), LATEX_POSTERS, SCIENTIFIC_SLIDES])

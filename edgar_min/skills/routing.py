@@ -610,6 +610,23 @@ class RoutingIndex:
             expanded.append((term, list(matches.items())))
         return expanded
 
+    def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
+        """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""
+        whole = dict.fromkeys(self.by_name.get(term, ()), 1.0)
+        if matches and matches[0][1] == TYPO_WEIGHT:  # `expand` puts a correction first
+            whole.update(dict.fromkeys(self.by_name.get(matches[0][0], ()), TYPO_WEIGHT))
+        return whole
+
+    def _named_by_parts(self, found: dict[str, dict[str, tuple[float, float]]]) -> dict[str, float]:
+        """The name bonus of each skill whose name's words the query holds mostly (NAME_SHARE)."""
+        bonus = {}
+        for name, parts in found.items():
+            whole = sum(self.idf[p] for p in self.name_parts[name])
+            share = sum(self.idf[p] * factor for p, (factor, _) in parts.items()) / whole
+            if share >= NAME_SHARE:
+                bonus[name] = NAME_MATCH * share * sum(weight for _, weight in parts.values())
+        return bonus
+
     def search(self, text: str, limit: int = 15) -> list[Hit]:
         """The `limit` skills with the most evidence for `text`, best first (ties by name)."""
         expanded = self.expand(text)
@@ -631,9 +648,9 @@ class RoutingIndex:
                     scores[name] = scores.get(name, 0.0) + value * factor
                     if share > best.get(name, 0.0):
                         best[name] = share
-            for name in self.by_name.get(term, ()):
-                scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
-                best[name] = weight
+            for name, factor in self._whole_names(term, matches).items():
+                scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight * factor
+                best[name] = max(best.get(name, 0.0), weight * factor)
                 named.add(name)
             for match, factor in matches:
                 for name in self.by_part.get(match, ()):
@@ -643,13 +660,9 @@ class RoutingIndex:
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
-        for name, found in parts_found.items():
-            parts = self.name_parts[name]
-            whole = sum(self.idf[p] for p in parts)
-            share = sum(self.idf[p] * f for p, (f, _) in found.items()) / whole
-            if share >= NAME_SHARE:
-                scores[name] += NAME_MATCH * share * sum(w for _, w in found.values())
-                named.add(name)
+        for name, bonus in self._named_by_parts(parts_found).items():
+            scores[name] += bonus
+            named.add(name)
         ranked = []
         for name, score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
