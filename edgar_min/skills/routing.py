@@ -396,15 +396,23 @@ def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
     return list(max(found)[1:]) if found else []
 
 
-def _name_parts(name: str, bag: dict[str, float], background: dict[str, int]) -> tuple[str, ...]:
-    """The distinct words of a skill's name, a run-together word as its parts if the card has them."""
+def _name_parts(name: str, bag: dict[str, float]) -> tuple[str, ...]:
+    """The distinct words of a skill's name, a run-together word as its two parts if the card has them.
+
+    `card_terms` put the parts of a run-together name word into the card's words, so the
+    card's words are what a split is checked against (a fresh process builds this from the cache).
+    """
     parts: list[str] = []
     for raw in _WORD.findall(name.lower().replace("-", " ")):
         if raw in _STOP:
             continue
-        whole = stem(raw)
-        split = _compound(raw, (bag.keys() | background.keys()) - {whole})
-        parts.extend(split if split and all(p in bag for p in split) else [whole])
+        splits = [
+            (min(i, len(raw) - i), stem(raw[:i]), stem(raw[i:]))
+            for i in range(3, len(raw) - 2)
+            if raw[:i] not in _STOP and raw[i:] not in _STOP
+        ] if len(raw) >= 7 else []  # fmt: skip
+        found = [(size, a, b) for size, a, b in splits if a in bag and b in bag]
+        parts.extend(max(found)[1:] if found else [stem(raw)])
     return tuple(p for p in dict.fromkeys(parts) if p in bag)
 
 
@@ -466,13 +474,21 @@ class RoutingIndex:
         self._build((card, card_terms(card)) for card in cards)
 
     @classmethod
-    def from_terms(cls, pairs: Iterable[tuple[Card, dict[str, float]]]) -> RoutingIndex:
-        """The index over cards whose weighted words (`card_terms`) are already known."""
+    def from_terms(
+        cls,
+        pairs: Iterable[tuple[Card, dict[str, float]]],
+        name_parts: dict[str, tuple[str, ...]] | None = None,
+    ) -> RoutingIndex:
+        """The index over cards whose weighted words (`card_terms`) and, if given, `name_parts` are known."""
         index = cls.__new__(cls)
-        index._build(pairs)
+        index._build(pairs, name_parts)
         return index
 
-    def _build(self, pairs: Iterable[tuple[Card, dict[str, float]]]) -> None:
+    def _build(
+        self,
+        pairs: Iterable[tuple[Card, dict[str, float]]],
+        known_parts: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.cards: dict[str, Card] = {}
         bags: list[tuple[str, dict[str, float], float]] = []
         for card, bag in pairs:
@@ -510,7 +526,7 @@ class RoutingIndex:
         self.name_parts: dict[str, tuple[str, ...]] = {}
         self.by_part: dict[str, list[str]] = {}
         for name, bag, _ in bags:
-            parts = _name_parts(name, bag, background)
+            parts = _name_parts(name, bag) if known_parts is None else known_parts.get(name, ())
             if len(parts) >= 2:
                 self.name_parts[name] = parts
                 for part in parts:
