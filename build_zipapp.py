@@ -27,9 +27,13 @@ PACKAGE = "edgar_min"
 SHEBANG = b"#!/usr/bin/env python3\n"
 # The entry point. On a Python other than the builder's, the .pyc files here are ignored, so
 # it first asks edgar_min.bytecode for a copy compiled for the running one (see there).
+# `--version` is answered before that, with the version the package had when it was built.
 MAIN = """import sys
 if sys.version_info < (3, 11):
     sys.exit("edgar needs Python 3.11 or newer")
+if sys.argv[1:] == ["--version"]:
+    print("edgar {version}")
+    sys.exit(0)
 from importlib.util import MAGIC_NUMBER
 if MAGIC_NUMBER != {magic!r} and hasattr(__loader__, "archive"):
     from edgar_min.bytecode import use_cache
@@ -60,11 +64,20 @@ def _pyc(source: Path, arcname: str) -> bytes:
         return target.read_bytes()
 
 
+def _version(package_dir: Path) -> str:
+    """`__version__` of the package, read from its source (the build imports nothing of it)."""
+    for line in (package_dir / "__init__.py").read_text().splitlines():
+        if line.startswith("__version__ = "):
+            return line.split("=", 1)[1].strip().strip("\"'")
+    msg = f"no __version__ in {package_dir / '__init__.py'}"
+    raise SystemExit(msg)
+
+
 def entries(package_dir: Path) -> list[tuple[str, bytes]]:
     """(archive name, bytes) for every file of the package plus `__main__.py`, sorted."""
     with tempfile.TemporaryDirectory() as tmp:
         main = Path(tmp) / "__main__.py"
-        main.write_text(MAIN.format(magic=importlib.util.MAGIC_NUMBER))
+        main.write_text(MAIN.format(magic=importlib.util.MAGIC_NUMBER, version=_version(package_dir)))
         found = [("__main__.py", main.read_bytes()), ("__main__.pyc", _pyc(main, "__main__.py"))]
     for path in sorted(package_dir.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file() or path.suffix in {".pyc", ".pyo"}:

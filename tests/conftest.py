@@ -108,10 +108,10 @@ def run_cli(*args: str) -> CliResult:
     """Run `edgar ARGS...` in-process and capture what a person would see."""
     import io
 
-    from edgar_min.cli.app import run
+    from edgar_min.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    code = run(list(args), stdout=out, stderr=err)
+    code = main(list(args), stdout=out, stderr=err)
     return CliResult(code, out.getvalue(), err.getvalue())
 
 

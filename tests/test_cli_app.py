@@ -92,24 +92,29 @@ def test_an_abbreviated_option_that_hides_the_command_word_still_runs_the_right_
 
 PROBE = """
 import sys
-from edgar_min.cli.app import run
-code = run(sys.argv[1:])
+from edgar_min.cli import main
+code = main(sys.argv[1:])
 print(sorted(m for m in sys.modules if m.startswith("edgar_min.cli.")))
 """
 
 
 @pytest.mark.parametrize(
-    ("args", "module"),
+    ("args", "modules"),
     [
-        (["skills", "list"], "edgar_min.cli.skills_cmd"),
-        (["doctor"], "edgar_min.cli.doctor_cmd"),
-        (["learn", "missing.json"], "edgar_min.cli.learn_cmd"),
+        (["skills", "show", "nothing-here"], ["app", "skills_cmd"]),
+        (["tree"], ["app", "agent_cmd"]),
+        # The per-turn commands, `skills list` and `doctor` are read without argparse (cli/quick.py).
+        (["skills", "list"], ["skills_cmd"]),
+        (["doctor"], ["doctor_cmd"]),
+        (["learn", "missing.json"], ["learn_cmd"]),
+        (["hook", "stop"], ["hook_cmd"]),
     ],
 )
-def test_only_the_module_of_the_command_that_runs_is_imported(tmp_path, args, module):
+def test_only_the_module_of_the_command_that_runs_is_imported(tmp_path, args, modules):
     done = subprocess.run(
         [sys.executable, "-c", PROBE, "--root", str(tmp_path), *args],
         cwd=REPO, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     loaded = done.stdout.strip().splitlines()[-1]
-    assert loaded == str(sorted(["edgar_min.cli.app", module])), done.stderr
+    expected = sorted(f"edgar_min.cli.{name}" for name in ["context", "quick", *modules])
+    assert loaded == str(expected), done.stderr

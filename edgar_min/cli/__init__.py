@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+if TYPE_CHECKING:
+    from typing import TextIO
+
 __all__ = ["COMMANDS", "SKILLS_COMMANDS", "main"]
 
 # Every command, in the order `--help` lists them: (name, help line, module). The module's
@@ -101,14 +105,21 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run one command; return its exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args == ["--version"]:
         from edgar_min import __version__
 
-        print(f"edgar {__version__}")
+        print(f"edgar {__version__}", file=sys.stdout if stdout is None else stdout)
         return 0
+    from edgar_min.cli.quick import parse
+
+    ns = parse(args)
+    if ns is not None:  # a per-turn command, read without argparse
+        from edgar_min.cli.context import execute
+
+        return execute(ns, stdout, stderr)
     from edgar_min.cli.app import run
 
-    return run(args)
+    return run(args, stdout, stderr)

@@ -1,4 +1,4 @@
-"""Parsing, the shared context of a command, and the one place exceptions become exit codes."""
+"""The argparse parser of every command; `cli/context.py` runs what it parsed."""
 
 from __future__ import annotations
 
@@ -6,19 +6,15 @@ import argparse
 import importlib
 import os
 import sys
-from pathlib import Path
 
 from edgar_min import __version__
-from edgar_min.errors import BadInput, EdgarError
+from edgar_min.cli.context import Context, execute, read_input
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
-    from edgar_min.config import Config
-    from edgar_min.layout import Layout
-
-__all__ = ["Context", "read_input", "run"]
+__all__ = ["Context", "build_parser", "read_input", "run"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,97 +69,6 @@ class _VersionRequested(Exception):
 class _VersionAction(argparse.Action):
     def __call__(self, *_args: object, **_kwargs: object) -> None:
         raise _VersionRequested
-
-
-class Context:
-    """What every command handler gets: where, how to print, and the config (read once)."""
-
-    def __init__(self, ns: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> None:
-        self.ns = ns
-        self.json = bool(ns.json)
-        self.stdout = stdout
-        self.stderr = stderr
-        self.root = _check_root(ns.root)
-        self._layout: Layout | None = None
-        self._config: Config | None = None
-
-    @property
-    def layout(self) -> Layout:
-        if self._layout is None:
-            from edgar_min.layout import Layout, user_home
-
-            self._layout = Layout(self.root, user_home())
-        return self._layout
-
-    @property
-    def config(self) -> Config:
-        if self._config is None:
-            from edgar_min.config import load_config
-
-            self._config = load_config(self.layout, overrides=self.ns.set or ())
-        return self._config
-
-    def out(self, text: str = "") -> None:
-        """One line (or block) for a person; suppressed in --json mode."""
-        if not self.json:
-            print(text, file=self.stdout)
-
-    def emit(self, document: Any) -> None:
-        """The one JSON document of --json mode."""
-        if self.json:
-            import json  # only --json needs it, and most commands run without
-
-            json.dump(document, self.stdout, ensure_ascii=False, indent=2)
-            self.stdout.write("\n")
-
-    def warn(self, text: str) -> None:
-        print(text, file=self.stderr)
-
-
-def _check_root(value: str) -> Path:
-    root = Path(value)
-    if not root.exists():
-        msg = f"--root {value}: no such folder"
-        raise BadInput(msg)
-    if not root.is_dir():
-        msg = f"--root {value}: not a folder"
-        raise BadInput(msg)
-    if not os.access(root, os.R_OK | os.X_OK):
-        msg = f"--root {value}: cannot be read (permission denied)"
-        raise BadInput(msg)
-    return root.absolute()
-
-
-def read_input(source: str, *, limit: int, label: str, kind: str, too_big: str = "", tail: str = "") -> str:
-    """The UTF-8 text of a file or stdin (`-`) a person named, at most `limit` bytes, or `BadInput`.
-
-    `label` starts each sentence, `kind` says what the file should be, `too_big` and `tail`
-    end the sentences for a file over the limit and one that is not UTF-8.
-    """
-    try:
-        if source == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            data = stream.read(limit + 1) if stream else sys.stdin.read().encode()
-        else:
-            with Path(source).open("rb") as handle:
-                data = handle.read(limit + 1)
-    except FileNotFoundError:
-        msg = f"{label}: no such file"
-        raise BadInput(msg) from None
-    except IsADirectoryError:
-        msg = f"{label}: is a folder, not {kind}"
-        raise BadInput(msg) from None
-    except OSError as exc:
-        msg = f"{label}: cannot be read ({exc.strerror})"
-        raise BadInput(msg) from None
-    if len(data) > limit:
-        msg = f"{label}: larger than {limit} bytes{too_big}"
-        raise BadInput(msg)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        msg = f"{label}: not UTF-8 text{tail}"
-        raise BadInput(msg) from None
 
 
 def build_parser(
@@ -264,42 +169,4 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return 0
     except SystemExit as exc:  # --help prints and exits 0
         return exc.code if isinstance(exc.code, int) else 0
-    json_mode = bool(getattr(ns, "json", False))
-    try:
-        ctx = Context(ns, stdout, stderr)
-        if getattr(ns, "needs_config", True) and ctx.config.skills.synthesis == "auto":
-            from edgar_min.controller.gate import AUTO_SYNTHESIS
-
-            ctx.warn(AUTO_SYNTHESIS)
-        code = ns.handler(ctx)
-    except EdgarError as exc:
-        return _fail(exc.message, exc.exit_code, json_mode, stdout, stderr)
-    except BrokenPipeError:
-        return 0
-    except KeyboardInterrupt:
-        return 130
-    except RecursionError:
-        # JSON or TOML nested thousands deep, met by a reader that has no sentence for it.
-        sentence = "the input is nested too deeply to read; nothing was stored"
-        return _fail(sentence, 2, json_mode, stdout, stderr)
-    except UnicodeError:
-        # An argument or file with bytes that are not UTF-8 reaches here as a lone surrogate.
-        sentence = "the input holds text that is not valid UTF-8; nothing was stored"
-        return _fail(sentence, 2, json_mode, stdout, stderr)
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        return _fail(f"{where}{exc.strerror or exc}", 1, json_mode, stdout, stderr)
-    except Exception as exc:  # noqa: BLE001 - no traceback ever reaches the user
-        sentence = f"internal error ({type(exc).__name__}: {exc}); this is a bug in edgar"
-        return _fail(sentence, 1, json_mode, stdout, stderr)
-    return int(code or 0)
-
-
-def _fail(message: str, code: int, json_mode: bool, stdout: TextIO, stderr: TextIO) -> int:
-    print(f"edgar: {message}", file=stderr)
-    if json_mode:
-        import json
-
-        json.dump({"error": message, "exit_code": code}, stdout, ensure_ascii=False)
-        stdout.write("\n")
-    return code
+    return execute(ns, stdout, stderr)

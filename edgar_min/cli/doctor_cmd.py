@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     import argparse
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
     from edgar_min.config import Config
     from edgar_min.layout import Layout
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import argparse
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
 
 __all__ = ["register_skills"]
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
     from edgar_min.learning.turn import Turn
 
 __all__ = ["register"]
@@ -68,7 +68,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def read_turn_text(source: str) -> str:
     """The text of a turn record from a file or stdin, or `BadInput`."""
-    from edgar_min.cli.app import read_input
+    from edgar_min.cli.context import read_input
 
     return read_input(
         source,

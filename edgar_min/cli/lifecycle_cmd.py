@@ -9,7 +9,7 @@ from edgar_min.errors import NotFound
 if TYPE_CHECKING:
     import argparse
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
     from edgar_min.learning.evidence import SkillStats
 
 __all__ = ["register_skills"]

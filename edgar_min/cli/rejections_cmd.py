@@ -9,7 +9,7 @@ from edgar_min.regex import lazy
 if TYPE_CHECKING:
     import argparse
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
 
 __all__ = ["register_skills"]
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from edgar_min.errors import BadInput
 
 if TYPE_CHECKING:
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
     from edgar_min.semif.questions import Question
     from edgar_min.semif.types import DecisionResult
 
@@ -98,7 +98,7 @@ def _questions_in_order(asked: list[tuple[str, str]]) -> list[Question]:
 
 
 def _read_questions_file(source: str) -> str:
-    from edgar_min.cli.app import read_input
+    from edgar_min.cli.context import read_input
 
     return read_input(source, limit=MAX_QUESTIONS_BYTES, label=f"--questions {source}", kind="a JSONL file")
 

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from edgar_min.cli.app import Context
+    from edgar_min.cli.context import Context
     from edgar_min.skills.discovery import Skill
 
 __all__ = ["register_skills"]

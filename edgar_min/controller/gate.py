@@ -11,7 +11,6 @@ never a broken turn.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 
@@ -22,6 +21,7 @@ from edgar_min.logfile import append_row, timestamp
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable
     from pathlib import Path
     from typing import Literal
@@ -127,31 +127,37 @@ def log_rejection(
     append_row(layout.rejections, row, root=layout.root)
 
 
+def _event() -> threading.Event:
+    import threading
+
+    return threading.Event()
+
+
 class Pending:
     """A synthesis running in the background; `wait()` returns its `Outcome`."""
 
     def __init__(self, triggers: tuple[str, ...], immediate: Outcome | None = None) -> None:
         self.triggers = triggers
         self._outcome = immediate
-        self._done = threading.Event()
+        # A turn where nothing fires (most turns) has its outcome at once, and no thread: the
+        # threading module is not even imported for it.
+        self._done = None if immediate is not None else _event()
         # Background distills started by this turn, and their outcomes as they finish.
         self.distill_threads: list[threading.Thread] = []
         self.distilled: list[Outcome] = []
         # Sentences for what watching the loaded skills could not record.
         self.problems: list[str] = []
-        if immediate is not None:
-            self._done.set()
 
     def _finish(self, outcome: Outcome) -> None:
         self._outcome = outcome
-        self._done.set()
+        self._done.set()  # type: ignore[union-attr]  # only a background synthesis finishes
 
     def done(self) -> bool:
-        return self._done.is_set()
+        return self._done is None or self._done.is_set()
 
     def wait(self, timeout: float | None = None) -> Outcome:
         """The outcome; if it is not ready within `timeout`, a `refused` outcome saying so."""
-        if not self._done.wait(timeout):
+        if self._done is not None and not self._done.wait(timeout):
             return Outcome(self.triggers, "refused", message="the model did not answer in time")
         return self._outcome  # type: ignore[return-value]  # set before the event
 
@@ -199,6 +205,8 @@ class Gate:
             )
             pending = Pending(fired, Outcome(fired, "off", message=message))
         else:
+            import threading
+
             pending = Pending(fired)
             thread = threading.Thread(
                 target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
@@ -209,6 +217,8 @@ class Gate:
             # The turn's own corrections travel as a flag: its history line may be cut.
             verified, corrected = turn.verification == "passed", bool(turn.corrections)
             for name in due:
+                import threading
+
                 thread = threading.Thread(
                     target=self._run_distill,
                     args=(pending, name, verified, corrected, session),

@@ -8,8 +8,7 @@ left out and named. Never longer than the budget.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from edgar_min.skills.suggest import Candidate
 

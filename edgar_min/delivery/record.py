@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING
 
 from edgar_min.learning.store import check_session
 from edgar_min.logfile import append_row, timestamp
 from edgar_min.skills.names import name_problem
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -17,12 +17,12 @@ words. Every question is logged as its own row, with the engine's phase.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.semif import ask_many
 from edgar_min.semif.questions import Question, requests_for
 from edgar_min.semif.types import Option
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, read_rows, timestamp
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from edgar_min.layout import Layout
     from edgar_min.semif.types import DecisionResult

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
 from edgar_min.semif.types import DecisionRequest, Option, as_options
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
 
 __all__ = ["MAX_QUESTIONS", "QUESTION_KEYS", "Question", "parse_option", "read_questions", "requests_for"]
 

@@ -8,10 +8,10 @@ compiled on first use, so importing the reader costs no regular expression.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 __all__ = [
     "ESCAPES",
