@@ -16,9 +16,9 @@ written. The root itself is the caller's choice and may be a link.
 
 from __future__ import annotations
 
+import _thread
 import os
 import stat
-import threading
 from pathlib import Path
 
 from edgar_min.errors import Refused
@@ -63,7 +63,7 @@ PathLike = Path | str
 def _temp_name(name: str) -> str:
     # Unique per thread too: background syntheses and distills in one process may
     # write the same file at once, and a shared temp name would lose one of them.
-    return f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    return f".{name}.{os.getpid()}.{_thread.get_ident()}.tmp"
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -176,3 +176,18 @@ def test_the_gate_and_distill_are_named_as_actors(layout):
         ("gate", "write", "learned"),
         ("distill", "patch", "learned"),
     ]
+
+
+def test_the_vocabularies_are_the_words_of_their_types():
+    # The types live only for type checkers (typing is kept off the per-turn imports), so the
+    # tuples that the checks use at run time are spelled out: they must say the same words.
+    import ast
+    import re
+    from pathlib import Path
+
+    from edgar_min.learning import ledger
+
+    source = Path(ledger.__file__).read_text()
+    for alias, words in (("Actor", ledger.ACTORS), ("Action", ledger.ACTIONS), ("Place", ledger.PLACES)):
+        declared = re.search(rf"^    {alias} = Literal\[(.*)\]$", source, re.MULTILINE).group(1)
+        assert ast.literal_eval(f"({declared},)") == words

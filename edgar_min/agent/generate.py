@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
 from edgar_min.agent.acceptance import (
     FORBIDDEN_MODULES,
@@ -27,7 +26,10 @@ from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.learning.redact import redact
 from edgar_min.models import ReplySchema, ask, get_provider
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Literal
+
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.models import Provider

@@ -7,12 +7,12 @@ imports `edgar_min.learning`, so validation works in a build without it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.loader import read_body_text
 from edgar_min.agent.tree import Manifest, body_path, registry_problems
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
 

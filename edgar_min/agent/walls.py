@@ -28,11 +28,12 @@ import os
 import sys
 import types
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 __all__ = ["TIME_LIMIT_S", "BudgetExceeded", "Wall", "install"]
 

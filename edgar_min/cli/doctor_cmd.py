@@ -12,20 +12,22 @@ variable it is read from, and whether it is set.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Literal
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import argparse
+    from typing import Any, Literal
 
     from edgar_min.cli.context import Context
     from edgar_min.config import Config
     from edgar_min.layout import Layout
 
+    # What walking from the root to one of edgar's places found there.
+    Reached = Literal["folder", "file", "missing", "refused"]
+
 __all__ = ["diagnose", "register"]
 
 NETWORK_SYSTEM = "You are a health check. Reply with the single word: ok"
-# What walking from the root to one of edgar's places found there.
-Reached = Literal["folder", "file", "missing", "refused"]
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from edgar_min.errors import BadInput
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from edgar_min.cli.context import Context
     from edgar_min.semif.questions import Question

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from edgar_min.errors import Refused
 from edgar_min.learning.walls import MIN_SECTION_WORDS
@@ -26,6 +25,10 @@ from edgar_min.regex import lazy
 from edgar_min.skills.names import NAME_MAX
 from edgar_min.skills.sections import BODY_SECTIONS
 from edgar_min.skills.validation import DESCRIPTION_MAX
+
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "BRIEF",

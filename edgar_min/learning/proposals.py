@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.errors import EdgarError, NotFound
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import name_problem
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
 

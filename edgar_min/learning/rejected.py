@@ -12,7 +12,6 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
@@ -20,6 +19,7 @@ from edgar_min.learning.turn import redact
 from edgar_min.logfile import open_plain, timestamp
 from edgar_min.regex import lazy
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING
 
 from edgar_min.errors import Refused
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import section
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, section
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from edgar_min.learning.outline import Outline
 

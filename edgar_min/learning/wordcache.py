@@ -30,7 +30,6 @@ from __future__ import annotations
 import os
 import time
 import zlib
-from typing import TYPE_CHECKING
 
 from edgar_min.atomic import write_text
 from edgar_min.errors import EdgarError, Refused
@@ -45,6 +44,7 @@ from edgar_min.learning.similarity import (
 )
 from edgar_min.skills.frontmatter import parse_skill
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 

@@ -10,7 +10,6 @@ here, from a name already checked, so it has nothing to climb out with.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
 
 from edgar_min.atomic import check_writable, read_text, write_text
 from edgar_min.errors import EdgarError, Refused
@@ -26,8 +25,10 @@ from edgar_min.skills.names import name_problem
 from edgar_min.skills.sections import shape_problems
 from edgar_min.skills.validation import validate_frontmatter
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Literal
 
     from edgar_min.layout import Layout
     from edgar_min.learning.ledger import Action, Actor

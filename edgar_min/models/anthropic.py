@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import ConfigError
 from edgar_min.models import SchemaRefused
@@ -19,8 +18,10 @@ from edgar_min.models.endpoint import ANTHROPIC_BASE_URL as DEFAULT_BASE_URL
 from edgar_min.models.endpoint import DEFAULT_KEY_ENV as _KEY_ENVS
 from edgar_min.models.endpoint import resolve
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from edgar_min.config import ModelConfig
     from edgar_min.models import ReplySchema

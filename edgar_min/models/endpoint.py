@@ -17,16 +17,19 @@ every sentence leave it out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
 
 from edgar_min.errors import ConfigError
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Literal
+
+    Protocol = Literal["openai", "anthropic"]
+
 
 __all__ = ["ANTHROPIC_BASE_URL", "DEFAULT_KEY_ENV", "Endpoint", "resolve"]
 
-Protocol = Literal["openai", "anthropic"]
 
 DEFAULT_KEY_ENV: dict[Protocol, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"

@@ -10,12 +10,12 @@ history lines folded into Pitfalls, keeping the current description.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from edgar_min.errors import ModelError
 from edgar_min.learning.walls import FILLER, generalize
 from edgar_min.regex import lazy
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -18,10 +18,10 @@ Both orders end with the same answer line, so the letter slot is read the same w
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
 
 from edgar_min.semif.types import LETTERS, PROMPT_ORDERS
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

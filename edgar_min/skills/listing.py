@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from edgar_min.errors import BadInput
 from edgar_min.skills.discovery import discover
 from edgar_min.skills.terminal import printable
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edgar_min.layout import Layout
     from edgar_min.skills.discovery import Skill
 
