@@ -2,13 +2,14 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 429 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 731 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout`, `holdout2`: written later, each before the changes it is reported on; see
-  bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
-  recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
-  and the failures of `test` and `fresh` by kind (`holdout` and `holdout2` only with
-  `--show-holdout`: they are kept unread while tuning); `--quality-only` stops there;
+  `holdout` to `holdout3`: written later, each before the changes it is reported on;
+  `holdout4`: written after the last change; see bench/data/README.md): top-1 and top-3
+  accuracy over prompts that need a skill, precision and recall of `none`, end-to-end accuracy
+  (the top answer right, or no answer when none was right), and the failures of `test` and
+  `fresh` by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
+  `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -40,6 +41,8 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
 DATA = HERE / "data"
+# Splits kept unread while tuning: their failures are listed only with --show-holdout.
+HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4")
 
 
 def load_data() -> tuple[list[dict], list[dict]]:
@@ -112,7 +115,7 @@ def report(label: str, results: list[dict], *, show_failures: bool = True) -> No
         part = [r for r in results if split in {"all", r["split"]}]
         s = scores(part)
         print(
-            f"  {split:<5} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
+            f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
             f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
             f"{s['ms_per_prompt']:.2f} ms/prompt"
         )
@@ -121,7 +124,7 @@ def report(label: str, results: list[dict], *, show_failures: bool = True) -> No
     wrong = [
         r
         for r in results
-        if r["split"] not in {"dev", *(() if "--show-holdout" in sys.argv else ("holdout", "holdout2"))}
+        if r["split"] not in {"dev", *(() if "--show-holdout" in sys.argv else HOLDOUTS)}
         and ((r["chosen"] not in r["gold"]) if r["gold"] else (r["chosen"] is not None))
     ]
     kinds = Counter(r["kind"] for r in wrong)

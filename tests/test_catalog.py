@@ -82,3 +82,20 @@ def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):
     )
     entry = load_catalog(layout).entries["pdf"]
     assert entry.body() == read_skill(path).body == "\n## Steps\n\nMerge.\n"
+
+
+def test_the_cached_index_ranks_as_the_fresh_one(layout):
+    # A run-together name ("googlecalendar-automation") is split once, and the cache keeps its parts.
+    folder = layout.root / ".claude" / "skills" / "googlecalendar-automation"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: googlecalendar-automation\ndescription: Automate tasks via Rube MCP.\n---\n\nBody.\n"
+    )
+    past = time.time() - 60
+    os.utime(folder / "SKILL.md", (past, past))
+    fresh = load_catalog(layout)
+    cached = load_catalog(layout)
+    assert cached.index.name_parts == fresh.index.name_parts
+    assert "googlecalendar-automation" in cached.index.name_parts
+    for text in ("put lunch on my google calendar", "merge pdfs", "thanks!"):
+        assert cached.index.search(text) == fresh.index.search(text)

@@ -164,3 +164,61 @@ def test_a_python_package_skill_is_named_by_the_package_word():
     hits = RoutingIndex(cards).search("sync my zotero library")
     assert hits[0].name == "pyzotero"
     assert hits[0].evidence > NONE_EVIDENCE
+
+
+# Real descriptions (K-Dense-AI/claude-scientific-skills, MIT; see bench/data/README.md).
+CIRQ = Card(
+    "cirq",
+    "Google quantum computing framework. Use when targeting Google Quantum AI hardware, designing "
+    "noise-aware circuits, or running quantum characterization experiments. Best for Google hardware, "
+    "noise modeling, and low-level circuit design. For IBM hardware use qiskit; for quantum ML with "
+    "autodiff use pennylane; for physics simulations use qutip.",
+)
+QISKIT = Card(
+    "qiskit",
+    "IBM quantum computing framework. Use when targeting IBM Quantum hardware, working with Qiskit "
+    "Runtime for production workloads, or needing IBM optimization tools. Best for IBM hardware "
+    "execution, quantum error mitigation, and enterprise quantum computing. For Google hardware use "
+    "cirq; for gradient-based quantum ML use pennylane; for open quantum system simulations use qutip.",
+)
+
+
+def test_a_clause_that_sends_the_reader_elsewhere_is_not_evidence_for_the_skill(wider):
+    # cirq says "For IBM hardware use qiskit": IBM is qiskit's word, not cirq's.
+    assert stem("ibm") not in card_terms(CIRQ)
+    assert stem("ibm") in card_terms(QISKIT)
+    index = RoutingIndex([*wider.cards.values(), CIRQ, QISKIT])
+    assert index.search("run it on ibm quantum hardware")[0].name == "qiskit"
+    assert index.search("noise model for a circuit on google's quantum chip")[0].name == "cirq"
+
+
+# Real descriptions (K-Dense-AI/claude-scientific-skills, MIT; see bench/data/README.md).
+LATEX_POSTERS = Card(
+    "latex-posters",
+    "Create professional research posters in LaTeX using beamerposter, tikzposter, or baposter. Support "
+    "for conference presentations, academic posters, and scientific communication. Includes layout "
+    "design, color schemes, multi-column formats, figure integration, and poster-specific best practices "
+    "for visual communication.",
+)
+SCIENTIFIC_SLIDES = Card(
+    "scientific-slides",
+    "Build slide decks and presentations for research talks. Use this for making PowerPoint slides, "
+    "conference presentations, seminar talks, research presentations, thesis defense slides, or any "
+    "scientific talk. Provides slide structure, design templates, timing guidance, and visual "
+    "validation. Works with PowerPoint and LaTeX Beamer.",
+)
+
+
+def test_a_mistyped_skill_name_still_names_the_skill(wider):
+    index = RoutingIndex([*wider.cards.values(), CIRQ, QISKIT])
+    hits = index.search("install qsikit for me")
+    assert hits[0].name == "qiskit"
+    assert hits[0].evidence > NONE_EVIDENCE
+
+
+def test_a_prompt_with_every_word_of_a_skills_name_picks_it_over_a_neighbour(wider):
+    # "latex" and "poster" are both words of latex-posters' name, apart in the prompt.
+    index = RoutingIndex([*wider.cards.values(), LATEX_POSTERS, SCIENTIFIC_SLIDES])
+    hits = index.search("make a research poster for my conference talk in latex")
+    assert hits[0].name == "latex-posters"
+    assert index.search("slides for my thesis defense talk")[0].name == "scientific-slides"

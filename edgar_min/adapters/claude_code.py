@@ -42,6 +42,7 @@ from edgar_min.adapters.common import (
 )
 from edgar_min.adapters.jsonl import ReadStats, records
 from edgar_min.errors import BadInput
+from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -98,16 +99,16 @@ HARNESS_MESSAGES = (
     "This session is being continued from a previous conversation",  # a compaction summary
     "Base directory for this skill:",  # a loaded skill's body
 )
-_COMMAND = re.compile(r"<command-name>\s*(/?[^<\s]{1,100})\s*</command-name>")
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
-_BLOCKS = re.compile(
+_COMMAND = lazy(r"<command-name>\s*(/?[^<\s]{1,100})\s*</command-name>")
+_COMMAND_ARGS = lazy(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_BLOCKS = lazy(
     r"<(" + "|".join(map(re.escape, HARNESS_BLOCKS)) + r")(?:\s[^>]*)?>(?:.*?</\1\s*>|.*\Z)"
     # A task notification ends with Claude Code's own instruction to read the task's output.
     r"(?:\s*Read the output file to retrieve the result: [^\n]*)?",
     re.DOTALL,
 )
-_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
-_AGENT = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
+_BLANK_LINES = lazy(r"\n[ \t]*\n(?:[ \t]*\n)+")
+_AGENT = lazy(r"[a-z][a-z0-9_.-]{0,63}")
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:

@@ -41,6 +41,7 @@ from edgar_min.adapters.common import (
 )
 from edgar_min.adapters.jsonl import STRING_CAP, ReadStats, records
 from edgar_min.errors import BadInput
+from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ BARE_ITEMS = frozenset(
 REQUEST = "## My request for Codex:"
 # Context Codex injects as user messages: instructions files and the environment.
 INJECTED = ("<", "# AGENTS.md")
-_IMAGE = re.compile(r"<image\b[^>]*>.*?</image>|</?image\b[^>]*>", re.DOTALL)
+_IMAGE = lazy(r"<image\b[^>]*>.*?</image>|</?image\b[^>]*>", re.DOTALL)
 
 
 def typed_text(text: str) -> str:

@@ -10,6 +10,7 @@ import re
 
 from edgar_min.errors import ConfigError
 from edgar_min.records import dataclass, field
+from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -63,9 +64,9 @@ DEFAULT_TOOL_MAP: dict[str, str] = {
     "update_plan": "todo",
 }
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_DROP = re.compile(r"[^a-z0-9_.-]+")
-_TOOL = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
+_CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
+_DROP = lazy(r"[^a-z0-9_.-]+")
+_TOOL = lazy(r"[a-z][a-z0-9_.-]{0,63}")
 MAX_TOOLS = 500
 MAX_ERRORS = 500
 MAX_CORRECTIONS = 50
@@ -99,7 +100,7 @@ def map_tool(name: str, table: dict[str, str]) -> str:
     return text or "tool"
 
 
-_ENV_ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.DOTALL)
+_ENV_ASSIGN = lazy(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.DOTALL)
 # Words that only prepare the shell for the next command of a `&&`/`;` chain.
 _SETUP = frozenset(
     {"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "true", "ulimit", "umask"}
@@ -137,10 +138,10 @@ _WRAPPERS: dict[tuple[str, ...], frozenset[str]] = {
     ("pipx", "run"): frozenset({"--spec"}),
 }
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "ksh"})
-_PYTHON = re.compile(r"python[0-9.]*")
+_PYTHON = lazy(r"python[0-9.]*")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "{", "}", "!"})
 # `timeout 60 cmd`: the duration `timeout` takes before the command.
-_DURATION = re.compile(r"[0-9.]+[smhd]?")
+_DURATION = lazy(r"[0-9.]+[smhd]?")
 
 
 def _words(command: str) -> list[str]:
@@ -221,9 +222,9 @@ DENIALS = (
     "exec command rejected by user",
     "patch rejected by user",
 )
-_EXIT = re.compile(r"(?:exit code|exited with code|exit status)[:\s]+(-?\d{1,10})", re.IGNORECASE)
+_EXIT = lazy(r"(?:exit code|exited with code|exit status)[:\s]+(-?\d{1,10})", re.IGNORECASE)
 # A hook that stopped a tool call: Claude Code's PreToolUse wording, and a pre-commit gate's.
-_HOOK_BLOCK = re.compile(r"\bhook\b.{0,80}\b(?:blocked|denied|prevented)\b|^pre-commit validation failed")
+_HOOK_BLOCK = lazy(r"\bhook\b.{0,80}\b(?:blocked|denied|prevented)\b|^pre-commit validation failed")
 # A request the tool refuses as too large or malformed: the call's input was wrong, nothing crashed.
 _INVALID = (
     "exceeds maximum allowed",

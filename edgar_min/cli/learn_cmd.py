@@ -101,7 +101,7 @@ def _usage(ns: argparse.Namespace) -> None:
 
 
 def _session(ctx: Context, found: str | None) -> str:
-    from edgar_min.learning.store import SESSION, check_session, new_session_id
+    from edgar_min.learning.sessions import SESSION, check_session, new_session_id
 
     if ctx.ns.session:
         return check_session(ctx.ns.session)

@@ -58,7 +58,7 @@ def cmd_history(ctx: Context) -> int:
 
 def cmd_distill(ctx: Context) -> int:
     from edgar_min.controller.gate import Gate
-    from edgar_min.learning.store import check_session
+    from edgar_min.learning.sessions import check_session
 
     session = check_session(ctx.ns.session) if ctx.ns.session else ""
     # By hand there is no turn: no declared check passed and no correction of its own.

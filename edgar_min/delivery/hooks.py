@@ -184,7 +184,7 @@ def _path(payload: dict[str, Any], key: str, required: bool) -> Path | None:
 
 
 def _session(payload: dict[str, Any]) -> str | None:
-    from edgar_min.learning.store import SESSION
+    from edgar_min.learning.sessions import SESSION
 
     value = payload.get("session_id")
     return value if isinstance(value, str) and SESSION.fullmatch(value) else None
@@ -266,7 +266,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.common import tool_table
     from edgar_min.controller.gate import Gate
     from edgar_min.delivery.record import last_suggested, merge_skills
-    from edgar_min.learning.store import new_session_id
+    from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import discover
 
@@ -282,7 +282,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     table = tool_table(config.adapters.tool_map)
     names = frozenset(discover(layout).skills)
     adapted = read_transcript(path, table, names, **subagent)
-    from edgar_min.learning.store import SESSION
+    from edgar_min.learning.sessions import SESSION
 
     session = _session(payload)
     if session is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from edgar_min.learning.store import check_session
+from edgar_min.learning.sessions import check_session
 from edgar_min.logfile import append_row, timestamp
 from edgar_min.skills.names import name_problem
 

@@ -24,7 +24,7 @@ from itertools import count
 from pathlib import Path
 
 from edgar_min.atomic import append_line, check_writable, create_empty
-from edgar_min.errors import BadInput
+from edgar_min.learning.sessions import check_session, new_session_id
 from edgar_min.logfile import timestamp
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
@@ -53,25 +53,7 @@ MARKER_CAP = 64
 _BLOCK = 1 << 22
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
-SESSION = lazy(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
 _SAFE = lazy(r"[^A-Za-z0-9._-]+")
-
-
-def check_session(session: str) -> str:
-    """A session id is 1-128 of letters, digits and `. _ : @ -`; anything else is refused."""
-    if not SESSION.fullmatch(session):
-        msg = (
-            f"session id {session[:80]!r} is not usable: use 1-128 letters, digits and '._:@-', "
-            "starting with a letter or digit"
-        )
-        raise BadInput(msg)
-    return session
-
-
-def new_session_id(now: float | None = None) -> str:
-    """A fresh id for a caller that names no session (each CLI call is then its own session)."""
-    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now))
-    return f"s-{stamp}-{os.getpid()}-{os.urandom(2).hex()}"
 
 
 def _slug(text: str, limit: int = 60) -> str:

@@ -8,11 +8,11 @@ record with any other key is refused whole, not trimmed.
 from __future__ import annotations
 
 import json
-import re
 
 from edgar_min.errors import BadInput
 from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
+from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -35,9 +35,9 @@ ERROR_KEYS = ("tool", "kind", "exit_code", "program")
 VERDICTS = ("passed", "failed", "unverified")
 ERROR_KINDS = ("nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed")
 
-TOOL_NAME = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
-SKILL_NAME = re.compile(r"[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}[a-z0-9]|[a-z0-9]")
-_PROGRAM_DROP = re.compile(r"[^A-Za-z0-9._-]")
+TOOL_NAME = lazy(r"[a-z][a-z0-9_.-]{0,63}")
+SKILL_NAME = lazy(r"[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}[a-z0-9]|[a-z0-9]")
+_PROGRAM_DROP = lazy(r"[^A-Za-z0-9._-]")
 PROGRAM_MAX = 64
 # Human lines are capped: they are shown to a model and must stay a line, not a file.
 TEXT_MAX = 2000

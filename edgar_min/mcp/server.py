@@ -427,7 +427,7 @@ class Server:
 
     def _tool_learn_turn(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from edgar_min.controller.gate import Gate
-        from edgar_min.learning.store import check_session, new_session_id
+        from edgar_min.learning.sessions import check_session, new_session_id
         from edgar_min.learning.turn import parse_turn
 
         config = self.load_config()

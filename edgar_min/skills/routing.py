@@ -18,18 +18,18 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
-from edgar_min.semif.types import DecisionResult
 from edgar_min.skills.background import background_counts
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from edgar_min.semif.types import DecisionRequest
+    from edgar_min.semif.types import DecisionRequest, DecisionResult
 
 __all__ = [
     "ALIASES",
@@ -42,13 +42,14 @@ __all__ = [
     "card_terms",
     "rule_key",
     "singular",
+    "stat_key",
     "stem",
     "words",
 ]
 
 NONE_ID = "none"
 # Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
-TERMS_RULE = 3
+TERMS_RULE = 4
 # Field weights: a name word is the strongest sign, a When-to-use word the weakest.
 NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 1.0
@@ -60,6 +61,10 @@ ALIAS_WEIGHT = 0.6
 # is: that skill's score gains this many times the word's weight.
 NAME_MATCH = 2.0
 TYPO_WEIGHT = 0.7
+# A query with most of a longer name's words ("latex" and "poster" for `latex-posters`, apart or
+# not) names that skill too: the words bring NAME_MATCH times their weight, scaled by the share
+# of the name's word weight they make up, when that share is at least NAME_SHARE.
+NAME_SHARE = 0.6
 # Coverage enters the evidence with this power: a skill that explains half the
 # query's weight keeps about 60% of its score.
 COVERAGE_POWER = 0.75
@@ -367,12 +372,21 @@ class Card:
 
 def rule_key() -> str:
     """What the words of a card depend on: change any of it and cached word lists are stale."""
-    import hashlib
-
     rule = repr(
         (sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern, TERMS_RULE)
     )
-    return hashlib.sha256(rule.encode()).hexdigest()[:16]
+    return stat_key(rule.encode())
+
+
+def stat_key(data: bytes) -> str:
+    """A key that changes when `data` does: for caches of derived data, not for trust.
+
+    CRC-32, Adler-32 and the length: no collision a cache would meet by chance, and zlib is
+    loaded already where hashlib (its OpenSSL) costs ~2.5 ms at every prompt-hook start.
+    """
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
 
 
 def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
@@ -391,15 +405,49 @@ def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
     return list(max(found)[1:]) if found else []
 
 
+def _name_parts(name: str, bag: dict[str, float]) -> tuple[str, ...]:
+    """The distinct words of a skill's name, a run-together word as its two parts if the card has them.
+
+    `card_terms` put the parts of a run-together name word into the card's words, so the
+    card's words are what a split is checked against (a fresh process builds this from the cache).
+    """
+    parts: list[str] = []
+    for raw in _WORD.findall(name.lower().replace("-", " ")):
+        if raw in _STOP:
+            continue
+        splits = [
+            (min(i, len(raw) - i), stem(raw[:i]), stem(raw[i:]))
+            for i in range(3, len(raw) - 2)
+            if raw[:i] not in _STOP and raw[i:] not in _STOP
+        ] if len(raw) >= 7 else []  # fmt: skip
+        found = [(size, a, b) for size, a, b in splits if a in bag and b in bag]
+        parts.extend(max(found)[1:] if found else [stem(raw)])
+    return tuple(p for p in dict.fromkeys(parts) if p in bag)
+
+
 def _py_named(raw: str) -> bool:
     """A name word made of the Python-package prefix and a word: "pydicom", "pyzotero"."""
     return raw.startswith("py") and len(raw) >= 6 and raw[2:] not in _STOP
 
 
+# A clause that sends the reader to another skill ("For IBM hardware use qiskit", "Not for
+# affinity prediction", "Do NOT use for PDFs") names what this skill is not for.
+_CLAUSE = lazy(r"(?<=[.;!?])\s+|\s*\u2014\s*(?=for\b)", re.IGNORECASE)
+_REDIRECT = lazy(
+    r"^(?:(?:do\s+)?not\s+for\b|(?:do\s+not|don't|never)\s+use\b|for\b.*\buse\b(?!\s+(?:when|for|this|it)\b))",
+    re.IGNORECASE,
+)
+
+
+def own_words(text: str) -> str:
+    """`text` without its clauses that point elsewhere: they are evidence for another skill, not this one."""
+    return " ".join(c for c in _CLAUSE.split(text) if not _REDIRECT.match(c.strip()))
+
+
 def card_terms(card: Card) -> dict[str, float]:
     """A card's words with their field-weighted counts (the name's words count the most)."""
     bag: dict[str, float] = {}
-    description = words(card.description)
+    description = words(own_words(card.description))
     known = set(description) | background_counts()[0].keys()
     raw_names = _WORD.findall(card.name.lower().replace("-", " "))
     name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
@@ -410,7 +458,7 @@ def card_terms(card: Card) -> dict[str, float]:
     for weight, found in (
         (NAME_WEIGHT, name_words),
         (DESCRIPTION_WEIGHT, description),
-        (WHEN_WEIGHT, words(card.when)),
+        (WHEN_WEIGHT, words(own_words(card.when))),
     ):
         for term in found:
             bag[term] = bag.get(term, 0.0) + weight
@@ -435,13 +483,21 @@ class RoutingIndex:
         self._build((card, card_terms(card)) for card in cards)
 
     @classmethod
-    def from_terms(cls, pairs: Iterable[tuple[Card, dict[str, float]]]) -> RoutingIndex:
-        """The index over cards whose weighted words (`card_terms`) are already known."""
+    def from_terms(
+        cls,
+        pairs: Iterable[tuple[Card, dict[str, float]]],
+        name_parts: dict[str, tuple[str, ...]] | None = None,
+    ) -> RoutingIndex:
+        """The index over cards whose weighted words (`card_terms`) and, if given, `name_parts` are known."""
         index = cls.__new__(cls)
-        index._build(pairs)
+        index._build(pairs, name_parts)
         return index
 
-    def _build(self, pairs: Iterable[tuple[Card, dict[str, float]]]) -> None:
+    def _build(
+        self,
+        pairs: Iterable[tuple[Card, dict[str, float]]],
+        known_parts: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.cards: dict[str, Card] = {}
         bags: list[tuple[str, dict[str, float], float]] = []
         for card, bag in pairs:
@@ -474,6 +530,16 @@ class RoutingIndex:
         self._bags = [(name, bag, K1 * (1 - B + B * length / avg)) for name, bag, length in bags]
         self._postings: dict[str, list[tuple[str, float]]] = {}
         self._complete = False
+        # The words of a name of several words ("mutation-testing", "googlecalendar-automation"):
+        # a query that has them all names the skill as surely as one that types it whole.
+        self.name_parts: dict[str, tuple[str, ...]] = {}
+        self.by_part: dict[str, list[str]] = {}
+        for name, bag, _ in bags:
+            parts = _name_parts(name, bag) if known_parts is None else known_parts.get(name, ())
+            if len(parts) >= 2:
+                self.name_parts[name] = parts
+                for part in parts:
+                    self.by_part.setdefault(part, []).append(name)
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             whole = name.replace("-", "")
@@ -569,6 +635,23 @@ class RoutingIndex:
             expanded.append((term, list(matches.items())))
         return expanded
 
+    def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
+        """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""
+        whole = dict.fromkeys(self.by_name.get(term, ()), 1.0)
+        if matches and matches[0][1] == TYPO_WEIGHT:  # `expand` puts a correction first
+            whole.update(dict.fromkeys(self.by_name.get(matches[0][0], ()), TYPO_WEIGHT))
+        return whole
+
+    def _named_by_parts(self, found: dict[str, dict[str, tuple[float, float]]]) -> dict[str, float]:
+        """The name bonus of each skill whose name's words the query holds mostly (NAME_SHARE)."""
+        bonus = {}
+        for name, parts in found.items():
+            whole = sum(self.idf[p] for p in self.name_parts[name])
+            share = sum(self.idf[p] * factor for p, (factor, _) in parts.items()) / whole
+            if share >= NAME_SHARE:
+                bonus[name] = NAME_MATCH * share * sum(weight for _, weight in parts.values())
+        return bonus
+
     def search(self, text: str, limit: int = 15) -> list[Hit]:
         """The `limit` skills with the most evidence for `text`, best first (ties by name)."""
         expanded = self.expand(text)
@@ -578,6 +661,7 @@ class RoutingIndex:
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
         named: set[str] = set()
+        parts_found: dict[str, dict[str, tuple[float, float]]] = {}
         total = 0.0
         for term, matches in expanded:
             weight = max((self.idf[m] * w for m, w in matches), default=0.0) or self._absent(term)
@@ -589,13 +673,21 @@ class RoutingIndex:
                     scores[name] = scores.get(name, 0.0) + value * factor
                     if share > best.get(name, 0.0):
                         best[name] = share
-            for name in self.by_name.get(term, ()):
-                scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight
-                best[name] = weight
+            for name, factor in self._whole_names(term, matches).items():
+                scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight * factor
+                best[name] = max(best.get(name, 0.0), weight * factor)
                 named.add(name)
+            for match, factor in matches:
+                for name in self.by_part.get(match, ()):
+                    found = parts_found.setdefault(name, {})
+                    if factor > found.get(match, (0.0, 0.0))[0]:
+                        found[match] = (factor, weight * factor)
             for name, share in best.items():
                 covered[name] = covered.get(name, 0.0) + share
                 matched[name] = matched.get(name, 0) + 1
+        for name, bonus in self._named_by_parts(parts_found).items():
+            scores[name] += bonus
+            named.add(name)
         ranked = []
         for name, score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
@@ -633,6 +725,10 @@ class RoutingEngine:
         return self._last[1]
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
+        # Only a prompt with a shortlist comes here: one that shares no word with any skill is
+        # answered `none` without importing the decision types.
+        from edgar_min.semif.types import DecisionResult
+
         hits = self.ranked(decision.state)
         evidence = []
         for option in decision.options:

@@ -18,18 +18,19 @@ logged with phase `suggest`, and at most `suggest.max_skills` count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from edgar_min.learning.turn import redact
+from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
-from edgar_min.semif.applicable import Applicability, applicable
 from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.semif import Engine
+    from edgar_min.semif.applicable import Applicability
     from edgar_min.semif.types import DecisionResult
 
 __all__ = [
@@ -109,6 +110,8 @@ def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionRe
 
 def weigh_skills(engine: Engine, text: str, shortlist: list[Card]) -> tuple[Applicability, ...]:
     """A model's answer: every candidate asked "this skill, or none?" at once over `text`."""
+    from edgar_min.semif.applicable import applicable
+
     return applicable(engine, text, [(card.name, card.description[:OPTION_CHARS]) for card in shortlist])
 
 
@@ -126,9 +129,6 @@ def suggest(
     `catalog` and `engine` let a long-lived caller (the MCP server, a bench) reuse
     what it built; by default every skill is discovered (through the cache).
     """
-    from edgar_min.semif import LoggedEngine, new_run_id
-    from edgar_min.semif.log import DecisionLog
-
     settings = config.suggest
     most = settings.max_skills if limit is None else limit
     # The text is logged with the decision: a key a person pasted must not be.
@@ -144,6 +144,10 @@ def suggest(
     warnings = tuple(catalog.warnings)
     if not shortlist:
         return Suggestion(query, (), (), 1.0, "none", "", warnings)
+    # Imported here: a prompt that shares no word with any skill (most chat) needs no decision.
+    from edgar_min.semif import LoggedEngine, new_run_id
+    from edgar_min.semif.log import DecisionLog
+
     if engine is None:
         if config.semif.engine == "lexical":
             engine = routing
