@@ -412,3 +412,25 @@ def test_listing_doctor_and_the_prompt_hook_import_no_dataclass_machinery(pyz, t
     assert hook.returncode == 0
     assert "Skill `pin-bump`" in json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
     assert sorted(names & set(HEAVY)) == []
+
+
+def test_every_record_type_of_the_package_is_one_of_ours():
+    """`replace`, `fields` and `asdict` refuse a standard dataclass: no module may define one."""
+    import importlib
+
+    package = REPO / "edgar_min"
+    names = sorted(
+        ".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        for p in package.rglob("*.py")
+        if p.name != "__main__.py"
+    )
+    standard, ours = [], 0
+    for name in names:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == name:
+                if dataclasses.is_dataclass(value):
+                    standard.append(f"{name}.{value.__qualname__}")
+                ours += hasattr(value, "__record_fields__")
+    assert standard == []
+    assert ours >= 60  # Turn, Layout, the config sections, the SemIf types, ...
