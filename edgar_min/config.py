@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import os
 import stat
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
+from edgar_min.records import dataclass, field, fields
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

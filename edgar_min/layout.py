@@ -7,8 +7,9 @@ layout in the README and the code cannot drift apart.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from edgar_min.records import dataclass
 
 __all__ = ["Layout", "user_home"]
 

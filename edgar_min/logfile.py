@@ -12,9 +12,9 @@ import json
 import os
 import stat
 import time
-from dataclasses import dataclass, field
 
 from edgar_min.atomic import append_line
+from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

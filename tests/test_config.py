@@ -98,9 +98,8 @@ def test_a_malformed_set_flag_is_a_sentence(layout, flag):
 
 
 def _number_keys():
-    from dataclasses import fields
-
     from edgar_min.config import AGENT_NUMBERS, SECTIONS
+    from edgar_min.records import fields
 
     keys = [
         (section, f.name, str(f.type))

@@ -15,7 +15,6 @@ import json
 import re
 import threading
 import time
-from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -26,6 +25,7 @@ from edgar_min.errors import ConfigError, ModelError
 from edgar_min.models import get_provider
 from edgar_min.models.anthropic import AnthropicProvider
 from edgar_min.models.openai import OpenAIProvider
+from edgar_min.records import replace
 
 CANARY = "sk-canary-7f3e9b2c4d1a8e6f0b5c"
 

@@ -7,9 +7,9 @@ The adapters (`claude_code`, `codex`) stream a log through `jsonl` and build one
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from edgar_min.errors import ConfigError
+from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

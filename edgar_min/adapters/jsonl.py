@@ -10,9 +10,9 @@ are not JSON are counted and skipped; so is a torn last line.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from edgar_min.errors import BadInput
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

@@ -9,7 +9,8 @@ run); the run-time walls in `walls.py` stand behind them.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -27,10 +27,10 @@ import signal
 import sys
 import time
 import types
-from dataclasses import dataclass
 
 from edgar_min.agent.skills import ActionContext, ActionResult, Prediction
 from edgar_min.errors import BadInput, EdgarError, ModelError, Refused
+from edgar_min.records import dataclass
 from edgar_min.semif.questions import MAX_QUESTIONS
 from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 

@@ -11,7 +11,6 @@ the tree, `off` makes no call.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from edgar_min.agent.acceptance import (
     FORBIDDEN_MODULES,
@@ -25,6 +24,7 @@ from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.learning.redact import redact
 from edgar_min.models import ReplySchema, ask, get_provider
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import sys
 import types
-from dataclasses import dataclass
 
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.tree import body_path
 from edgar_min.errors import Refused
 from edgar_min.logfile import kind_of, read_capped
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

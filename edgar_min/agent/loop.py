@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from edgar_min.agent.skills import ActionResult, Request
 from edgar_min.agent.walls import BudgetExceeded, Wall
 from edgar_min.errors import BadInput, Refused
 from edgar_min.learning.turn import redact
+from edgar_min.records import dataclass, field
 from edgar_min.semif import ask_many
 from edgar_min.semif.types import DecisionRequest, Option
 

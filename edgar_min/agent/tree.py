@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

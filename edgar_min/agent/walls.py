@@ -27,7 +27,8 @@ from __future__ import annotations
 import os
 import sys
 import types
-from dataclasses import dataclass
+
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -111,9 +111,8 @@ def _session(ctx: Context, found: str | None) -> str:
 
 
 def _verified(ctx: Context, turn: Turn) -> Turn:
-    from dataclasses import replace
-
     from edgar_min.learning.check import run_check
+    from edgar_min.records import replace
 
     result = run_check(ctx.config.check, ctx.layout.root)
     return replace(turn, verification=result.verdict)

@@ -12,12 +12,12 @@ never a broken turn.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from edgar_min.errors import EdgarError, NotFound, Refused
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import triggers
 from edgar_min.logfile import append_row, timestamp
+from edgar_min.records import dataclass, replace
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -231,8 +231,6 @@ class Gate:
 
     def learn(self, turn: Turn, session: str, timeout: float | None = None) -> Outcome:
         """`after_turn`, then wait for the synthesis and any distill (bounded by the model timeout)."""
-        from dataclasses import replace
-
         pending = self.after_turn(turn, session)
         limit = self.config.model.timeout_s + 5 if timeout is None else timeout
         deadline = time.monotonic() + limit

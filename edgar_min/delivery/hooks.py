@@ -21,10 +21,10 @@ import json
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from edgar_min.errors import BadInput, EdgarError
+from edgar_min.records import dataclass, field, replace
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -262,8 +262,6 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
 
 
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
-    from dataclasses import replace
-
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
     from edgar_min.controller.gate import Gate

@@ -19,11 +19,11 @@ import json
 import math
 import shlex
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

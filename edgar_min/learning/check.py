@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from dataclasses import dataclass
 
 from edgar_min.errors import ConfigError
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 
 from edgar_min.errors import Refused
 from edgar_min.learning.walls import MIN_SECTION_WORDS
 from edgar_min.learning.writer import MAX_BODY_CHARS
 from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.names import NAME_MAX
 from edgar_min.skills.sections import BODY_SECTIONS

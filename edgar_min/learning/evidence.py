@@ -28,13 +28,13 @@ from __future__ import annotations
 import math
 import os
 import time
-from dataclasses import dataclass
 from operator import itemgetter
 
 from edgar_min.errors import EdgarError
 from edgar_min.learning.observations import read_history
 from edgar_min.learning.store import VERDICTS, Scan
 from edgar_min.logfile import timestamp
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -14,11 +14,11 @@ or garbage lines; `doctor` reports them.
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass, field
 
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
 from edgar_min.errors import NotFound, Refused
 from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -9,12 +9,11 @@ the skill's origin, so edgar never writes beside a person's files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from edgar_min.atomic import append_line
 from edgar_min.errors import NotFound
 from edgar_min.learning.outline import one_line
 from edgar_min.learning.turn import redact
+from edgar_min.records import dataclass
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

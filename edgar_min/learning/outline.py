@@ -7,9 +7,8 @@ so a typed newline cannot forge another outline line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from edgar_min.learning.turn import Turn
+from edgar_min.records import dataclass
 
 __all__ = ["Outline", "one_line"]
 

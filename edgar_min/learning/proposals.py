@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from edgar_min.errors import EdgarError, NotFound
+from edgar_min.records import dataclass
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import name_problem
 

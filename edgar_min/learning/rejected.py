@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import asdict, dataclass
 
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
 from edgar_min.learning.turn import redact
 from edgar_min.logfile import open_plain, timestamp
+from edgar_min.records import asdict, dataclass
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

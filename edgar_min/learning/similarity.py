@@ -23,10 +23,10 @@ file; seed a flaky test vs fix a flaky timeout) score 0.33 at most.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import permutations
 
 from edgar_min.errors import Refused
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import section
 

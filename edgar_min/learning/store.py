@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
 
 from edgar_min.atomic import append_line, check_writable, create_empty
 from edgar_min.learning.sessions import check_session, new_session_id
 from edgar_min.logfile import timestamp
+from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
 
 try:  # CPython's own SHA-1: hashlib loads OpenSSL, a real part of every turn's start-up

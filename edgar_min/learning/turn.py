@@ -8,10 +8,10 @@ record with any other key is refused whole, not trimmed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from edgar_min.errors import BadInput
 from edgar_min.learning.redact import redact
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

@@ -9,8 +9,6 @@ here, from a name already checked, so it has nothing to climb out with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from edgar_min.atomic import check_writable, read_text, write_text
 from edgar_min.errors import EdgarError, Refused
 from edgar_min.learning.ledger import check_record, record
@@ -18,6 +16,7 @@ from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
 from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.logfile import timestamp
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill, render_scalar

@@ -10,9 +10,9 @@ when it can and falls back to the text prompt when the server refuses it.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
 from edgar_min.errors import ConfigError, ModelError
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -16,9 +16,8 @@ every sentence leave it out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from edgar_min.errors import ConfigError
+from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

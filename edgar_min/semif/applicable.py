@@ -16,8 +16,7 @@ words. Every question is logged as its own row, with the engine's phase.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from edgar_min.records import dataclass
 from edgar_min.semif import ask_many
 from edgar_min.semif.questions import Question, requests_for
 from edgar_min.semif.types import Option

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

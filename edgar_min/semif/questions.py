@@ -10,9 +10,9 @@ line, `{"question": ..., "options": [...], "id": ...}`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from edgar_min.errors import BadInput
+from edgar_min.records import dataclass
 from edgar_min.semif.types import DecisionRequest, Option, as_options
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

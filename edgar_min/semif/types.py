@@ -8,9 +8,9 @@ malformed one. `DecisionResult.selected` is always one of the option ids.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from edgar_min.errors import BadInput
+from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

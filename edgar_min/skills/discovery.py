@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 
+from edgar_min.records import dataclass, field
 from edgar_min.skills.names import RESERVED
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)

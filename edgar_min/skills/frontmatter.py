@@ -59,10 +59,9 @@ mark at the start is read past, with a warning (some agents refuse it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
+from edgar_min.records import dataclass
 from edgar_min.skills._reader import Failure, read
 from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_sentence, is_timestamp, resolve
 

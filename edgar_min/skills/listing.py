@@ -12,9 +12,9 @@ its `warning`). `--json` gives the full lists.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from edgar_min.errors import BadInput
+from edgar_min.records import dataclass, field
 from edgar_min.skills.discovery import discover
 from edgar_min.skills.terminal import printable
 

@@ -20,8 +20,8 @@ import heapq
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 
+from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.background import background_counts
 
