@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AGENT_DEFAULTS",
+    "AUTO_SYNTHESIS",
+    "INERT",
     "AdaptersConfig",
     "CheckConfig",
     "Config",
@@ -34,6 +36,15 @@ __all__ = [
     "SuggestConfig",
     "load_config",
 ]
+
+# What two of the modes mean, said where they are set: the gate acts on them, the CLI, the
+# hooks and `doctor` warn with them.
+AUTO_SYNTHESIS = (
+    "edgar: warning: skills.synthesis is 'auto': skills from passing turns are written into "
+    ".edgar/skills/learned/ with no review, so a mistake or an instruction injected into a task "
+    "can become a standing instruction until someone removes it (set it to 'propose' to review first)"
+)
+INERT = "the controller is switched off (controller.enabled = false): learning is inert"
 
 
 # Bounds for every number a config may hold: a timeout of `inf`, `1e308` or `nan` is a

@@ -121,7 +121,7 @@ def execute(ns: Any, stdout: TextIO | None = None, stderr: TextIO | None = None)
     try:
         ctx = Context(ns, stdout, stderr)
         if getattr(ns, "needs_config", True) and ctx.config.skills.synthesis == "auto":
-            from edgar_min.controller.gate import AUTO_SYNTHESIS
+            from edgar_min.config import AUTO_SYNTHESIS
 
             ctx.warn(AUTO_SYNTHESIS)
         code = ns.handler(ctx)

@@ -283,8 +283,7 @@ def diagnose(
     layout: Layout, environ: dict[str, str], overrides: tuple[str, ...], network: bool
 ) -> dict[str, Any]:
     """The whole report as one JSON-ready document; `attention` lists what needs a person."""
-    from edgar_min.config import Config, load_config
-    from edgar_min.controller.gate import AUTO_SYNTHESIS, INERT
+    from edgar_min.config import AUTO_SYNTHESIS, INERT, Config, load_config
     from edgar_min.errors import EdgarError
     from edgar_min.learning.check import describe_check
     from edgar_min.learning.evidence import collect, lifecycle_findings

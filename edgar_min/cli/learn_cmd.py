@@ -143,7 +143,7 @@ def _report(ctx: Context, outcome: Any, extra: dict[str, Any]) -> None:
 
 def _auto_warning(ctx: Context) -> None:
     if ctx.config.skills.synthesis == "auto":
-        from edgar_min.controller.gate import AUTO_SYNTHESIS
+        from edgar_min.config import AUTO_SYNTHESIS
 
         ctx.warn(AUTO_SYNTHESIS)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 
+from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import triggers
@@ -39,12 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection", "route"]
 
-AUTO_SYNTHESIS = (
-    "edgar: warning: skills.synthesis is 'auto': skills from passing turns are written into "
-    ".edgar/skills/learned/ with no review, so a mistake or an instruction injected into a task "
-    "can become a standing instruction until someone removes it (set it to 'propose' to review first)"
-)
-INERT = "the controller is switched off (controller.enabled = false): learning is inert"
 
 # Why a body that `auto` would learn is proposed instead; `route` says the first that holds.
 OFF = "skills.synthesis is 'off'"

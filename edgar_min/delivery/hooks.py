@@ -342,7 +342,7 @@ def run_hook(
         else:
             result = _stop(layout, config, payload, clock)
             if config.skills.synthesis == "auto":
-                from edgar_min.controller.gate import AUTO_SYNTHESIS
+                from edgar_min.config import AUTO_SYNTHESIS
 
                 result.notes.append(AUTO_SYNTHESIS)
         return result
