@@ -77,7 +77,8 @@ def _skills(layout: Layout, attention: list[str]) -> dict[str, Any]:
     problems = list(index.problems)
     every = list(index.skills.values()) + [loser for loser, _ in index.shadowed]
     for skill in every:
-        problems += validate_file(skill.path)
+        # Discovery knows where each skill sits: no need to resolve every path again to tell.
+        problems += validate_file(skill.path, skill.origin)
     attention.extend(f"skill: {problem}" for problem in problems)
     return {
         "count": len(index.skills),
