@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from edgar_min.errors import NotFound
@@ -49,11 +50,12 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_reject)
 
 
-def _rel(ctx: Context, path: Path) -> str:
-    try:
-        return str(path.relative_to(ctx.root))
-    except ValueError:
-        return str(path)
+def _rel(ctx: Context, path: Path | str) -> str:
+    """`path` relative to the root when it is below it, else whole: strings, not `Path`s, since a
+    listing asks this of every skill."""
+    text, root = os.fspath(path), os.fspath(ctx.root)
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    return text.removeprefix(prefix)
 
 
 def _entry(ctx: Context, skill: Skill, shadowed_by: Skill | None = None) -> dict[str, Any]:
@@ -61,13 +63,13 @@ def _entry(ctx: Context, skill: Skill, shadowed_by: Skill | None = None) -> dict
         "name": skill.name,
         "origin": skill.origin,
         "scope": skill.scope,
-        "path": _rel(ctx, skill.path),
+        "path": _rel(ctx, skill.file),
         "description": skill.description,
         "warning": skill.warning,
     }
     if skill.origin == "learned":
         entry["provenance"] = skill.provenance
-    entry["shadowed_by"] = _rel(ctx, shadowed_by.path) if shadowed_by else None
+    entry["shadowed_by"] = _rel(ctx, shadowed_by.file) if shadowed_by else None
     return entry
 
 

@@ -68,7 +68,7 @@ class Skill:
         if self._frontmatter is None:
             from edgar_min.skills.frontmatter import read_skill
 
-            self._frontmatter = read_skill(self.path)
+            self._frontmatter = read_skill(self._path)  # a str does: no Path built for a read
         return self._frontmatter
 
     @property
