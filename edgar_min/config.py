@@ -16,6 +16,7 @@ from pathlib import Path
 
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
+from edgar_min.logfile import READ_FLAGS
 from edgar_min.records import dataclass, field, fields
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -317,7 +318,7 @@ class _Layers:
 
 def _read_toml(path: Path) -> dict[str, Any] | None:
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:

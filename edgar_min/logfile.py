@@ -21,7 +21,19 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, BinaryIO
 
-__all__ = ["Rows", "append_row", "kind_of", "open_plain", "read_capped", "read_rows", "timestamp"]
+# How a file that may turn out not to be plain is opened for reading: a fifo must not block the open.
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+__all__ = [
+    "READ_FLAGS",
+    "Rows",
+    "append_row",
+    "kind_of",
+    "open_plain",
+    "read_capped",
+    "read_rows",
+    "timestamp",
+]
 
 
 def timestamp(now: float | None = None, *, compact: bool = False) -> str:
@@ -77,7 +89,7 @@ def open_plain(path: Path | str) -> BinaryIO | None:
 
     A checkout can link a log to `/dev/zero`: reading that would never end.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, READ_FLAGS)
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         return None
@@ -89,7 +101,7 @@ def read_capped(path: Path | str, limit: int) -> bytes | None:
 
     The caller refuses a result longer than `limit`: nothing is read without bound.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, READ_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
