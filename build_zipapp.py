@@ -96,13 +96,17 @@ def build(output: Path, package_dir: Path = HERE / PACKAGE) -> Path:
     tmp = output.with_name(output.name + ".tmp")
     with tmp.open("wb") as raw:
         raw.write(SHEBANG)
-        with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        with zipfile.ZipFile(raw, "w") as zf:
             for arcname, data in entries(package_dir):
                 info = zipfile.ZipInfo(arcname, date_time=stamp)
-                info.compress_type = zipfile.ZIP_DEFLATED
+                # Bytecode is what every run reads: stored, so a run neither imports zlib nor
+                # inflates each module (about 7% of `learn`). Sources are read only for
+                # tracebacks and by another Python's first run: compressed.
+                stored = arcname.endswith(".pyc")
+                info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
                 info.external_attr = (0o100644 & 0xFFFF) << 16
                 info.create_system = 3  # unix, whatever machine builds it
-                zf.writestr(info, data, compresslevel=9)
+                zf.writestr(info, data, compresslevel=None if stored else 9)
     tmp.chmod(0o755)
     tmp.replace(output)
     return output
