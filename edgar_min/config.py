@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import stat
-from pathlib import Path
 
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
@@ -316,7 +315,7 @@ class _Layers:
         return Config(**sections, agent=self.agent, sources=tuple(sources))
 
 
-def _read_toml(path: Path) -> dict[str, Any] | None:
+def _read_toml(path: str) -> dict[str, Any] | None:
     try:
         fd = os.open(path, READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
