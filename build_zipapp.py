@@ -28,6 +28,7 @@ SHEBANG = b"#!/usr/bin/env python3\n"
 # The entry point. On a Python other than the builder's, the .pyc files here are ignored, so
 # it first asks edgar_min.bytecode for a copy compiled for the running one (see there).
 # `--version` is answered before that, with the version the package had when it was built.
+# `leave` ends the process without the interpreter's teardown when nothing needs it.
 MAIN = """import sys
 if sys.version_info < (3, 11):
     sys.exit("edgar needs Python 3.11 or newer")
@@ -38,8 +39,8 @@ from importlib.util import MAGIC_NUMBER
 if MAGIC_NUMBER != {magic!r} and hasattr(__loader__, "archive"):
     from edgar_min.bytecode import use_cache
     use_cache(__loader__.archive)
-from edgar_min.cli import main
-sys.exit(main())
+from edgar_min.cli import leave, main
+leave(main())
 """
 DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
 
