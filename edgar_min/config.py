@@ -14,6 +14,7 @@ import os
 import stat
 from pathlib import Path
 
+from edgar_min import jsoncodec
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
 from edgar_min.logfile import READ_FLAGS
@@ -361,10 +362,8 @@ def _parse_text_value(source: str, dotted: str, ftype: str, raw: str) -> Any:
         except ValueError:
             pass
     elif ftype == "tuple[str, ...]":
-        import json  # lists given as text are rare: not worth importing json for every run
-
         try:
-            value = json.loads(raw)
+            value = jsoncodec.loads(raw)
         except ValueError:
             value = None
         if isinstance(value, list):

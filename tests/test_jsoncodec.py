@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -483,3 +484,58 @@ def test_without_the_accelerator_the_standard_module_answers():
         "the standard module answered: True",
         "Expecting value: line 1 column 4 (char 3)",
     ]
+
+
+# The per-turn commands of the built pyz, run as a harness runs them, import no json module.
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    target = tmp_path_factory.mktemp("dist") / "edgar.pyz"
+    build = [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(target)]
+    subprocess.run(build, check=True, capture_output=True, timeout=120)
+    return target
+
+
+def _json_modules(
+    pyz: Path, root: Path, *args: str, stdin: str = ""
+) -> tuple[subprocess.CompletedProcess, list]:
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", str(pyz), "--root", str(root), *args],
+        cwd=root, input=stdin, capture_output=True, text=True, timeout=60, env=dict(os.environ),
+    )  # fmt: skip
+    names = [
+        line.rpartition("|")[2].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    ]
+    assert "edgar_min.jsoncodec" in names, done.stderr[-2000:]  # the command read or wrote JSON through it
+    return done, sorted(n for n in names if n == "json" or n.startswith("json."))
+
+
+def test_the_per_turn_commands_of_the_pyz_import_no_json_module(pyz, tmp_path):
+    skill = tmp_path / ".edgar" / "skills" / "pin-bump" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: pin-bump\ndescription: Bump a dependency pin and its lock file.\n---\nProse.\n"
+    )
+    (tmp_path / "turn.json").write_text(
+        '{"prompt": "list the files", "tools": ["shell"], "verification": "passed"}'
+    )
+    transcript = FIXTURES / "transcripts" / "claude-code-2.1.39-compaction-task-notification.jsonl"
+    stop = json.dumps({"session_id": "s-1", "transcript_path": str(transcript), "hook_event_name": "Stop"})
+    prompt = json.dumps({"session_id": "s-1", "prompt": "bump the httpx pin", "cwd": str(tmp_path)})
+
+    learned, modules = _json_modules(pyz, tmp_path, "learn", "turn.json", "--session", "s-1")
+    assert (learned.returncode, modules) == (0, []), learned.stderr[-2000:]
+    assert "nothing to learn" in learned.stdout
+    # A turn as an agent runs it: the prompt hook hands over a skill and records it, the Stop hook reads that.
+    told, modules = _json_modules(pyz, tmp_path, "hook", "user-prompt-submit", stdin=prompt)
+    assert (told.returncode, modules) == (0, [])
+    assert "Skill `pin-bump`" in json.loads(told.stdout)["hookSpecificOutput"]["additionalContext"]
+    hooked, modules = _json_modules(pyz, tmp_path, "learn", "--from", "claude-code", "--hook", stdin=stop)
+    assert (hooked.returncode, modules) == (0, []), hooked.stderr[-2000:]
+    assert hooked.stdout.startswith("edgar: ")
+    for command in (["skills", "list"], ["doctor"]):
+        done, modules = _json_modules(pyz, tmp_path, *command)
+        assert (done.returncode, modules) == (0, []), (command, done.stderr[-2000:])

@@ -6,8 +6,7 @@ imports `edgar_min.learning`, so validation works in a build without it.
 
 from __future__ import annotations
 
-import json
-
+from edgar_min import jsoncodec
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.loader import read_body_text
 from edgar_min.agent.tree import Manifest, body_path, registry_problems
@@ -63,7 +62,7 @@ def validate_code_file(layout: Layout, path: Path) -> list[str]:
     if resolved.parent == proposals:
         entry = path.with_suffix(".json")
         try:
-            raw = json.loads(entry.read_text(encoding="utf-8"))
+            raw = jsoncodec.loads(entry.read_text(encoding="utf-8"))
             manifest = Manifest(
                 name=raw["name"], category=raw.get("category") or raw["name"].partition(".")[0],
                 description=raw["description"],
