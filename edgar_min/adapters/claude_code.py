@@ -29,6 +29,7 @@ What is computed, for the last turn of the main chain:
 
 from __future__ import annotations
 
+import os
 import re
 
 from edgar_min.adapters.common import (
@@ -46,7 +47,6 @@ from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 __all__ = ["read_transcript"]
@@ -205,7 +205,7 @@ class _Reader:
         self.orphans = 0
         self.sidechain_lines = 0
 
-    def read(self, path: Path) -> None:
+    def read(self, path: str) -> None:
         for entry in records(path, self.stats):
             if not isinstance(entry, dict):
                 self.unknown += 1
@@ -330,21 +330,21 @@ class _Reader:
         self.turn.add_error(tool, error_kind(head, exit_code, person_said_no=person), exit_code, program)
 
 
-def _open_check(path: Path) -> None:
-    if not path.exists():
+def _open_check(path: str) -> None:
+    if not os.path.exists(path):
         msg = f"{path}: no such file"
         raise BadInput(msg)
-    if path.is_dir():
+    if os.path.isdir(path):
         msg = f"{path}: is a folder, not a transcript"
         raise BadInput(msg)
 
 
 def read_transcript(
-    path: Path,
+    path: str,
     table: dict[str, str],
     skill_names: frozenset[str] = frozenset(),
     *,
-    agent_path: Path | None = None,
+    agent_path: str | None = None,
     agent_type: str | None = None,
 ) -> AdaptedTurn:
     """The turn record of the transcript's last turn; with `agent_path`, a subagent's turn.

@@ -17,10 +17,10 @@ line for the transcript view (its stdout never reaches the model) and never a
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import time
-from pathlib import Path
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
@@ -173,14 +173,14 @@ def read_payload(stream: BinaryIO | Any) -> dict[str, Any]:
     return payload
 
 
-def _path(payload: dict[str, Any], key: str, required: bool) -> Path | None:
+def _path(payload: dict[str, Any], key: str, required: bool) -> str | None:
     value = payload.get(key)
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or "\x00" in value:
         msg = f"the hook payload has no {key} (expected the path of the session's transcript)"
         raise BadInput(msg)
-    return Path(value).expanduser()
+    return os.path.expanduser(value)
 
 
 def _session(payload: dict[str, Any]) -> str | None:
@@ -195,7 +195,8 @@ def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> 
     if not isinstance(cwd, str) or not cwd:
         return
     try:
-        inside = Path(cwd).resolve().is_relative_to(layout.root.resolve())
+        here, root = os.path.realpath(cwd), os.path.realpath(layout.root)
+        inside = here == root or here.startswith(root.rstrip(os.sep) + os.sep)
     except (OSError, ValueError):
         inside = False
     if not inside:
@@ -270,7 +271,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import discover
 
-    path = _path(payload, "transcript_path", required=True) or Path()
+    path = _path(payload, "transcript_path", required=True) or ""
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
     if agent_path is not None:

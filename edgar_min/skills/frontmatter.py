@@ -67,7 +67,6 @@ from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_s
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    import pathlib
     from typing import Any, NoReturn
 
 __all__ = ["Frontmatter", "FrontmatterError", "parse_skill", "read_skill", "render_scalar"]
@@ -91,7 +90,7 @@ class Frontmatter:
 MAX_SKILL_BYTES = 1_000_000
 
 
-def read_skill(path: pathlib.Path) -> Frontmatter:
+def read_skill(path: str) -> Frontmatter:
     """Read and parse one SKILL.md (UTF-8); any failure is a `FrontmatterError`.
 
     Only a plain file is read (a link to one is followed: a hand skill may be a link to a
