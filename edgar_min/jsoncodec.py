@@ -12,7 +12,7 @@ The promise, for the options these functions take: `loads` returns what
 returns for every value. Whatever the fast path cannot answer (invalid JSON, a
 value it cannot encode, `indent` before Python 3.13, a Python without `_json`)
 goes to the standard function, so every error is the standard exception with
-the standard message, and only an error pays for importing `json`.
+the standard message, and only those cases pay for importing `json`.
 `JSONDecodeError` is `json.JSONDecodeError`, looked up when first asked for: an
 `except jsoncodec.JSONDecodeError:` clause evaluates it only when an exception
 arrives.
@@ -103,7 +103,7 @@ def dumps(
         # What `json.JSONEncoder(...).encode(obj)` does on its C path.
         string = encode_basestring_ascii if ensure_ascii else encode_basestring
         try:
-            if isinstance(obj, str):
+            if isinstance(obj, str):  # json's own shortcut: the same text as the encoder's
                 return string(obj)
             if separators is not None:
                 item_separator, key_separator = separators
