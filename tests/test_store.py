@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar_min.errors import BadInput
 from edgar_min.learning.store import ExperienceStore, check_session
@@ -139,3 +141,17 @@ def test_marker_names_are_the_ones_earlier_versions_wrote(tmp_path):
     expected_file = f"s-1.{hashlib.sha1(b's:1').hexdigest()[:10]}"
     assert os.listdir(tmp_path / "shapes") == [expected_dir]
     assert os.listdir(tmp_path / "shapes" / expected_dir) == [expected_file]
+
+
+@given(st.text(alphabet="aZ09._-:@ !\n\u00e9/", max_size=140))
+@settings(max_examples=500, deadline=None)
+def test_the_session_rule_and_file_names_say_what_their_patterns_say(text):
+    """Both run on every turn as string operations; these patterns are what they promise."""
+    import re
+
+    from edgar_min.learning.sessions import is_session
+    from edgar_min.learning.store import _slug
+
+    assert is_session(text) == bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}", text))
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:60] or "x"
+    assert _slug(text).startswith(readable)

@@ -43,6 +43,7 @@ from edgar_min.adapters.common import (
 )
 from edgar_min.adapters.jsonl import ReadStats, records
 from edgar_min.errors import BadInput
+from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -108,7 +109,6 @@ _BLOCKS = lazy(
     re.DOTALL,
 )
 _BLANK_LINES = lazy(r"\n[ \t]*\n(?:[ \t]*\n)+")
-_AGENT = lazy(r"[a-z][a-z0-9_.-]{0,63}")
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:
@@ -390,7 +390,7 @@ def read_transcript(
             dropped_tools=side.turn.dropped_tools,
         )
         kind = (agent_type or "subagent").strip().lower()
-        turn.agent = kind if _AGENT.fullmatch(kind) else "subagent"
+        turn.agent = kind if is_tool_name(kind) else "subagent"
         unknown += side.unknown
         orphans += side.orphans
     return AdaptedTurn(

@@ -99,11 +99,11 @@ def _usage(ns: argparse.Namespace) -> None:
 
 
 def _session(ctx: Context, found: str | None) -> str:
-    from edgar_min.learning.sessions import SESSION, check_session, new_session_id
+    from edgar_min.learning.sessions import check_session, is_session, new_session_id
 
     if ctx.ns.session:
         return check_session(ctx.ns.session)
-    if found and SESSION.fullmatch(found):
+    if found and is_session(found):
         return found
     return new_session_id()
 

@@ -184,10 +184,10 @@ def _path(payload: dict[str, Any], key: str, required: bool) -> str | None:
 
 
 def _session(payload: dict[str, Any]) -> str | None:
-    from edgar_min.learning.sessions import SESSION
+    from edgar_min.learning.sessions import is_session
 
     value = payload.get("session_id")
-    return value if isinstance(value, str) and SESSION.fullmatch(value) else None
+    return value if isinstance(value, str) and is_session(value) else None
 
 
 def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> None:
@@ -283,13 +283,11 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     table = tool_table(config.adapters.tool_map)
     names = frozenset(discover(layout).skills)
     adapted = read_transcript(path, table, names, **subagent)
-    from edgar_min.learning.sessions import SESSION
+    from edgar_min.learning.sessions import is_session
 
     session = _session(payload)
     if session is None:
-        session = (
-            adapted.session if adapted.session and SESSION.fullmatch(adapted.session) else new_session_id()
-        )
+        session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
     record = dict(adapted.record)
     # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call.
     suggested = tuple(name for name in last_suggested(layout, session) if name in names)

@@ -52,12 +52,20 @@ MARKER_CAP = 64
 _BLOCK = 1 << 22
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
-_SAFE = lazy(r"[^A-Za-z0-9._-]+")
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 
 def _slug(text: str, limit: int = 60) -> str:
     """A file name for `text`: readable part plus a short hash when it had to be changed."""
-    safe = _SAFE.sub("-", text).strip("-.")[:limit] or "x"
+    kept: list[str] = []
+    in_run = False
+    for char in text:  # each run of other characters becomes one '-'
+        if char in _SAFE:
+            kept.append(char)
+        elif not in_run:
+            kept.append("-")
+        in_run = char not in _SAFE
+    safe = "".join(kept).strip("-.")[:limit] or "x"
     if safe == text:
         return safe
     return f"{safe}.{sha1(text.encode()).hexdigest()[:10]}"
