@@ -7,8 +7,7 @@ record with any other key is refused whole, not trimmed.
 
 from __future__ import annotations
 
-import json
-
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
 from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
@@ -206,7 +205,7 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
 def turn_from_json(text: str, source: str = "turn", allowed_tools: tuple[str, ...] = ()) -> Turn:
     """Parse a turn record from JSON text."""
     try:
-        data = json.loads(text)
+        data = jsoncodec.loads(text)
     except ValueError as exc:
         msg = f"{source}: not valid JSON ({exc}); nothing was stored"
         raise BadInput(msg) from None
