@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar_min.adapters.common import error_kind, program_word
 
@@ -58,3 +60,62 @@ def test_a_rejection_by_text_alone_is_not_a_persons_when_the_log_says_otherwise(
     text = "The user doesn't want to proceed with this tool use."
     assert error_kind(text, None) == "denied"
     assert error_kind(text, None, person_said_no=False) == "crashed"
+
+
+# The rules read on every turn are string operations; these are the patterns they stand for,
+# and the standard shell splitter, checked on generated text.
+_SHELLISH = st.text(alphabet="aZ09_=.-/:@%+, \t\n'\"\\;&|()$~*#", max_size=40)
+
+
+@given(_SHELLISH)
+@settings(max_examples=600, deadline=None)
+def test_command_words_are_what_shlex_reads(command):
+    import shlex
+
+    from edgar_min.adapters.common import _words
+
+    lexer = shlex.shlex(command[:512], posix=True, punctuation_chars=";&|()")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        expected = list(lexer)
+    except ValueError:
+        expected = command[:512].split()
+    assert _words(command) == expected
+
+
+@given(st.text(alphabet="aZ09_=.-smhdpython \n", max_size=20))
+@settings(max_examples=600, deadline=None)
+def test_assignments_pythons_and_durations_are_their_patterns(word):
+    import re
+
+    from edgar_min.adapters.common import _is_assignment, _is_duration, _is_python
+
+    assert _is_assignment(word) == bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", word, re.DOTALL))
+    assert _is_python(word) == bool(re.fullmatch(r"python[0-9.]*", word))
+    assert _is_duration(word) == bool(re.fullmatch(r"[0-9.]+[smhd]?", word))
+
+
+@given(st.text(alphabet="aZ09_.-_ AbCd\u0130", max_size=30))
+@settings(max_examples=400, deadline=None)
+def test_a_tool_name_maps_as_its_pattern_says(name):
+    import re
+
+    from edgar_min.adapters.common import _CAMEL, _DROP, map_tool
+
+    text = _DROP.sub("_", _CAMEL.sub("_", name.replace("__", ".")).lower()).strip("_.-")
+    expected = re.sub(r"^[^a-z]+", "", text)[:64].rstrip("_.-") or "tool"
+    assert map_tool(name, {}) == expected
+
+
+@given(st.text(alphabet="exitcodEXIT stau:1-0\n\u0131hookblcdenprv", max_size=60))
+@settings(max_examples=600, deadline=None)
+def test_exit_codes_and_hook_blocks_are_found_where_the_patterns_find_them(head):
+    from edgar_min.adapters.common import _EXIT, _HOOK_BLOCK, stated_exit_code
+
+    m = _EXIT.search(head[:300])
+    value = int(m.group(1)) if m else None
+    assert stated_exit_code(head) == (value if value is None or -(2**31) <= value < 2**32 else None)
+    lowered = head[:300].lstrip().lower()
+    if _HOOK_BLOCK.search(lowered):
+        assert error_kind(head, None, person_said_no=False) == "denied"

@@ -30,7 +30,6 @@ What is computed, for the last turn of the main chain:
 from __future__ import annotations
 
 import os
-import re
 
 from edgar_min.adapters.common import (
     MAX_PENDING,
@@ -48,6 +47,7 @@ from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 __all__ = ["read_transcript"]
@@ -101,12 +101,12 @@ HARNESS_MESSAGES = (
     "Base directory for this skill:",  # a loaded skill's body
 )
 _COMMAND = lazy(r"<command-name>\s*(/?[^<\s]{1,100})\s*</command-name>")
-_COMMAND_ARGS = lazy(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_COMMAND_ARGS = lazy(r"(?s)<command-args>(.*?)</command-args>")
 _BLOCKS = lazy(
-    r"<(" + "|".join(map(re.escape, HARNESS_BLOCKS)) + r")(?:\s[^>]*)?>(?:.*?</\1\s*>|.*\Z)"
+    # Tag names are letters, `_` and `-`: nothing to escape. `(?s)`: `.` takes line breaks too.
+    r"(?s)<(" + "|".join(HARNESS_BLOCKS) + r")(?:\s[^>]*)?>(?:.*?</\1\s*>|.*\Z)"
     # A task notification ends with Claude Code's own instruction to read the task's output.
     r"(?:\s*Read the output file to retrieve the result: [^\n]*)?",
-    re.DOTALL,
 )
 _BLANK_LINES = lazy(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
@@ -132,13 +132,19 @@ def typed_text(text: str) -> str | None:
     stripped = text.strip()
     if not stripped or stripped.startswith(HARNESS_MESSAGES):
         return None
-    command = _COMMAND.search(_BLOCKS.sub(_keep_commands, stripped))
+    # Each pattern only where its text can be: most prompts are a line with no tag in it.
+    tagged = "<" in stripped
+    kept = _BLOCKS.sub(_keep_commands, stripped) if tagged else stripped
+    command = _COMMAND.search(kept) if "<command-name>" in kept else None
     if command is not None:
         args = _COMMAND_ARGS.search(stripped)
         name = command.group(1)
         name = name if name.startswith("/") else "/" + name
         return f"{name} {args.group(1).strip()}".strip() if args else name
-    left = _BLANK_LINES.sub("\n\n", _BLOCKS.sub("", stripped)).strip()
+    left = _BLOCKS.sub("", stripped) if tagged else stripped
+    if left.count("\n") >= 3:  # a run of blank lines needs three line breaks
+        left = _BLANK_LINES.sub("\n\n", left)
+    left = left.strip()
     if not left or left.startswith(HARNESS_MESSAGES):
         return None
     return left

@@ -28,7 +28,6 @@ Codex records no skill loading and no subagent type, so `skills` is empty and
 from __future__ import annotations
 
 import os
-import re
 
 from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
@@ -68,7 +67,7 @@ BARE_ITEMS = frozenset(
 REQUEST = "## My request for Codex:"
 # Context Codex injects as user messages: instructions files and the environment.
 INJECTED = ("<", "# AGENTS.md")
-_IMAGE = lazy(r"<image\b[^>]*>.*?</image>|</?image\b[^>]*>", re.DOTALL)
+_IMAGE = lazy(r"(?s)<image\b[^>]*>.*?</image>|</?image\b[^>]*>")
 
 
 def typed_text(text: str) -> str:
@@ -76,7 +75,7 @@ def typed_text(text: str) -> str:
     _, found, request = text.partition(REQUEST)
     if found:
         text = request
-    return _IMAGE.sub("", text).strip()
+    return (_IMAGE.sub("", text) if "image" in text else text).strip()  # no pattern for a plain prompt
 
 
 CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})

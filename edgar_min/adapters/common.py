@@ -6,8 +6,6 @@ The adapters (`claude_code`, `codex`) stream a log through `jsonl` and build one
 
 from __future__ import annotations
 
-import re
-
 from edgar_min.errors import ConfigError
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.records import dataclass, field
@@ -96,11 +94,22 @@ def map_tool(name: str, table: dict[str, str]) -> str:
     text = name.replace("__", ".")
     text = _CAMEL.sub("_", text).lower()
     text = _DROP.sub("_", text).strip("_.-")
-    text = re.sub(r"^[^a-z]+", "", text)[:64].rstrip("_.-")
+    text = text.lstrip(_NOT_LOWER)[:64].rstrip("_.-")
     return text or "tool"
 
 
-_ENV_ASSIGN = lazy(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.DOTALL)
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+
+# The words of a command are read on every turn, so these rules are string operations: as
+# patterns they would import `re` (about a third of a bare interpreter's start-up) for them.
+def _is_assignment(word: str) -> bool:
+    """`NAME=value` (a shell variable set for the command): `[A-Za-z_][A-Za-z0-9_]*=.*`."""
+    name, equals, _ = word.partition("=")
+    return bool(equals) and name[:1] in _NAME_START and not name.strip(_NAME_CHARS)
+
+
 # Words that only prepare the shell for the next command of a `&&`/`;` chain.
 _SETUP = frozenset(
     {"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "true", "ulimit", "umask"}
@@ -138,17 +147,32 @@ _WRAPPERS: dict[tuple[str, ...], frozenset[str]] = {
     ("pipx", "run"): frozenset({"--spec"}),
 }
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "ksh"})
-_PYTHON = lazy(r"python[0-9.]*")
+
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "{", "}", "!"})
-# `timeout 60 cmd`: the duration `timeout` takes before the command.
-_DURATION = lazy(r"[0-9.]+[smhd]?")
+_DIGITS = "0123456789."
+_NOT_LOWER = "0123456789_.-"  # what a mapped name may hold besides a-z
+# Characters shell quoting leaves alone (shlex's own "safe" set) and the spaces between words.
+_PLAIN = frozenset(_NAME_CHARS + "@%+=:,./- \t\r\n")
+
+
+def _is_python(name: str) -> bool:
+    """`python`, `python3`, `python3.12`: `python[0-9.]*`."""
+    return name.startswith("python") and not name[6:].strip(_DIGITS)
+
+
+def _is_duration(word: str) -> bool:
+    """The duration `timeout` takes before the command (`60`, `1.5m`): `[0-9.]+[smhd]?`."""
+    number = word[:-1] if word.endswith(("s", "m", "h", "d")) else word
+    return bool(number) and not number.strip(_DIGITS)
 
 
 def _words(command: str) -> list[str]:
     """Shell words and operators of a command's start; plain splitting when quotes do not close."""
-    import shlex
-
     head = command[:512]
+    if _PLAIN.issuperset(head):
+        return head.split()  # no quote, escape or operator: the words are as shlex reads them
+    import shlex  # its import compiles a pattern: only for a command that needs it
+
     lexer = shlex.shlex(head, posix=True, punctuation_chars=";&|()")
     lexer.whitespace_split = True
     lexer.commenters = ""
@@ -163,7 +187,7 @@ def _unwrap(words: list[str], depth: int) -> str:
     i = 0
     while i < len(words):
         word = words[i]
-        if _ENV_ASSIGN.fullmatch(word):
+        if _is_assignment(word):
             i += 1
             continue
         name = word.rsplit("/", 1)[-1]
@@ -176,7 +200,7 @@ def _unwrap(words: list[str], depth: int) -> str:
                 i += 2 if words[i] in takes_value else 1
             if i < len(words) and words[i] == "--":
                 i += 1
-            if key == ("timeout",) and i < len(words) and _DURATION.fullmatch(words[i]):
+            if key == ("timeout",) and i < len(words) and _is_duration(words[i]):
                 i += 1
             continue
         if name in _SHELLS and depth < 2:
@@ -186,7 +210,7 @@ def _unwrap(words: list[str], depth: int) -> str:
                 j += 1
             if j < len(words) and words[j].startswith("-") and "c" in words[j][1:] and j + 1 < len(words):
                 return program_word(words[j + 1], depth + 1)
-        if _PYTHON.fullmatch(name) and i + 2 < len(words) and words[i + 1] == "-m":
+        if _is_python(name) and i + 2 < len(words) and words[i + 1] == "-m":
             return words[i + 2]
         return name
     return ""
@@ -203,9 +227,9 @@ def program_word(command: str, depth: int = 0) -> str:
             continue
         if segment:
             name = segment[0].rsplit("/", 1)[-1]
-            if not first and not _ENV_ASSIGN.fullmatch(segment[0]):
+            if not first and not _is_assignment(segment[0]):
                 first = name
-            if name not in _SETUP and not all(_ENV_ASSIGN.fullmatch(w) for w in segment):
+            if name not in _SETUP and not all(_is_assignment(w) for w in segment):
                 found = _unwrap(segment, depth)
                 if found:
                     return found
@@ -222,7 +246,7 @@ DENIALS = (
     "exec command rejected by user",
     "patch rejected by user",
 )
-_EXIT = lazy(r"(?:exit code|exited with code|exit status)[:\s]+(-?\d{1,10})", re.IGNORECASE)
+_EXIT = lazy(r"(?i)(?:exit code|exited with code|exit status)[:\s]+(-?\d{1,10})")
 # A hook that stopped a tool call: Claude Code's PreToolUse wording, and a pre-commit gate's.
 _HOOK_BLOCK = lazy(r"\bhook\b.{0,80}\b(?:blocked|denied|prevented)\b|^pre-commit validation failed")
 # A request the tool refuses as too large or malformed: the call's input was wrong, nothing crashed.
@@ -244,7 +268,7 @@ def error_kind(head: str, exit_code: int | None, *, person_said_no: bool | None 
     lowered = head[:300].lstrip().lower()
     if person_said_no or (person_said_no is None and lowered.startswith(DENIALS)):
         return "denied"
-    if _HOOK_BLOCK.search(lowered):
+    if ("hook" in lowered or lowered.startswith("pre-commit")) and _HOOK_BLOCK.search(lowered):
         return "denied"
     if "timed out" in lowered or "timeout" in lowered:
         return "timeout"
@@ -266,7 +290,9 @@ def error_kind(head: str, exit_code: int | None, *, person_said_no: bool | None 
 
 def stated_exit_code(head: str) -> int | None:
     """The exit code a result states in its first lines ("Exit code 1"), as a number."""
-    m = _EXIT.search(head[:300])
+    start = head[:300]
+    # Every match says "exit"; case-blind matching reaches past ASCII, so other text is searched.
+    m = _EXIT.search(start) if "exit" in start.lower() or not start.isascii() else None
     if m is None:
         return None
     value = int(m.group(1))

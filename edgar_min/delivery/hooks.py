@@ -18,9 +18,13 @@ line for the transcript view (its stdout never reaches the model) and never a
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
+
+try:  # the C module `signal` wraps: the wrapper builds enums of every signal, on every hook
+    import _signal as signal
+except ImportError:  # another Python
+    import signal
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
