@@ -2,14 +2,13 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 731 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 942 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout` to `holdout3`: written later, each before the changes it is reported on;
-  `holdout4`: written after the last change; see bench/data/README.md): top-1 and top-3
-  accuracy over prompts that need a skill, precision and recall of `none`, end-to-end accuracy
-  (the top answer right, or no answer when none was right), and the failures of `test` and
-  `fresh` by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
-  `--quality-only` stops there;
+  `holdout` to `holdout5`: written later, each before the changes it is reported on; see
+  bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
+  recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
+  and the failures of `test` and `fresh` by kind (the holdouts' only with `--show-holdout`: they
+  are kept unread while tuning); `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -42,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 DATA = HERE / "data"
 # Splits kept unread while tuning: their failures are listed only with --show-holdout.
-HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4")
+HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5")
 
 
 def load_data() -> tuple[list[dict], list[dict]]:
