@@ -222,3 +222,30 @@ def test_a_prompt_with_every_word_of_a_skills_name_picks_it_over_a_neighbour(wid
     hits = index.search("make a research poster for my conference talk in latex")
     assert hits[0].name == "latex-posters"
     assert index.search("slides for my thesis defense talk")[0].name == "scientific-slides"
+
+
+# Real descriptions (ComposioHQ/awesome-claude-skills, Apache-2.0; K-Dense-AI/claude-scientific-skills,
+# MIT; see bench/data/README.md).
+DISCORDBOT = Card(
+    "discordbot-automation",
+    "Automate Discordbot tasks via Rube MCP (Composio). Always search tools first for current schemas.",
+)
+SLACKBOT = Card(
+    "slackbot-automation",
+    "Automate Slackbot tasks via Rube MCP (Composio). Always search tools first for current schemas.",
+)
+PRIMEKG = Card(
+    "primekg",
+    "Query the Precision Medicine Knowledge Graph (PrimeKG) for multiscale biological data including "
+    "genes, drugs, diseases, phenotypes, and more.",
+)
+
+
+def test_the_start_of_a_run_together_name_names_the_skill(wider):
+    # "discord" is no word of any description: only the name `discordbot` starts with it.
+    index = RoutingIndex([*wider.cards.values(), DISCORDBOT, SLACKBOT, PRIMEKG])
+    hits = index.search("say good morning to the team on discord")
+    assert hits[0].name == "discordbot-automation"
+    # Two letters left unsaid is too little: "prime" is a word, not the start of `primekg`.
+    hits = index.search("is 97 a prime number")
+    assert not hits or hits[0].name != "primekg"

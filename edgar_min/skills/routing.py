@@ -61,6 +61,11 @@ ALIAS_WEIGHT = 0.6
 # is: that skill's score gains this many times the word's weight.
 NAME_MATCH = 2.0
 TYPO_WEIGHT = 0.7
+# A typed word that starts a longer run-together name word ("discord" for `discordbot-automation`,
+# "astro" for `astropy`) matches that name word as a typo does: from PREFIX_LETTERS letters typed,
+# with at least PREFIX_REST left ("prime" does not name `primekg`).
+PREFIX_LETTERS = 5
+PREFIX_REST = 3
 # A query with most of a longer name's words ("latex" and "poster" for `latex-posters`, apart or
 # not) names that skill too: the words bring NAME_MATCH times their weight, scaled by the share
 # of the name's word weight they make up, when that share is at least NAME_SHARE.
@@ -540,6 +545,7 @@ class RoutingIndex:
                 self.name_parts[name] = parts
                 for part in parts:
                     self.by_part.setdefault(part, []).append(name)
+        self._by_prefix: dict[str, list[str]] | None = None
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             whole = name.replace("-", "")
@@ -547,6 +553,21 @@ class RoutingIndex:
             if "-" not in name and _py_named(name):
                 # "dicom" names the skill `pydicom` as much as "pydicom" does.
                 self.by_name.setdefault(stem(whole[2:]), []).append(name)
+
+    def _prefixes(self) -> dict[str, list[str]]:
+        """Name words (stemmed) by their beginnings as typed: built on first use, once."""
+        if self._by_prefix is None:
+            found: dict[str, list[str]] = {}
+            for name in self.cards:
+                for raw in _WORD.findall(name.lower().replace("-", " ")):
+                    whole = stem(raw)
+                    if whole not in self.idf:
+                        continue
+                    for cut in range(PREFIX_LETTERS, len(raw) - PREFIX_REST + 1):
+                        if whole not in found.setdefault(raw[:cut], []):
+                            found[raw[:cut]].append(whole)
+            self._by_prefix = found
+        return self._by_prefix
 
     def postings(self, term: str) -> list[tuple[str, float]]:
         """The skills that have `term`, each with its BM25F weight for it."""
@@ -628,6 +649,9 @@ class RoutingIndex:
                     matches[near] = TYPO_WEIGHT
                 if alias is not None:
                     sources.append((alias, TYPO_WEIGHT))
+            for raw in forms:
+                for whole in self._prefixes().get(raw, ()) if len(raw) >= PREFIX_LETTERS else ():
+                    matches.setdefault(whole, TYPO_WEIGHT)
             for source, factor in sources:
                 for alias in aliases.get(source, ()):
                     if alias in self.idf and alias not in matches:
@@ -638,8 +662,10 @@ class RoutingIndex:
     def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
         """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""
         whole = dict.fromkeys(self.by_name.get(term, ()), 1.0)
-        if matches and matches[0][1] == TYPO_WEIGHT:  # `expand` puts a correction first
-            whole.update(dict.fromkeys(self.by_name.get(matches[0][0], ()), TYPO_WEIGHT))
+        for match, factor in matches:  # a correction, or a name word the typed word starts
+            if factor == TYPO_WEIGHT:
+                for name in self.by_name.get(match, ()):
+                    whole.setdefault(name, TYPO_WEIGHT)
         return whole
 
     def _named_by_parts(self, found: dict[str, dict[str, tuple[float, float]]]) -> dict[str, float]:
