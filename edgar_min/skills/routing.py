@@ -6,9 +6,11 @@ word also matches, with less weight, the words of a small table of everyday
 aliases (`ALIASES`) and the index words one typo away from it. Every skill
 gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
-accounts for); their product is the evidence. A message whose best evidence
-stays under `NONE_EVIDENCE` gets no skill: a chat line, or a small task that
-shares a word or two with a skill but is about something else.
+accounts for); their product is the evidence. Whether the best skill is meant
+at all is a small logistic model (`Ranking.log_odds`) over its evidence, its
+coverage and how many content words the message has: a chat line, or a small
+task that shares a word or two with a skill but is about something else, gets
+no skill, while a long task whose words spread over a skill's description does.
 
 `RoutingEngine` answers a SemIf decision over a shortlist with this index, so
 the offline path logs its choice like every other decision.
@@ -33,10 +35,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALIASES",
-    "NONE_EVIDENCE",
     "NONE_ID",
     "Card",
     "Hit",
+    "Ranking",
     "RoutingEngine",
     "RoutingIndex",
     "card_terms",
@@ -77,10 +79,18 @@ COVERAGE_POWER = 0.75
 # time is it" shares "time" with a timing-attack skill. A skill that matches a single word of the
 # query keeps this share of its evidence, unless that word is the skill's whole name ("pdf").
 ONE_WORD = 0.5
-# The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
-# half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
-NONE_EVIDENCE = 4.0
-# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE. At 1.0 two
+# Is the best skill meant, or none? The log-odds are NONE_BIAS + NONE_PER_EVIDENCE * log(1 + its
+# evidence) + NONE_PER_COVERAGE * its coverage + NONE_PER_WORD * log(1 + the message's distinct
+# content words): a chat line has few words, a task many, and a skill that explains a short
+# message whole is no surer than its evidence says (coverage is in the evidence already). Fitted
+# on the readable splits of bench/data/suggest-prompts.jsonl by `bench_suggest.py --fit-none`,
+# which prints its leave-one-split-out figures; a fixed evidence threshold did worse there.
+NONE_BIAS = -11.1
+NONE_PER_EVIDENCE = 4.55
+NONE_PER_COVERAGE = -3.45
+NONE_PER_WORD = 2.91
+# Evidence to probability: a softmax at this temperature, `none` placed so that its odds against
+# the best skill are the model's. At 1.0 two
 # close neighbours well above `none` both fell under `suggest.min_probability` and the task got
 # no skill; at 0.5 the leader keeps it (chosen on `dev` and `test`).
 TEMPERATURE = 0.5
@@ -481,6 +491,31 @@ class Hit:
     matched: int = 0  # how many distinct query words this skill matched
 
 
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best hits for a text, and how many distinct content words it has."""
+
+    hits: tuple[Hit, ...]
+    terms: int
+
+    def log_odds(self) -> float:
+        """The log-odds that the best hit is the skill meant; below 0, none is."""
+        if not self.hits:
+            return -math.inf
+        top = self.hits[0]
+        return (
+            NONE_BIAS
+            + NONE_PER_EVIDENCE * math.log1p(top.evidence)
+            + NONE_PER_COVERAGE * top.coverage
+            + NONE_PER_WORD * math.log1p(self.terms)
+        )
+
+    @property
+    def best(self) -> Hit | None:
+        """The best hit if it is more likely meant than not, else None."""
+        return self.hits[0] if self.log_odds() > 0 else None
+
+
 class RoutingIndex:
     """An inverted index over skill cards; `search(text)` ranks them by evidence."""
 
@@ -680,9 +715,13 @@ class RoutingIndex:
 
     def search(self, text: str, limit: int = 15) -> list[Hit]:
         """The `limit` skills with the most evidence for `text`, best first (ties by name)."""
+        return list(self.rank(text, limit).hits)
+
+    def rank(self, text: str, limit: int = 15) -> Ranking:
+        """`search`, with what the `none` decision needs beside the hits."""
         expanded = self.expand(text)
         if not expanded:
-            return []
+            return Ranking((), 0)
         scores: dict[str, float] = {}
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
@@ -723,7 +762,10 @@ class RoutingIndex:
             ranked.append((-evidence, name, score, coverage))
         # Hits are made for the best `limit` only: with 10,000 skills most match some word.
         best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
-        return [Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first]
+        hits = tuple(
+            Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first
+        )
+        return Ranking(hits, len(expanded))
 
 
 class RoutingEngine:
@@ -731,7 +773,8 @@ class RoutingEngine:
 
     The generic lexical engine sees only the options, so its word weights come from
     a shortlist of 15; this one scores against every skill's statistics. `none`
-    scores `NONE_EVIDENCE`. Uncalibrated, and it says so.
+    gets the evidence that puts its odds against the best skill where `Ranking.log_odds`
+    says. Fitted on one bench, not calibrated in general, and it says so.
     """
 
     name = "lexical"
@@ -739,27 +782,34 @@ class RoutingEngine:
 
     def __init__(self, index: RoutingIndex) -> None:
         self.index = index
-        self._last: tuple[str, dict[str, Hit]] | None = None
+        self._last: tuple[str, Ranking, dict[str, Hit]] | None = None
 
     def ranked(self, text: str) -> dict[str, Hit]:
         """The best `RANKED` hits for `text`, kept: the shortlist and the decision share one search.
 
         An option outside them scores 0: it has less evidence than every one of them.
         """
+        return self._ranking(text)[1]
+
+    def _ranking(self, text: str) -> tuple[Ranking, dict[str, Hit]]:
         if self._last is None or self._last[0] != text:
-            self._last = (text, {h.name: h for h in self.index.search(text, limit=RANKED)})
-        return self._last[1]
+            ranking = self.index.rank(text, limit=RANKED)
+            self._last = (text, ranking, {h.name: h for h in ranking.hits})
+        return self._last[1], self._last[2]
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
         # Only a prompt with a shortlist comes here: one that shares no word with any skill is
         # answered `none` without importing the decision types.
         from edgar_min.semif.types import DecisionResult
 
-        hits = self.ranked(decision.state)
+        ranking, hits = self._ranking(decision.state)
+        odds = ranking.log_odds()
+        # softmax odds of the best skill against `none` = exp(odds): the model's odds.
+        none = ranking.hits[0].evidence - TEMPERATURE * odds if ranking.hits else 1.0
         evidence = []
         for option in decision.options:
             if option.id == NONE_ID:
-                evidence.append(NONE_EVIDENCE)
+                evidence.append(none)
             else:
                 hit = hits.get(option.id)
                 evidence.append(hit.evidence if hit else 0.0)
