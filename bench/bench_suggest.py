@@ -112,7 +112,7 @@ def scores(results: list[dict]) -> dict[str, float]:
     }
 
 
-def report(label: str, results: list[dict], *, show_failures: bool = True) -> None:
+def report(label: str, results: list[dict], *, show_failures: bool = True, timed: bool = True) -> None:
     splits = ["all", *sorted({r["split"] for r in results})]
     print(f"{label}:")
     for split in splits:
@@ -120,8 +120,8 @@ def report(label: str, results: list[dict], *, show_failures: bool = True) -> No
         s = scores(part)
         print(
             f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
-            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
-            f"{s['ms_per_prompt']:.2f} ms/prompt"
+            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}"
+            + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
         )
     if not show_failures:
         return
@@ -396,9 +396,17 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
                 held.append({**r, "ranked": ranks, "chosen": choose(ranking, fold), "seconds": 0.0})
                 now.append({**r, "ranked": ranks, "chosen": choose(ranking, current), "seconds": 0.0})
     report(
-        "leave-one-split-out (each split scored by weights fitted on the others)", held, show_failures=False
+        "leave-one-split-out (each split scored by weights fitted on the others)",
+        held,
+        show_failures=False,
+        timed=False,
     )
-    report("the weights in routing.py (fitted on all of them: these flatter)", now, show_failures=False)
+    report(
+        "the weights in routing.py (fitted on all of them: these flatter)",
+        now,
+        show_failures=False,
+        timed=False,
+    )
 
 
 def write_background(skills: list[dict]) -> None:

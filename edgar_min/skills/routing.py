@@ -85,10 +85,10 @@ ONE_WORD = 0.5
 # message whole is no surer than its evidence says (coverage is in the evidence already). Fitted
 # on the readable splits of bench/data/suggest-prompts.jsonl by `bench_suggest.py --fit-none`,
 # which prints its leave-one-split-out figures; a fixed evidence threshold did worse there.
-NONE_BIAS = -11.1
+NONE_BIAS = -11.16
 NONE_PER_EVIDENCE = 4.55
-NONE_PER_COVERAGE = -3.45
-NONE_PER_WORD = 2.91
+NONE_PER_COVERAGE = -3.52
+NONE_PER_WORD = 2.96
 # Evidence to probability: a softmax at this temperature, `none` placed so that its odds against
 # the best skill are the model's. At 1.0 two
 # close neighbours well above `none` both fell under `suggest.min_probability` and the task got
@@ -296,6 +296,25 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "finished": ("complete", "completion"),
     "parallel": ("parallel", "independent", "concurrent"),
     "skill": ("skill", "skills"),
+    "ram": ("memory",),
+    "cores": ("cpu", "cores"),
+    "cpu": ("cpu", "cores"),
+    "ux": ("design", "interface", "user"),
+    "picture": ("image", "illustration"),
+    "photo": ("image", "photos"),
+    "pic": ("image",),
+    "unmaintained": ("abandoned", "archived"),
+    "methodical": ("systematic",),
+    "methodically": ("systematic",),
+    "todo": ("tasks", "task"),
+    "todos": ("tasks",),
+    "reminder": ("tasks", "task"),
+    "tweet": ("twitter", "tweets"),
+    "dupes": ("duplicates",),
+    "subagent": ("subagent", "agents"),
+    "subagents": ("subagent", "agents"),
+    "lint": ("static", "analysis"),
+    "sast": ("static", "analysis", "security"),
 }
 
 
