@@ -18,6 +18,7 @@ the offline path logs its choice like every other decision.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import re
@@ -599,7 +600,7 @@ class RoutingIndex:
                 self.name_parts[name] = parts
                 for part in parts:
                     self.by_part.setdefault(part, []).append(name)
-        self._by_prefix: dict[str, list[str]] | None = None
+        self._long_words: list[str] | None = None
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             whole = name.replace("-", "")
@@ -608,20 +609,19 @@ class RoutingIndex:
                 # "dicom" names the skill `pydicom` as much as "pydicom" does.
                 self.by_name.setdefault(stem(whole[2:]), []).append(name)
 
-    def _prefixes(self) -> dict[str, list[str]]:
-        """Name words (stemmed) by their beginnings as typed: built on first use, once."""
-        if self._by_prefix is None:
-            found: dict[str, list[str]] = {}
-            for name in self.cards:
-                for raw in _WORD.findall(name.lower().replace("-", " ")):
-                    whole = stem(raw)
-                    if whole not in self.idf:
-                        continue
-                    for cut in range(PREFIX_LETTERS, len(raw) - PREFIX_REST + 1):
-                        if whole not in found.setdefault(raw[:cut], []):
-                            found[raw[:cut]].append(whole)
-            self._by_prefix = found
-        return self._by_prefix
+    def _started(self, raw: str) -> list[str]:
+        """The name words (stemmed) that the typed word `raw` starts, PREFIX_REST letters or more short."""
+        if self._long_words is None:  # sorted once, on first use: a prefix is then a bisection
+            least = PREFIX_LETTERS + PREFIX_REST
+            self._long_words = sorted({w for name in self.cards for w in name.split("-") if len(w) >= least})
+        words, found = self._long_words, []
+        at = bisect.bisect_left(words, raw)
+        while at < len(words) and words[at].startswith(raw):
+            word = words[at]
+            if len(word) - len(raw) >= PREFIX_REST and stem(word) in self.idf:
+                found.append(stem(word))
+            at += 1
+        return found
 
     def postings(self, term: str) -> list[tuple[str, float]]:
         """The skills that have `term`, each with its BM25F weight for it."""
@@ -704,7 +704,7 @@ class RoutingIndex:
                 if alias is not None:
                     sources.append((alias, TYPO_WEIGHT))
             for raw in forms:
-                for whole in self._prefixes().get(raw, ()) if len(raw) >= PREFIX_LETTERS else ():
+                for whole in self._started(raw) if len(raw) >= PREFIX_LETTERS else ():
                     matches.setdefault(whole, TYPO_WEIGHT)
             for source, factor in sources:
                 for alias in aliases.get(source, ()):
