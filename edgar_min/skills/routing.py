@@ -82,10 +82,10 @@ COVERAGE_POWER = 0.75
 ONE_WORD = 0.5
 # Is the best skill meant, or none? The log-odds are NONE_BIAS + NONE_PER_EVIDENCE * log(1 + its
 # evidence) + NONE_PER_COVERAGE * its coverage + NONE_PER_WORD * log(1 + the message's distinct
-# content words): a chat line has few words, a task many, and a skill that explains a short
-# message whole is no surer than its evidence says (coverage is in the evidence already). Fitted
-# on the readable splits of bench/data/suggest-prompts.jsonl by `bench_suggest.py --fit-none`,
-# which prints its leave-one-split-out figures; a fixed evidence threshold did worse there.
+# content words): a chat line has few words, a task many. Coverage is in the evidence already;
+# its own weight takes some of that back. Fitted on the readable splits of
+# bench/data/suggest-prompts.jsonl by `bench_suggest.py --fit-none`, which prints its
+# leave-one-split-out figures; a fixed evidence threshold did worse there.
 NONE_BIAS = -11.16
 NONE_PER_EVIDENCE = 4.55
 NONE_PER_COVERAGE = -3.52
@@ -823,7 +823,7 @@ class RoutingEngine:
 
         ranking, hits = self._ranking(decision.state)
         odds = ranking.log_odds()
-        # softmax odds of the best skill against `none` = exp(odds): the model's odds.
+        # At this evidence the softmax gives the best skill odds of exp(odds) against `none`.
         none = ranking.hits[0].evidence - TEMPERATURE * odds if ranking.hits else 1.0
         evidence = []
         for option in decision.options:
