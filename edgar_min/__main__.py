@@ -1,8 +1,6 @@
 """`python3 -m edgar_min` and the zipapp entry point."""
 
-import sys
-
-from edgar_min.cli import main
+from edgar_min.cli import leave, main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    leave(main())

@@ -19,9 +19,14 @@ from __future__ import annotations
 import _thread
 import os
 import stat
-from pathlib import Path
 
 from edgar_min.errors import Refused
+
+TYPE_CHECKING = False  # typing's own, without importing typing on every run
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    PathLike: TypeAlias = "os.PathLike[str] | str"
 
 __all__ = [
     "append_line",
@@ -57,8 +62,6 @@ _FD_WALK = bool(_NOFOLLOW and _DIRECTORY) and {os.open, os.stat, os.mkdir, os.re
     os.supports_dir_fd
 )
 
-PathLike = Path | str
-
 
 def _temp_name(name: str) -> str:
     # Unique per thread too: background syntheses and distills in one process may
@@ -79,9 +82,9 @@ def write_text(path: PathLike, text: str, *, root: PathLike | None = None) -> No
     """
     data = text.encode("utf-8")
     if root is None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _replace_in(None, str(path.parent), path.name, data)
+        folder_path, name = os.path.split(os.path.abspath(path))
+        os.makedirs(folder_path, exist_ok=True)
+        _replace_in(None, folder_path, name, data)
         return
     walk = _Walk(root, path)
     folder = walk.parent(create=True)
@@ -282,8 +285,8 @@ class _Walk:
         self.root = os.path.abspath(root)
         self.full = os.path.abspath(path)
         rel = os.path.relpath(self.full, self.root)
-        parts = Path(rel).parts
-        if not parts or rel == "." or parts[0] == os.pardir:
+        parts = () if rel == os.curdir else tuple(rel.split(os.sep))
+        if not parts or parts[0] == os.pardir:
             msg = f"refused: {path} is not inside {root}; edgar writes only below its root"
             raise Refused(msg)
         self.parts = parts

@@ -9,10 +9,8 @@ it is handed to code skills as `ctx.config`.
 
 from __future__ import annotations
 
-import math
 import os
 import stat
-from pathlib import Path
 
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
@@ -55,6 +53,7 @@ DAY = 86400.0
 INT_MAX = 2**31 - 1
 FLOAT_MAX = 1e9
 MAX_CONFIG_BYTES = 1_000_000
+_INFINITY = float("inf")  # math.isfinite without loading the math extension on every run
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +250,7 @@ def _finite(value: float) -> float | None:
         number = float(value)
     except OverflowError:
         return None
-    return number if math.isfinite(number) else None
+    return number if -_INFINITY < number < _INFINITY else None  # nan compares false: None
 
 
 _SPECS: dict[str, dict[str, tuple[str, Any]]] = {}
@@ -316,7 +315,7 @@ class _Layers:
         return Config(**sections, agent=self.agent, sources=tuple(sources))
 
 
-def _read_toml(path: Path) -> dict[str, Any] | None:
+def _read_toml(path: str) -> dict[str, Any] | None:
     try:
         fd = os.open(path, READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError):

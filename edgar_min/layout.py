@@ -7,122 +7,139 @@ layout in the README and the code cannot drift apart.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from os.path import join
 
 from edgar_min.records import dataclass
 
 __all__ = ["Layout", "user_home"]
 
 
-def user_home(environ: dict[str, str] | None = None) -> Path:
+def user_home(environ: dict[str, str] | None = None) -> str:
     """The user scope: `$EDGAR_HOME`, else `~/.edgar`."""
     env = os.environ if environ is None else environ
     value = env.get("EDGAR_HOME")
     if value:
-        return Path(value)
-    return Path.home() / ".edgar"
+        return value
+    return join(os.path.expanduser("~"), ".edgar")
 
 
 @dataclass(frozen=True, slots=True)
 class Layout:
-    """The project root and the user scope, and every folder under them."""
+    """The project root and the user scope, and every folder under them.
 
-    root: Path
-    home: Path
+    Paths are strings, joined with `os.path`: `pathlib` (with `fnmatch`, `re`, `urllib.parse`
+    and `enum` behind it) costs a per-turn command more than all of its own work.
+    """
+
+    root: str
+    home: str
+
+    def __post_init__(self) -> None:
+        # A caller may hand in any path-like (a test's `tmp_path`); every path built here is a str.
+        object.__setattr__(self, "root", os.fspath(self.root))
+        object.__setattr__(self, "home", os.fspath(self.home))
+
+    def relative(self, path: str) -> str:
+        """`path` below the root without the root's prefix (as `str.relative_to`), else whole."""
+        text = os.fspath(path)
+        if text == self.root:
+            return "."
+        prefix = self.root if self.root.endswith(os.sep) else self.root + os.sep
+        return text.removeprefix(prefix)
 
     @property
-    def edgar(self) -> Path:
-        return self.root / ".edgar"
+    def edgar(self) -> str:
+        return join(self.root, ".edgar")
 
     @property
-    def project_config(self) -> Path:
-        return self.edgar / "config.toml"
+    def project_config(self) -> str:
+        return join(self.edgar, "config.toml")
 
     @property
-    def user_config(self) -> Path:
-        return self.home / "config.toml"
+    def user_config(self) -> str:
+        return join(self.home, "config.toml")
 
     @property
-    def skills(self) -> Path:
+    def skills(self) -> str:
         """Hand-authored project skills: a person owns these."""
-        return self.edgar / "skills"
+        return join(self.edgar, "skills")
 
     @property
-    def learned(self) -> Path:
+    def learned(self) -> str:
         """Machine-written skills, with provenance."""
-        return self.skills / "learned"
+        return join(self.skills, "learned")
 
     @property
-    def history(self) -> Path:
-        return self.learned / ".history"
+    def history(self) -> str:
+        return join(self.learned, ".history")
 
     @property
-    def archive(self) -> Path:
-        return self.learned / ".archive"
+    def archive(self) -> str:
+        return join(self.learned, ".archive")
 
     @property
-    def versions(self) -> Path:
+    def versions(self) -> str:
         """Every version of a learned skill or proposal the ledger names, by sha256."""
-        return self.edgar / "versions"
+        return join(self.edgar, "versions")
 
     @property
-    def ledger(self) -> Path:
+    def ledger(self) -> str:
         """The append-only change ledger: one JSON line per write, patch, accept, reject, archive, restore."""
-        return self.edgar / "ledger.jsonl"
+        return join(self.edgar, "ledger.jsonl")
 
     @property
-    def proposals(self) -> Path:
-        return self.edgar / "proposals"
+    def proposals(self) -> str:
+        return join(self.edgar, "proposals")
 
     @property
-    def code_proposals(self) -> Path:
-        return self.edgar / "code-proposals"
+    def code_proposals(self) -> str:
+        return join(self.edgar, "code-proposals")
 
     @property
-    def cache(self) -> Path:
+    def cache(self) -> str:
         """Machine-owned derived data: safe to delete, rebuilt when missing or unreadable."""
-        return self.edgar / "cache"
+        return join(self.edgar, "cache")
 
     @property
-    def word_cache(self) -> Path:
+    def word_cache(self) -> str:
         """Each skill's word set and name key for the near-duplicate check, keyed by file stat."""
-        return self.cache / "skill-words.txt"
+        return join(self.cache, "skill-words.txt")
 
     @property
-    def routing_cache(self) -> Path:
+    def routing_cache(self) -> str:
         """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
-        return self.cache / "routing.json"
+        return join(self.cache, "routing.json")
 
     @property
-    def experience(self) -> Path:
-        return self.edgar / "experience"
+    def experience(self) -> str:
+        return join(self.edgar, "experience")
 
     @property
-    def decisions(self) -> Path:
-        return self.edgar / "decisions"
+    def decisions(self) -> str:
+        return join(self.edgar, "decisions")
 
     @property
-    def rejections(self) -> Path:
+    def rejections(self) -> str:
         """Logged rejections: synthesis or distill calls that failed."""
-        return self.edgar / "rejections.jsonl"
+        return join(self.edgar, "rejections.jsonl")
 
     @property
-    def rejected(self) -> Path:
+    def rejected(self) -> str:
         """Model replies the writer refused, kept (bounded, redacted) for a person to read."""
-        return self.edgar / "rejected"
+        return join(self.edgar, "rejected")
 
     @property
-    def hook_problems(self) -> Path:
+    def hook_problems(self) -> str:
         """Problems an agent hook met (it always exits 0, so they are written down here)."""
-        return self.edgar / "hook-problems.jsonl"
+        return join(self.edgar, "hook-problems.jsonl")
 
     @property
-    def suggestions(self) -> Path:
+    def suggestions(self) -> str:
         """What was suggested to each agent session: one JSONL file per session, merge-safe."""
-        return self.edgar / "suggestions"
+        return join(self.edgar, "suggestions")
 
     @property
-    def machine_owned(self) -> tuple[Path, ...]:
+    def machine_owned(self) -> tuple[str, ...]:
         """Every place edgar writes on its own: none may be a link, and `doctor` checks them."""
         return (
             self.proposals,
@@ -140,20 +157,20 @@ class Layout:
         )
 
     @property
-    def registry(self) -> Path:
+    def registry(self) -> str:
         """The code-skill tree (manifest registry)."""
-        return self.root / "data" / "categories.json"
+        return join(self.root, "data", "categories.json")
 
     @property
-    def code_skills(self) -> Path:
+    def code_skills(self) -> str:
         """Code skill bodies: `email.compose` -> `data/skills/email/compose.py`."""
-        return self.root / "data" / "skills"
+        return join(self.root, "data", "skills")
 
     @property
-    def user_skills(self) -> Path:
-        return self.home / "skills"
+    def user_skills(self) -> str:
+        return join(self.home, "skills")
 
     @property
-    def shared_project_skills(self) -> tuple[Path, ...]:
+    def shared_project_skills(self) -> tuple[str, ...]:
         """Other agents' project skill folders, read as hand-authored skills."""
-        return (self.root / ".agents" / "skills", self.root / ".claude" / "skills")
+        return (join(self.root, ".agents", "skills"), join(self.root, ".claude", "skills"))

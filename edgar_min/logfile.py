@@ -18,7 +18,6 @@ from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, BinaryIO
 
 # How a file that may turn out not to be plain is opened for reading: a fifo must not block the open.
@@ -28,6 +27,7 @@ __all__ = [
     "READ_FLAGS",
     "Rows",
     "append_row",
+    "files_ending",
     "kind_of",
     "open_plain",
     "read_capped",
@@ -41,7 +41,17 @@ def timestamp(now: float | None = None, *, compact: bool = False) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ" if compact else "%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
 
 
-def append_row(path: Path | str, row: dict[str, Any], *, root: Path | str | None) -> None:
+def files_ending(folder: str, suffix: str) -> list[str]:
+    """The paths of the entries of `folder` whose names end with `suffix`, sorted (hidden ones,
+    such as a write's temp file, left out); none when the folder cannot be listed."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in sorted(names) if n.endswith(suffix) and not n.startswith(".")]
+
+
+def append_row(path: str, row: dict[str, Any], *, root: str | None) -> None:
     """Append `row` as one JSON line; with `root`, no link on the way to `path` is followed."""
     line = json.dumps(row, ensure_ascii=False, separators=(",", ":"), default=str)
     if not line.isascii():
@@ -62,7 +72,7 @@ class Rows:
     not_a_file: bool = False
 
 
-def read_rows(path: Path | str) -> Rows:
+def read_rows(path: str) -> Rows:
     """Every whole JSON-object line of `path` (none when missing); a last line with no newline is torn."""
     result = Rows()
     try:
@@ -84,7 +94,7 @@ def read_rows(path: Path | str) -> Rows:
     return result
 
 
-def open_plain(path: Path | str) -> BinaryIO | None:
+def open_plain(path: str) -> BinaryIO | None:
     """`path` opened for reading if it is a plain file; None for a device, fifo or folder.
 
     A checkout can link a log to `/dev/zero`: reading that would never end.
@@ -96,7 +106,7 @@ def open_plain(path: Path | str) -> BinaryIO | None:
     return os.fdopen(fd, "rb")
 
 
-def read_capped(path: Path | str, limit: int) -> bytes | None:
+def read_capped(path: str, limit: int) -> bytes | None:
     """At most `limit` + 1 bytes of `path` if it is a plain file (a link to one is followed); None otherwise.
 
     The caller refuses a result longer than `limit`: nothing is read without bound.
@@ -121,10 +131,10 @@ def read_capped(path: Path | str, limit: int) -> bytes | None:
         os.close(fd)
 
 
-def kind_of(path: Path | str) -> str:
+def kind_of(path: str) -> str:
     """What is at `path`, for a sentence: "a folder", "a fifo", "a device", ... (a link is followed)."""
     try:
-        mode = os.stat(path).st_mode  # noqa: PTH116 - `path` may be a str
+        mode = os.stat(path).st_mode
     except OSError:
         return "nothing readable"
     if stat.S_ISDIR(mode):

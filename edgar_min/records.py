@@ -7,8 +7,10 @@ own start-up, paid by every per-turn command. `dataclass` here has the standard 
 swapping the import for the standard one changes nothing the package relies on. It compiles one
 small `__init__` per class (arguments in annotation order, defaults, a factory called per
 instance, then `__post_init__` if the class has one), which builds a record faster than the
-standard one does; `__eq__`, `__hash__`, `__repr__` and frozenness are closures or functions
-shared by every class, so nothing else is compiled. A frozen record refuses assignment with
+standard one does, once the class has built a few records: until then a shared binder with the
+same arguments builds them, since most classes of a run build one record or none. `__eq__`,
+`__hash__`, `__repr__` and frozenness are closures or functions shared by every class, so nothing
+else is compiled. A frozen record refuses assignment with
 `FrozenRecordError` (an `AttributeError`); its `__post_init__` sets fields with
 `object.__setattr__`, as with a frozen dataclass. Every record has `__slots__`. Not supported, on
 purpose, and refused when the class is made: `slots=False`, a record inheriting from a record;
@@ -167,6 +169,27 @@ def _eq_hash(key: Callable[[Any], Any]) -> tuple[Callable[..., Any], Callable[[A
     return __eq__, __hash__
 
 
+class _Signature:
+    """`inspect.signature(Record)`: the compiled `__init__`'s, made when somebody asks for it."""
+
+    __slots__ = ()
+
+    def __get__(self, record: Any, cls: type) -> Any:
+        if record is not None:
+            return None  # a record is not callable: inspect asks the class
+        import inspect
+
+        init = cls.__init__
+        if not hasattr(init, "__code__") or init.__code__.co_flags & inspect.CO_VARARGS:
+            init = _init(cls, list(cls.__record_fields__), cls.__setattr__ is _frozen_setattr)
+            cls.__init__ = init
+        signature = inspect.signature(init)
+        return signature.replace(parameters=tuple(signature.parameters.values())[1:])
+
+
+_SIGNATURE = _Signature()
+
+
 def _repr(self: Any) -> str:
     shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in self.__record_fields__ if f.repr)
     return f"{type(self).__qualname__}({shown})"
@@ -229,6 +252,7 @@ def _make(cls: type, frozen: bool) -> type:
     namespace.setdefault("__repr__", _repr)
     namespace.setdefault("__eq__", eq)
     namespace.setdefault("__reduce__", _reduce)
+    namespace.setdefault("__signature__", _SIGNATURE)
     if frozen:
         namespace["__setattr__"] = _frozen_setattr
         namespace["__delattr__"] = _frozen_delattr
@@ -240,12 +264,70 @@ def _make(cls: type, frozen: bool) -> type:
     made.__qualname__ = cls.__qualname__
     _rebind_class_cells(namespace, cls, made)
     if "__init__" not in cls.__dict__:
-        made.__init__ = _init(made, found, frozen)
+        made.__init__ = _first_init(made, found, frozen)
     return made
 
 
 def _no_key(_record: Any) -> tuple[()]:
     return ()
+
+
+# Compiling a class's `__init__` costs about 55 us, and a per-turn command makes some twenty
+# record classes, most of which build one record or none. So a class starts with a shared
+# binder (a few microseconds a record); the one compiled for it replaces that at its
+# `COMPILE_AFTER`th record, or at once when a call does not bind, so the error is Python's own.
+COMPILE_AFTER = 16
+_UNSET = object()
+
+
+def _first_init(cls: type, found: list[Field], frozen: bool) -> Callable[..., None]:
+    """The binder a class starts with: the same arguments, defaults and order as the compiled one."""
+    names = tuple(f.name for f in found)
+    required = [f.name for f in found if f.default is MISSING and f.default_factory is MISSING]
+    if list(names[: len(required)]) != required:  # said when the class is made, not at its first record
+        late = next(n for n in names[len(required) :] if n in required)
+        msg = f"field {late!r} of {cls.__qualname__} has no default but follows one that has"
+        raise TypeError(msg)
+    index = {name: i for i, name in enumerate(names)}
+    defaults = tuple(f.default for f in found)
+    factories = tuple(f.default_factory for f in found)
+    # Slot setters go past a frozen record's refusing __setattr__, as the compiled one does.
+    setters = tuple(cls.__dict__[name].__set__ for name in names)
+    post_init = hasattr(cls, "__post_init__")
+    calls = 0
+
+    def compiled() -> Callable[..., None]:
+        init = _init(cls, found, frozen)
+        cls.__init__ = init
+        return init
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807 - the method it becomes
+        nonlocal calls
+        calls += 1
+        if calls >= COMPILE_AFTER or len(args) > len(names):
+            return compiled()(self, *args, **kwargs)
+        values = [*args, *[_UNSET] * (len(names) - len(args))]
+        for key, value in kwargs.items():
+            i = index.get(key, -1)
+            if i < 0 or values[i] is not _UNSET:
+                return compiled()(self, *args, **kwargs)  # Python's own sentence for the mistake
+            values[i] = value
+        for i, given in enumerate(values):
+            if given is not _UNSET:
+                setters[i](self, given)
+            elif defaults[i] is not MISSING:
+                setters[i](self, defaults[i])
+            elif factories[i] is not MISSING:
+                setters[i](self, factories[i]())
+            else:
+                return compiled()(self, *args, **kwargs)
+        if post_init:
+            self.__post_init__()
+        return None
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    return __init__
 
 
 def _init(cls: type, found: list[Field], frozen: bool) -> Callable[..., None]:

@@ -6,8 +6,6 @@ use few of the patterns they import: `lazy(...)` stands in for `re.compile(...)`
 
 from __future__ import annotations
 
-import re
-
 __all__ = ["lazy"]
 
 
@@ -18,6 +16,8 @@ class lazy:  # noqa: N801 - named like the re.compile call it replaces
         self._args = (pattern, flags)
 
     def __getattr__(self, name: str) -> object:
+        import re  # itself about a third of a bare interpreter's start-up: only for a pattern in use
+
         compiled = re.compile(*self._args)
         for attr in dir(compiled):
             if not attr.startswith("_"):

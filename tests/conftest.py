@@ -123,6 +123,7 @@ def edgar():
 
 def tree_snapshot(root: Path) -> dict[str, bytes]:
     """Every file under `root` with its bytes: compare before and after to prove nothing was written."""
+    root = Path(root)
     if not root.exists():
         return {}
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

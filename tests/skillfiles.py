@@ -28,7 +28,7 @@ Run the project's declared check and see it pass.
 def write_skill(
     folder: Path, name: str, description: str = "A hand-written skill.", body: str = "Do it.\n"
 ) -> Path:
-    path = folder / name / "SKILL.md"
+    path = Path(folder) / name / "SKILL.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n{body}")
     return path

@@ -21,7 +21,9 @@ def test_the_example_tree_parses():
     compose = registry.find("email.compose")
     assert compose.cost_budget == 4
     assert compose.rest == "compose"
-    assert body_path(EXAMPLE / "data" / "skills", compose) == EXAMPLE / "data/skills/email/compose.py"
+    assert body_path(str(EXAMPLE / "data" / "skills"), compose) == str(
+        EXAMPLE / "data/skills/email/compose.py"
+    )
 
 
 def test_deeper_names_become_folders(tmp_path):
@@ -29,7 +31,9 @@ def test_deeper_names_become_folders(tmp_path):
     text = json.dumps({"categories": [{"name": "email", "description": "d", "skills": [skill]}]})
     registry, problems = parse_registry(text, tmp_path / "c.json")
     assert problems == []
-    assert body_path(tmp_path, registry.find("email.draft.reply")) == tmp_path / "email/draft/reply.py"
+    assert body_path(str(tmp_path), registry.find("email.draft.reply")) == str(
+        tmp_path / "email/draft/reply.py"
+    )
 
 
 def test_malformed_json_is_a_sentence_with_file_line_and_column(tmp_path):

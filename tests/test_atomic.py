@@ -57,6 +57,7 @@ def turn_file(root, data=RECOVERED):
 
 
 def link(place: Path, target: Path) -> None:
+    place, target = Path(place), Path(target)
     place.parent.mkdir(parents=True, exist_ok=True)
     place.symlink_to(target, target_is_directory=target.is_dir())
 
@@ -188,7 +189,7 @@ def test_write_learned_does_not_resolve_a_linked_base(root, outside):
     with pytest.raises(Refused, match=r"\.edgar/skills/learned is a symbolic link"):
         write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
     assert tree_snapshot(outside) == before
-    assert not layout.ledger.exists()
+    assert not Path(layout.ledger).exists()
 
 
 @pytest.mark.parametrize("place", ["versions", "ledger.jsonl"])
@@ -199,7 +200,7 @@ def test_no_skill_file_is_written_without_its_ledger_row(root, place):
     ).mkdir()
     with pytest.raises(Refused, match=rf"\.edgar/{place}"):
         write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="proposal")
-    assert not (layout.proposals / "pin-bump").exists()
+    assert not (Path(layout.proposals) / "pin-bump").exists()
 
 
 def test_a_learned_folder_that_is_a_file_is_a_sentence_and_nothing_is_written(edgar, root):
@@ -229,21 +230,21 @@ def test_accept_through_a_linked_proposals_folder_deletes_nothing(edgar, root, o
 def test_accept_removes_a_link_inside_a_proposal_without_following_it(edgar, root, outside):
     layout = Layout(root, root / "home")
     write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="proposal")
-    link(layout.proposals / "pin-bump" / "scripts", outside / "deploy")
+    link(Path(layout.proposals) / "pin-bump" / "scripts", outside / "deploy")
     result = edgar("--root", str(root), "skills", "accept", "pin-bump")
     assert result.code == 0, result
-    assert not (layout.proposals / "pin-bump").exists()
+    assert not (Path(layout.proposals) / "pin-bump").exists()
     assert (outside / "deploy" / "notes.txt").read_text() == "mine"
 
 
 def test_forget_does_not_copy_a_linked_skill_file_into_versions(edgar, root, outside):
     layout = Layout(root, root / "home")
-    link(layout.learned / "deploy" / "SKILL.md", outside / "deploy" / "SKILL.md")
+    link(Path(layout.learned) / "deploy" / "SKILL.md", outside / "deploy" / "SKILL.md")
     result = edgar("--root", str(root), "skills", "forget", "deploy")
     assert result.code == 1
     assert ".edgar/skills/learned/deploy/SKILL.md is a symbolic link" in result.err
-    assert not layout.versions.exists()
-    assert not layout.archive.exists()
+    assert not Path(layout.versions).exists()
+    assert not Path(layout.archive).exists()
     with pytest.raises(Refused):
         forget(layout, "deploy")
 
@@ -321,7 +322,7 @@ def test_a_linked_archive_is_refused_when_forgetting(edgar, root, outside):
     result = edgar("--root", str(root), "skills", "forget", "pin-bump")
     assert result.code == 1
     assert ".edgar/skills/learned/.archive is a symbolic link" in result.err
-    assert (layout.learned / "pin-bump" / "SKILL.md").is_file()
+    assert (Path(layout.learned) / "pin-bump" / "SKILL.md").is_file()
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
     assert [r.action for r in read_ledger(layout).rows] == ["write"]
 
@@ -331,8 +332,8 @@ def test_a_code_proposal_folder_that_is_a_link_is_refused(root, outside):
     from edgar_min.agent.writer import write_code_skill
 
     layout = Layout(root, root / "home")
-    layout.registry.parent.mkdir(parents=True)
-    layout.registry.write_text(json.dumps({"categories": [{"name": "email", "description": "Mail."}]}))
+    Path(layout.registry).parent.mkdir(parents=True)
+    Path(layout.registry).write_text(json.dumps({"categories": [{"name": "email", "description": "Mail."}]}))
     link(layout.code_proposals, outside)
     body = (Path(__file__).resolve().parents[1] / "examples/tree/data/skills/email/compose.py").read_text()
     manifest = Manifest(name="email.reply", category="email", description="Reply to an email.")
@@ -408,7 +409,7 @@ def test_restore_refuses_a_kept_version_that_is_a_link(edgar, root, outside):
     layout = Layout(root, root / "home")
     write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
     (row,) = read_ledger(layout).rows
-    kept = layout.versions / row.after
+    kept = Path(layout.versions) / row.after
     kept.unlink()
     link(kept, outside / "bashrc")
     result = edgar("--root", str(root), "skills", "restore", "pin-bump", "--to", row.after)
@@ -439,11 +440,11 @@ def test_a_linked_shape_folder_refuses_the_turn_before_its_line_is_written(edgar
 
     layout = Layout(root, root / "home")
     turn = parse_turn(RECOVERED)
-    link(layout.experience / "shapes" / _slug(turn.shape), outside)
+    link(Path(layout.experience) / "shapes" / _slug(turn.shape), outside)
     store = ExperienceStore(layout.experience, host="box", root=root)
     with pytest.raises(Refused, match=r"\.edgar/experience/shapes/.* is a symbolic link"):
         store.record(turn, "s-1")
-    assert not (layout.experience / "turns").exists()
+    assert not (Path(layout.experience) / "turns").exists()
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
 
 

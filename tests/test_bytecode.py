@@ -99,13 +99,11 @@ def answers(python: str, pyz: Path, root: Path, home: Path, cache: Path | None =
 def imported_from(python: str, pyz: Path, home: Path, cache: Path) -> str:
     """Where a run on `python` took `edgar_min.cli` from."""
     script = (
-        "import runpy, sys\n"
+        "import atexit, runpy, sys\n"
         f"sys.argv = [{str(pyz)!r}, '--help']\n"  # --version is answered before edgar is imported
-        "try:\n"
-        f"    runpy.run_path({str(pyz)!r}, run_name='__main__')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(sys.modules['edgar_min.cli'].__file__)\n"
+        # Said at exit: the run ends the process itself (cli.leave), which waits for what atexit holds.
+        "atexit.register(lambda: print(sys.modules['edgar_min.cli'].__file__))\n"
+        f"runpy.run_path({str(pyz)!r}, run_name='__main__')\n"
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
     done = subprocess.run([python, "-I", "-c", script], env=env, capture_output=True, text=True, timeout=60)

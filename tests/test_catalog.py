@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 from suggestfiles import write_skills
@@ -26,7 +27,7 @@ def layout(tmp_path):
 
 def test_a_second_load_reads_no_skill_file(layout, monkeypatch):
     first = load_catalog(layout)
-    assert layout.routing_cache.is_file()
+    assert Path(layout.routing_cache).is_file()
 
     def refuse(_self):
         raise AssertionError("a cached catalogue parsed a SKILL.md")
@@ -39,7 +40,7 @@ def test_a_second_load_reads_no_skill_file(layout, monkeypatch):
 
 def test_a_changed_skill_is_read_again(layout):
     load_catalog(layout)
-    path = layout.root / ".claude" / "skills" / "pdf" / "SKILL.md"
+    path = Path(layout.root) / ".claude" / "skills" / "pdf" / "SKILL.md"
     path.write_text("---\nname: pdf\ndescription: Tune the espresso grinder.\n---\n\nBody.\n")
     assert load_catalog(layout).entries["pdf"].card.description == "Tune the espresso grinder."
 
@@ -47,7 +48,7 @@ def test_a_changed_skill_is_read_again(layout):
 def test_a_garbage_or_foreign_cache_is_ignored_and_rebuilt(layout):
     load_catalog(layout)
     for junk in (b"\x00\xff garbage", b'{"format": "another 9"}', b"[]"):
-        layout.routing_cache.write_bytes(junk)
+        Path(layout.routing_cache).write_bytes(junk)
         assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
 
 
@@ -76,7 +77,7 @@ def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
 def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):
     from edgar_min.skills.frontmatter import read_skill
 
-    path = layout.root / ".claude" / "skills" / "pdf" / "SKILL.md"
+    path = Path(layout.root) / ".claude" / "skills" / "pdf" / "SKILL.md"
     path.write_bytes(
         b"---\r\nname: pdf\r\ndescription: |\r\n  Two\r\n  lines.\r\n---\r\n\r\n## Steps\r\n\r\nMerge.\r\n"
     )
@@ -86,7 +87,7 @@ def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):
 
 def test_the_cached_index_ranks_as_the_fresh_one(layout):
     # A run-together name ("googlecalendar-automation") is split once, and the cache keeps its parts.
-    folder = layout.root / ".claude" / "skills" / "googlecalendar-automation"
+    folder = Path(layout.root) / ".claude" / "skills" / "googlecalendar-automation"
     folder.mkdir()
     (folder / "SKILL.md").write_text(
         "---\nname: googlecalendar-automation\ndescription: Automate tasks via Rube MCP.\n---\n\nBody.\n"

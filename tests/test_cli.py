@@ -175,7 +175,7 @@ def test_list_show_validate_forget_round_trip(edgar, root):
     refused = edgar("--root", str(root), "skills", "forget", "mine")
     assert refused.code == 1
     assert "hand-authored" in refused.err
-    assert (layout.skills / "mine" / "SKILL.md").exists()
+    assert (Path(layout.skills) / "mine" / "SKILL.md").exists()
 
 
 def test_shadowed_skills_are_listed(edgar, root):

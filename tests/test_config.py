@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from edgar_min.config import load_config
@@ -30,8 +32,12 @@ def test_defaults_need_no_file(layout):
 
 
 def test_layers_apply_in_order(layout):
-    layout.user_config.write_text('[skills]\nsynthesis = "off"\nmin_repeats = 7\n[model]\ntimeout_s = 5\n')
-    layout.project_config.write_text('[skills]\nsynthesis = "auto"\n[agent]\ncontacts = "data/c.json"\n')
+    Path(layout.user_config).write_text(
+        '[skills]\nsynthesis = "off"\nmin_repeats = 7\n[model]\ntimeout_s = 5\n'
+    )
+    Path(layout.project_config).write_text(
+        '[skills]\nsynthesis = "auto"\n[agent]\ncontacts = "data/c.json"\n'
+    )
     env = {"EDGAR_SKILLS_MIN_REPEATS": "4", "EDGAR_HOME": "/ignored", "OTHER": "x"}
     config = load_config(layout, environ=env, overrides=["skills.synthesis=propose"])
     assert config.skills.synthesis == "propose"  # flag beats project
@@ -62,7 +68,7 @@ def test_layers_apply_in_order(layout):
     ],
 )
 def test_a_bad_project_file_names_the_file_the_key_and_what_was_expected(layout, text, words):
-    layout.project_config.write_text(text)
+    Path(layout.project_config).write_text(text)
     with pytest.raises(ConfigError) as err:
         load_config(layout, environ={})
     assert words in err.value.message
@@ -116,12 +122,12 @@ def test_every_number_key_refuses_what_no_timer_or_counter_can_take(layout, sect
     """In the file, in the environment and as a flag: a sentence naming the key, exit 2."""
     if kind == "int" and not value.lstrip("-").isdigit():
         value = value.replace("inf", "1e999")  # an int key given a float is a type error, also named
-    layout.project_config.write_text(f"[{section}]\n{key} = {value}\n")
+    Path(layout.project_config).write_text(f"[{section}]\n{key} = {value}\n")
     with pytest.raises(ConfigError) as err:
         load_config(layout, environ={})
     assert f"{section}.{key} must be" in err.value.message
     assert err.value.exit_code == 2
-    layout.project_config.unlink()
+    Path(layout.project_config).unlink()
     with pytest.raises(ConfigError, match=rf"{section}\.{key} must be"):
         load_config(layout, environ={f"EDGAR_{section.upper()}_{key.upper()}": value})
     with pytest.raises(ConfigError, match=rf"{section}\.{key} must be"):
@@ -129,7 +135,7 @@ def test_every_number_key_refuses_what_no_timer_or_counter_can_take(layout, sect
 
 
 def test_a_config_nested_too_deeply_is_a_sentence(edgar, layout):
-    layout.project_config.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    Path(layout.project_config).write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
     with pytest.raises(ConfigError, match="nested too deeply"):
         load_config(layout, environ={})
     result = edgar("--root", str(layout.root), "skills", "list")
@@ -145,7 +151,7 @@ def test_a_config_that_is_not_a_plain_file_is_a_sentence_not_a_hang(layout, kind
     if kind == "fifo":
         os.mkfifo(layout.project_config)
     else:
-        layout.project_config.symlink_to("/dev/zero")
+        Path(layout.project_config).symlink_to("/dev/zero")
     caught = []
 
     def load():
@@ -162,6 +168,6 @@ def test_a_config_that_is_not_a_plain_file_is_a_sentence_not_a_hang(layout, kind
 
 
 def test_a_config_larger_than_a_megabyte_is_refused(layout):
-    layout.project_config.write_text("# " + "x" * 1_000_001 + "\n")
+    Path(layout.project_config).write_text("# " + "x" * 1_000_001 + "\n")
     with pytest.raises(ConfigError, match="larger than 1,000,000 bytes"):
         load_config(layout, environ={})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from edgar_min.delivery.record import last_suggested, merge_skills, record_suggested
@@ -21,19 +23,19 @@ def test_the_last_prompt_of_the_session_is_what_counts(layout):
     assert last_suggested(layout, "s-1") == ("xlsx", "pptx")
     assert last_suggested(layout, "s-2") == ()
     assert last_suggested(layout, "never-seen") == ()
-    assert sorted(p.name for p in layout.suggestions.iterdir()) == ["s-1.jsonl", "s-2.jsonl"]
+    assert sorted(p.name for p in Path(layout.suggestions).iterdir()) == ["s-1.jsonl", "s-2.jsonl"]
 
 
 def test_a_torn_last_line_falls_back_to_the_whole_one_before(layout):
     record_suggested(layout, "s-1", ["pdf"])
-    with (layout.suggestions / "s-1.jsonl").open("a") as handle:
+    with (Path(layout.suggestions) / "s-1.jsonl").open("a") as handle:
         handle.write('{"time": "2026-12-01T10:00:00Z", "skil')
     assert last_suggested(layout, "s-1") == ("pdf",)
 
 
 def test_names_that_are_not_skill_names_are_dropped_when_read(layout):
-    (layout.suggestions).mkdir(parents=True)
-    (layout.suggestions / "s-1.jsonl").write_text('{"skills": ["pdf", "../../etc", 7, "Bad Name"]}\n')
+    Path(layout.suggestions).mkdir(parents=True)
+    (Path(layout.suggestions) / "s-1.jsonl").write_text('{"skills": ["pdf", "../../etc", 7, "Bad Name"]}\n')
     assert last_suggested(layout, "s-1") == ("pdf",)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from skillfiles import write_skill
 
@@ -24,8 +26,8 @@ def test_an_empty_project_has_no_skills(layout):
 
 def test_every_scope_is_read_with_its_origin(layout):
     write_skill(layout.skills, "a")
-    write_skill(layout.root / ".agents" / "skills", "b")
-    write_skill(layout.root / ".claude" / "skills", "c")
+    write_skill(Path(layout.root) / ".agents" / "skills", "b")
+    write_skill(Path(layout.root) / ".claude" / "skills", "c")
     write_skill(layout.user_skills, "d")
     write_skill(layout.learned, "e")
     index = discover(layout)
@@ -41,7 +43,7 @@ def test_every_scope_is_read_with_its_origin(layout):
 def test_precedence_and_shadowing_are_reported_not_dropped(layout):
     write_skill(layout.learned, "x", "learned one")
     write_skill(layout.user_skills, "x", "user one")
-    write_skill(layout.root / ".claude" / "skills", "x", "claude one")
+    write_skill(Path(layout.root) / ".claude" / "skills", "x", "claude one")
     write_skill(layout.skills, "x", "project one")
     index = discover(layout)
     assert index.skills["x"].description == "project one"
@@ -53,14 +55,14 @@ def test_precedence_and_shadowing_are_reported_not_dropped(layout):
 def test_the_learned_folder_is_not_a_hand_skill_and_dotfolders_are_skipped(layout):
     write_skill(layout.learned, "y")
     write_skill(layout.skills, ".hidden")
-    (layout.skills / "no-skill-md").mkdir(parents=True)
+    (Path(layout.skills) / "no-skill-md").mkdir(parents=True)
     index = discover(layout)
     assert list(index.skills) == ["y"]
     assert index.skills["y"].origin == "learned"
 
 
 def test_a_folder_named_learned_elsewhere_is_reported(layout):
-    write_skill(layout.root / ".agents" / "skills", "learned")
+    write_skill(Path(layout.root) / ".agents" / "skills", "learned")
     index = discover(layout)
     assert "learned" not in index.skills
     assert any("reserved" in p for p in index.problems)
@@ -80,7 +82,7 @@ def _learn(layout, name):
 def test_a_skill_whose_name_differs_from_its_folder_lists_by_folder_and_owns_both(layout, edgar):
     from edgar_min.errors import Refused
 
-    folder = layout.root / ".claude" / "skills" / "ops-notes"
+    folder = Path(layout.root) / ".claude" / "skills" / "ops-notes"
     write_skill(folder.parent, "ops-notes")
     (folder / "SKILL.md").write_text("---\nname: deploy\ndescription: How we deploy.\n---\nSteps.\n")
     index = discover(layout)
@@ -91,7 +93,7 @@ def test_a_skill_whose_name_differs_from_its_folder_lists_by_folder_and_owns_bot
     for name in ("deploy", "ops-notes"):
         with pytest.raises(Refused, match="hand-authored skill of that name exists"):
             _learn(layout, name)
-    assert not layout.learned.exists()
+    assert not Path(layout.learned).exists()
     listed = edgar("--root", str(layout.root), "--json", "skills", "list").json()
     assert [(e["name"], e["description"]) for e in listed] == [("ops-notes", "How we deploy.")]
     assert "declares name 'deploy'" in listed[0]["warning"]
@@ -101,22 +103,22 @@ def test_a_skill_whose_name_differs_from_its_folder_lists_by_folder_and_owns_bot
 def test_a_skill_file_that_cannot_be_read_still_keeps_its_name(layout, kind):
     from edgar_min.errors import Refused
 
-    folder = layout.root / ".claude" / "skills" / "deploy"
+    folder = Path(layout.root) / ".claude" / "skills" / "deploy"
     folder.mkdir(parents=True)
     if kind == "folder":
         (folder / "SKILL.md").mkdir()
     else:
-        (folder / "SKILL.md").symlink_to(layout.root / "gone" / "SKILL.md")
+        (folder / "SKILL.md").symlink_to(Path(layout.root) / "gone" / "SKILL.md")
     index = discover(layout)
     assert index.skills == {}
     assert index.owner("deploy") is not None
     assert any("deploy/SKILL.md: not a readable file" in p for p in index.problems)
     with pytest.raises(Refused, match="hand-authored skill of that name exists"):
         _learn(layout, "deploy")
-    assert not layout.learned.exists()
+    assert not Path(layout.learned).exists()
 
 
 def test_a_learned_skill_does_not_claim_a_name_it_declares(layout):
     write_skill(layout.learned, "notes")
-    (layout.learned / "notes" / "SKILL.md").write_text("---\nname: deploy\ndescription: x\n---\n")
+    (Path(layout.learned) / "notes" / "SKILL.md").write_text("---\nname: deploy\ndescription: x\n---\n")
     assert discover(layout).owner("deploy") is None

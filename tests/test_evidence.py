@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from pathlib import Path
 
 import pytest
 from skillfiles import BODY, write_skill
@@ -109,7 +110,7 @@ def test_without_means_the_same_task_shapes_weighted_as_the_skill_was_loaded(lay
 def garbage_store(layout, torn_last=True):
     store = ExperienceStore(layout.experience, host="box")
     t = record(store, 15, "failed", ["bad"])
-    (path,) = store.files()
+    (path,) = map(Path, store.files())
     with path.open("ab") as f:
         f.write(b"not a record at all\n")
         f.write(b"1\t2026-09-21T00:00:00Z\ts\tmain:x\tmaybe\t-\t-\n")  # a verdict outside the vocabulary
@@ -150,8 +151,10 @@ def test_last_loaded_and_turns_since(layout):
 
 
 def test_history_lines_are_counted(layout):
-    layout.history.mkdir(parents=True)
-    (layout.history / "pin-bump.md").write_text("- the declared check failed\n- corrected: x\nnot a line\n")
+    Path(layout.history).mkdir(parents=True)
+    (Path(layout.history) / "pin-bump.md").write_text(
+        "- the declared check failed\n- corrected: x\nnot a line\n"
+    )
     assert collect(layout).stats("pin-bump").history_lines == 2
     assert collect(layout).stats("other").history_lines == 0
 
@@ -174,8 +177,8 @@ def test_stale_by_turns_by_days_and_never_while_the_project_is_idle(layout):
     assert evidence.stats("idle-skill").stale == ""  # created after the newest turn: nothing since
     assert evidence.stats("mine").stale == ""  # a person's skill is never stale
     # By days: 20 turns spread over nine and a half days, the skill loaded only on the first.
-    layout2 = Layout(layout.root.parent / "p2", layout.home)
-    layout2.root.mkdir()
+    layout2 = Layout(Path(layout.root).parent / "p2", layout.home)
+    Path(layout2.root).mkdir()
     learned(layout2, "old-skill")
     store2 = ExperienceStore(layout2.experience)
     t = record(store2, 1, "passed", ["old-skill"])
@@ -213,12 +216,12 @@ def test_findings_name_hurting_and_stale_skills_and_torn_ledger_lines(layout):
     store = ExperienceStore(layout.experience)
     t = record(store, 15, "failed", ["hurter"])
     record(store, 15, "passed", start=t)
-    with layout.ledger.open("ab") as f:
+    with Path(layout.ledger).open("ab") as f:
         f.write(b'{"torn": ')
     found = lifecycle_findings(layout, config)
     assert any(f.startswith("skill hurter (learned) is measured as hurting: pass rate 0%") for f in found)
     assert any("ledger" in f and "1 torn or garbage line(s)" in f for f in found)
-    assert lifecycle_findings(Layout(layout.root / "nothing", layout.home), config) == []
+    assert lifecycle_findings(Layout(Path(layout.root) / "nothing", layout.home), config) == []
 
 
 def test_an_empty_store_gives_empty_figures(layout):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+from pathlib import Path
 
 import pytest
 from skillfiles import BODY, write_skill
@@ -62,8 +63,8 @@ def test_propose_writes_a_proposal_and_says_where(layout):
     assert outcome.triggers == ("recovered",)
     assert outcome.path == ".edgar/proposals/pin-bump/SKILL.md"
     assert "proposed pin-bump" in outcome.message
-    assert (layout.proposals / "pin-bump" / "SKILL.md").is_file()
-    assert not layout.learned.exists()
+    assert (Path(layout.proposals) / "pin-bump" / "SKILL.md").is_file()
+    assert not Path(layout.learned).exists()
     assert provider.prompts[0][1].startswith("what tripped: recovered\n")
 
 
@@ -72,7 +73,7 @@ def test_off_makes_no_model_call_and_writes_no_skill(layout):
     outcome = g.learn(parse_turn(RECOVERED), "s-1")
     assert outcome.outcome == "off"
     assert provider.prompts == []
-    assert not layout.proposals.exists()
+    assert not Path(layout.proposals).exists()
 
 
 def test_no_trigger_no_model_call(layout):
@@ -88,7 +89,7 @@ def test_auto_learns_only_a_verified_turn_without_a_correction(layout):
     g, _ = gate(layout, mode="auto")
     outcome = g.learn(parse_turn(RECOVERED), "s-1")
     assert outcome.outcome == "learned"
-    assert (layout.learned / "pin-bump" / "SKILL.md").is_file()
+    assert (Path(layout.learned) / "pin-bump" / "SKILL.md").is_file()
 
 
 def test_auto_with_a_correction_only_proposes(layout):
@@ -98,7 +99,7 @@ def test_auto_with_a_correction_only_proposes(layout):
     assert outcome.triggers == ("recovered", "correction")
     assert outcome.outcome == "proposed"
     assert "a correction can only ever propose" in outcome.message
-    assert not layout.learned.exists()
+    assert not Path(layout.learned).exists()
 
 
 def test_auto_with_an_unverified_correction_only_proposes(layout):
@@ -122,8 +123,8 @@ def test_a_persons_name_is_refused_in_auto_too(layout):
     outcome = g.learn(parse_turn(RECOVERED), "s-1")
     assert outcome.outcome == "refused"
     assert "hand-authored" in outcome.message
-    assert not layout.learned.exists()
-    assert not layout.proposals.exists()
+    assert not Path(layout.learned).exists()
+    assert not Path(layout.proposals).exists()
 
 
 def test_a_model_failure_is_a_logged_rejection(layout):
@@ -131,7 +132,7 @@ def test_a_model_failure_is_a_logged_rejection(layout):
     outcome = g.learn(parse_turn(RECOVERED), "s-1")
     assert outcome.outcome == "refused"
     assert "exited with status 3" in outcome.message
-    row = json.loads(layout.rejections.read_text().splitlines()[-1])
+    row = json.loads(Path(layout.rejections).read_text().splitlines()[-1])
     assert row["trigger"] == "recovered"
     assert row["error"] == outcome.message
 
@@ -141,7 +142,7 @@ def test_an_exploding_provider_never_breaks_the_turn(layout):
     outcome = g.learn(parse_turn(RECOVERED), "s-1")
     assert outcome.outcome == "refused"
     assert "internal error" in outcome.message
-    assert layout.rejections.is_file()
+    assert Path(layout.rejections).is_file()
 
 
 def test_a_refused_reply_is_logged(layout):
@@ -149,7 +150,7 @@ def test_a_refused_reply_is_logged(layout):
     outcome = g.learn(parse_turn(RECOVERED), "s-1")
     assert outcome.outcome == "refused"
     assert "refused '../evil'" in outcome.message
-    assert "../evil" in layout.rejections.read_text()
+    assert "../evil" in Path(layout.rejections).read_text()
 
 
 def test_controller_off_makes_learning_inert(layout):
@@ -158,7 +159,7 @@ def test_controller_off_makes_learning_inert(layout):
     assert outcome.outcome == "off"
     assert "inert" in outcome.message
     assert provider.prompts == []
-    assert not layout.edgar.exists()
+    assert not Path(layout.edgar).exists()
 
 
 def test_after_turn_returns_before_the_model_answers(layout):
@@ -186,7 +187,7 @@ def test_a_new_proposal_says_when_it_replaces_one_that_was_waiting(layout):
     g, _ = gate(layout)
     first = g.learn(parse_turn(RECOVERED), "s-1")
     assert "replaces" not in first.message
-    old = (layout.proposals / "pin-bump" / "SKILL.md").read_text()
+    old = (Path(layout.proposals) / "pin-bump" / "SKILL.md").read_text()
     second = g.learn(parse_turn(RECOVERED), "s-2")
     assert second.outcome == "proposed"
     assert "it replaces the proposal that was waiting" in second.message
@@ -233,5 +234,5 @@ def test_apply_in_off_writes_nothing(layout):
     g, _provider = gate(layout, mode="off")
     outcome = g.apply("pin-bump", "Bump a pin.", BODY, session="s-1", trigger="long", verified=True)
     assert outcome.outcome == "off"
-    assert not layout.proposals.exists()
-    assert not layout.learned.exists()
+    assert not Path(layout.proposals).exists()
+    assert not Path(layout.learned).exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -28,10 +29,10 @@ def layout(tmp_path):
 
 def write(layout, body=BODY, **kw):
     kw.setdefault("to", "learned")
-    return write_learned(
+    return Path(write_learned(
         layout, kw.pop("name", NAME), kw.pop("description", "Bump a pin and refresh the lock file."), body,
         session="s-1", trigger="recovered", **kw,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def test_a_write_and_a_patch_each_append_a_row_and_keep_both_texts(layout):
@@ -46,8 +47,8 @@ def test_a_write_and_a_patch_each_append_a_row_and_keep_both_texts(layout):
     assert (rows[1].before, rows[1].after) == (sha256_text(first), sha256_text(second))
     assert (rows[1].session, rows[1].trigger) == ("s-1", "recovered")
     assert rows[1].time.endswith("Z")
-    assert (layout.versions / sha256_text(first)).read_text() == first
-    assert (layout.versions / sha256_text(second)).read_text() == second
+    assert (Path(layout.versions) / sha256_text(first)).read_text() == first
+    assert (Path(layout.versions) / sha256_text(second)).read_text() == second
 
 
 def test_accept_reject_and_archive_rows_are_the_persons(layout):
@@ -77,6 +78,7 @@ def test_restore_undoes_a_patch_and_brings_back_an_archived_skill(layout):
     first = path.read_text()
     write(layout, BODY + "\nA worse line.\n", patch=True)
     digest, back = restore(layout, NAME)
+    back = Path(back)
     assert digest == sha256_text(first)
     assert back.read_text().count("A worse line") == 0
     assert read_ledger(layout).rows[-1].action == "restore"
@@ -93,6 +95,7 @@ def test_restore_to_a_hash_prefix(layout):
     write(layout, BODY + "\nSecond.\n", patch=True)
     write(layout, BODY + "\nThird.\n", patch=True)
     digest, path = restore(layout, NAME, to=sha256_text(first)[:10])
+    path = Path(path)
     assert digest == sha256_text(first)
     # Session, trigger and creation time come back too: the text is the first one, patch mark aside.
     assert path.read_text().replace('  patch_of: "pin-bump-with-lockfile"\n', "") == first
@@ -137,20 +140,20 @@ def test_restore_goes_through_the_writer_so_a_persons_name_stays_theirs(layout):
 def test_a_changed_version_copy_is_refused(layout):
     first = write(layout).read_text()
     write(layout, BODY + "\nSecond.\n", patch=True)
-    (layout.versions / sha256_text(first)).write_text(first + "\nInjected line.\n")
+    (Path(layout.versions) / sha256_text(first)).write_text(first + "\nInjected line.\n")
     with pytest.raises(Refused, match="has been changed"):
         version_text(layout, NAME, sha256_text(first))
 
 
 def test_torn_and_garbage_ledger_lines_are_skipped_and_counted(layout):
     write(layout)
-    with layout.ledger.open("ab") as f:
+    with Path(layout.ledger).open("ab") as f:
         f.write(b"garbage\n")
         f.write(b'{"time": "x", "actor": "robot", "action": "write", "name": "a", "place": "learned", '
                 b'"session": "", "trigger": "", "before": null, "after": null}\n')  # fmt: skip
         f.write(b"[1, 2]\n\n")
     write(layout, BODY + "\nSecond.\n", patch=True)
-    with layout.ledger.open("ab") as f:
+    with Path(layout.ledger).open("ab") as f:
         f.write(b'{"time": "2026-')
     ledger = read_ledger(layout)
     assert ledger.torn == 4
@@ -160,7 +163,7 @@ def test_torn_and_garbage_ledger_lines_are_skipped_and_counted(layout):
 
 def test_rows_are_single_json_lines(layout):
     write(layout)
-    (line,) = layout.ledger.read_text().splitlines()
+    (line,) = Path(layout.ledger).read_text().splitlines()
     row = json.loads(line)
     assert set(row) == {"time", "actor", "action", "name", "place", "session", "trigger", "before", "after"}
 

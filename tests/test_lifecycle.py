@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from skillfiles import BODY, write_skill
 
@@ -19,17 +21,25 @@ def layout(tmp_path):
 
 
 def write(layout, name="pin-bump-with-lockfile", to="learned"):
-    return write_learned(
-        layout, name, "Bump a pin and refresh the lock file.", BODY, session="s-1", trigger="recovered", to=to
+    return Path(
+        write_learned(
+            layout,
+            name,
+            "Bump a pin and refresh the lock file.",
+            BODY,
+            session="s-1",
+            trigger="recovered",
+            to=to,
+        )
     )
 
 
 def test_forget_moves_a_learned_skill_and_never_deletes(layout):
     path = write(layout, to="learned")
     text = path.read_text()
-    moved = forget(layout, "pin-bump-with-lockfile")
+    moved = Path(forget(layout, "pin-bump-with-lockfile"))
     assert not path.exists()
-    assert moved.parent == layout.archive
+    assert moved.parent == Path(layout.archive)
     assert (moved / "SKILL.md").read_text() == text
 
 
@@ -37,7 +47,7 @@ def test_forget_refuses_a_persons_skill_and_unknown_names(layout):
     write_skill(layout.skills, "mine")
     with pytest.raises(Refused, match="hand-authored"):
         forget(layout, "mine")
-    assert (layout.skills / "mine" / "SKILL.md").exists()
+    assert (Path(layout.skills) / "mine" / "SKILL.md").exists()
     with pytest.raises(NotFound):
         forget(layout, "nothing-here")
     with pytest.raises(NotFound):

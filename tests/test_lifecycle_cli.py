@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -27,10 +28,10 @@ def layout(tmp_path):
 def learned(layout, name, extra=""):
     words = " ".join(hashlib.sha256(f"{name}{i}".encode()).hexdigest()[:8] for i in range(8))
     body = BODY.replace("1. Change the pin.", f"1. {words}.{extra}")
-    return write_learned(
+    return Path(write_learned(
         layout, name, f"Handles {name}.", body, session="s-0", trigger="long", to="learned",
-        created="2026-09-21T00:00:00Z", patch=(layout.learned / name).exists(),
-    )  # fmt: skip
+        created="2026-09-21T00:00:00Z", patch=(Path(layout.learned) / name).exists(),
+    ))  # fmt: skip
 
 
 def record(layout, n, verdict, skills=(), start=T0):
@@ -85,7 +86,7 @@ def test_stats_for_an_unknown_skill_is_exit_1(edgar, layout):
 def test_stats_over_a_store_with_garbage_lines_counts_the_good_ones_and_says_so(edgar, layout):
     learned(layout, "pin-bump")
     record(layout, 3, "passed", ["pin-bump"])
-    (path,) = ExperienceStore(layout.experience, host="box").files()
+    (path,) = map(Path, ExperienceStore(layout.experience, host="box").files())
     with path.open("ab") as f:
         f.write(b"\x00\x01garbage\nmore garbage\t\t\n1\t2026")
     result = edgar("--root", str(layout.root), "--json", "skills", "stats")
@@ -122,8 +123,8 @@ def test_prune_dry_run_then_prune_archives_hurting_learned_skills_never_a_person
     (pruned,) = done.json()["pruned"]
     assert pruned["name"] == "bad-learned"
     assert pruned["archived_to"].startswith(".edgar/skills/learned/.archive/")
-    assert not (layout.learned / "bad-learned").exists()
-    assert (layout.skills / "bad-mine" / "SKILL.md").is_file()
+    assert not (Path(layout.learned) / "bad-learned").exists()
+    assert (Path(layout.skills) / "bad-mine" / "SKILL.md").is_file()
     assert read_ledger(layout).rows[-1].action == "archive"
 
 
@@ -138,7 +139,7 @@ def test_prune_archives_stale_learned_skills(edgar, layout):
 def test_log_shows_rows_and_warns_about_torn_lines(edgar, layout):
     learned(layout, "pin-bump")
     learned(layout, "pin-bump", extra=" Better.")
-    with layout.ledger.open("ab") as f:
+    with Path(layout.ledger).open("ab") as f:
         f.write(b'{"torn')
     result = edgar("--root", str(layout.root), "skills", "log", "pin-bump")
     assert result.code == 0
@@ -172,7 +173,7 @@ def test_restore_through_the_cli_and_refusals(edgar, layout):
     done = edgar("--root", str(layout.root), "--json", "skills", "restore", "pin-bump")
     assert done.code == 0
     assert done.json()["version"] == hashlib.sha256(first.encode()).hexdigest()
-    assert "Worse" not in (layout.learned / "pin-bump" / "SKILL.md").read_text()
+    assert "Worse" not in (Path(layout.learned) / "pin-bump" / "SKILL.md").read_text()
 
 
 def test_the_gate_turns_a_near_duplicate_into_a_patch_proposal_for_the_existing_skill(layout):
@@ -187,6 +188,6 @@ def test_the_gate_turns_a_near_duplicate_into_a_patch_proposal_for_the_existing_
     assert outcome.outcome == "proposed"
     assert outcome.message.startswith("proposed a patch to pin-bump-with-lockfile: .edgar/proposals/")
     assert "bump-pin-with-lockfile is a near-duplicate of it" in outcome.message
-    assert (layout.proposals / "pin-bump-with-lockfile" / "SKILL.md").is_file()
-    assert not (layout.proposals / "bump-pin-with-lockfile").exists()
-    assert not layout.learned.exists()
+    assert (Path(layout.proposals) / "pin-bump-with-lockfile" / "SKILL.md").is_file()
+    assert not (Path(layout.proposals) / "bump-pin-with-lockfile").exists()
+    assert not Path(layout.learned).exists()

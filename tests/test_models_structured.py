@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -299,7 +300,7 @@ def test_distill_asks_for_the_patch_under_its_schema_and_keeps_the_name(edgar, t
     layout = Layout(root, tmp_path / "home")
     body = "\n".join(f"## {t}\n\n{SKILL[f]}\n" for t, f in SECTION_FIELDS.items())
     write_learned(layout, "pin-bump", "Bump a pin.", body, session="s", trigger="long", to="learned")
-    history = layout.history / "pin-bump.md"
+    history = Path(layout.history) / "pin-bump.md"
     history.parent.mkdir(parents=True, exist_ok=True)
     history.write_text("- the declared check failed; failures: shell nonzero_exit exit 1 (pytest)\n")
     patch = {k: v for k, v in SKILL.items() if k != "name"}

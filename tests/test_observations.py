@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -21,13 +22,13 @@ def layout(tmp_path):
 
 
 def history_file(layout, name):
-    return layout.root / ".edgar" / "skills" / "learned" / ".history" / f"{name}.md"
+    return Path(layout.root) / ".edgar" / "skills" / "learned" / ".history" / f"{name}.md"
 
 
 def test_a_good_turn_writes_nothing(layout):
     assert observe(layout, "deploy", (), (), "passed") == 0
     assert observe(layout, "deploy", (), (), "unverified") == 0
-    assert not (layout.root / ".edgar").exists()
+    assert not (Path(layout.root) / ".edgar").exists()
 
 
 def test_a_bad_turn_appends_one_line_and_returns_the_count(layout):
@@ -74,7 +75,7 @@ def test_a_long_correction_is_cut_to_one_bounded_line(layout):
 
 
 def test_history_of_a_hand_authored_skill_lands_in_the_machine_folder(layout):
-    skill = layout.root / ".edgar" / "skills" / "deploy"
+    skill = Path(layout.root) / ".edgar" / "skills" / "deploy"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: deploy\ndescription: Deploy.\n---\nRun it.\n")
     before = tree_snapshot(skill)
@@ -87,7 +88,7 @@ def test_history_of_a_hand_authored_skill_lands_in_the_machine_folder(layout):
 def test_a_name_that_is_not_a_skill_name_is_refused_and_writes_nothing(layout, name):
     with pytest.raises(NotFound, match="no skill named"):
         observe(layout, name, (), (), "failed")
-    assert not (layout.root / ".edgar").exists()
+    assert not (Path(layout.root) / ".edgar").exists()
 
 
 def test_reading_a_history_skips_garbage_lines(layout):

@@ -104,11 +104,12 @@ def test_no_name_writes_outside_learned_or_proposals(name, to):
         except Refused:
             path = None
         files = [p for p in base.rglob("*") if p.is_file()]
-        allowed = (layout.learned.resolve(), layout.proposals.resolve())
+        allowed = (Path(layout.learned).resolve(), Path(layout.proposals).resolve())
         # The change ledger and the versions it names are edgar's own record of the write.
-        kept = (layout.versions.resolve(), layout.ledger.resolve())
+        kept = (Path(layout.versions).resolve(), Path(layout.ledger).resolve())
         for f in files:
             assert any(f.resolve().is_relative_to(a) for a in allowed + kept), f
         if path is not None:
+            path = Path(path)
             assert path.resolve().parent.parent in allowed
             assert path.parent.name == name

@@ -434,3 +434,60 @@ def test_every_record_type_of_the_package_is_one_of_ours():
                 ours += hasattr(value, "__record_fields__")
     assert standard == []
     assert ours >= 60  # Turn, Layout, the config sections, the SemIf types, ...
+
+
+def test_the_first_records_and_the_later_ones_are_built_alike():
+    import inspect
+
+    from edgar_min import records
+
+    made = []
+
+    @dataclass(frozen=True, slots=True)
+    class Job:
+        name: str
+        tries: int = 3
+        tags: list[str] = field(default_factory=list)
+
+        def __post_init__(self):
+            made.append(self.name)
+
+    def compiled():
+        return not Job.__init__.__code__.co_flags & inspect.CO_VARARGS
+
+    assert not compiled()  # a class that builds one record compiles nothing
+    calls = [
+        (("a",), {}),
+        (("b", 5), {}),
+        ((), {"name": "c", "tags": ["x"]}),
+        (("d",), {"tries": 1}),
+    ]
+    before = [Job(*args, **kwargs) for args, kwargs in calls]
+    for _ in range(records.COMPILE_AFTER):
+        Job("filler")
+    assert compiled()
+    after = [Job(*args, **kwargs) for args, kwargs in calls]
+    assert before == after
+    assert [(j.name, j.tries, j.tags) for j in before] == [
+        ("a", 3, []),
+        ("b", 5, []),
+        ("c", 3, ["x"]),
+        ("d", 1, []),
+    ]
+    assert before[0].tags is not before[3].tags  # the factory is called for each record
+    assert made[:4] == ["a", "b", "c", "d"]
+    with pytest.raises(FrozenRecordError):
+        before[0].name = "z"
+
+
+def test_a_mistaken_first_call_gets_pythons_own_sentence():
+    @dataclass(frozen=True, slots=True)
+    class Job:
+        name: str
+        tries: int = 3
+
+    with pytest.raises(TypeError, match=r"got multiple values for argument 'name'"):
+        Job("a", name="b")
+    with pytest.raises(TypeError, match=r"got an unexpected keyword argument 'colour'"):
+        Job("a", colour="red")
+    assert Job("a") == Job(name="a", tries=3)

@@ -7,12 +7,18 @@ detect-secrets `detect_secrets/plugins/`); the values here are made up in those 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar_min.learning.redact import MARK, redact
+
+REPO = str(Path(__file__).resolve().parents[1])
 
 FAKE_PGP = (
     "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQdGBGVfakeKEY\nmaterialONLYfor\nTESTS0123\n=ab12\n"
@@ -176,3 +182,140 @@ def test_the_values_a_public_scanner_flags_in_its_test_data_are_redacted(name):
     if name == "each_secret.py.txt":
         assert "red_herring = 'DEADBEEF'" in out  # short hex that is not a secret stays
         assert "basic_auth = 'http://username:[REDACTED]@example.com'" in out
+
+
+def _every_rule(text):
+    """Redaction with no rule passed over: what `redact` must equal."""
+    import re
+
+    from edgar_min.learning.redact import _RULES
+
+    for pattern, replacement, _keys, _run in _RULES:
+        text = re.compile(pattern, re.DOTALL).sub(replacement, text)
+    return text
+
+
+_FRAGMENTS = [typed for typed, _, _ in SHAPES] + [
+    "password",
+    "PASSWD",
+    "Token",
+    "api_key",
+    "--secret",
+    "bearer",
+    "Basic",
+    "://",
+    "@",
+    "=",
+    ": ",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "sk-",
+    "ghp_",
+    "AKIA",
+    "xoxb-",
+    "SG.",
+    "hf_",
+    ":AA",
+    "eyJ",
+    "0123456789abcdef",
+    "AbCdEfGh12345678",
+    "\u212a",  # the Kelvin sign, which case-blind matching takes for k
+    "\u017f",  # the long s, taken for s
+    "\u0130",  # capital I with a dot
+    " ",
+    "\n",
+    "bump the httpx pin",
+    # a word or prefix of every rule, written out here so the test does not lean on the rules' own lists
+    "credentials",
+    "passphrase",
+    "pwd",
+    "client_secret",
+    "signing-key",
+    "glpat-",
+    "gldt-",
+    "glagent-",
+    "GR1348941",
+    "A3TX",
+    "ASIA",
+    "xapp-1-",
+    "hooks.slack.com/services/",
+    "AIza",
+    "sk_test_",
+    "rk_live_",
+    "npm_",
+    "pypi-AgE",
+    "dop_v1_",
+    "shpss_",
+    "dapi",
+    "AGE-SECRET-KEY-1",
+    "github_pat_",
+    "0123456789",
+]
+
+
+@given(st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.text(max_size=12)), max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_passing_over_rules_that_cannot_match_changes_nothing(parts):
+    for joiner in ("", " "):
+        text = joiner.join(parts)
+        assert redact(text) == _every_rule(text)
+
+
+def test_a_prompt_with_no_secret_shape_compiles_no_pattern():
+    script = textwrap.dedent(
+        """
+        import sys
+        from edgar_min.learning.redact import redact
+        assert redact("list the files in src and fix the failing test") == (
+            "list the files in src and fix the failing test"
+        )
+        print("re" in sys.modules)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", f"import sys; sys.path.insert(0, {REPO!r})\n" + script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
+
+
+# One secret in each rule's shape (made up), in a short ASCII prompt: the screen that passes
+# over rules must never pass over the one that matches.
+EVERY_RULE = [
+    "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIfakefakefake\n-----END EC PRIVATE KEY-----",
+    "clone https://me:pa55word@git.example.com/repo",
+    "set credentials=opensesame99 now",
+    "run it with --passphrase opensesame99",
+    "curl -H 'Authorization: Bearer abc.def/1234567'",
+    "sk-proj-" + "a1" * 10,
+    "github_pat_" + "Abcd" * 6,  # no digit: the base64 rule would take it too
+    "glagent-" + "x1" * 11,
+    "GR1348941" + "q1" * 11,
+    "ASIA" + "ABCDEFGH12345678",
+    "xapp-1-" + "A1" * 6,
+    "post to hooks.slack.com/workflows/" + "T0" * 11,
+    "AIza" + "Syabcdefghijklmnopqrstuvwxyzabcd",
+    "rk_prod_" + "a1b2c3d4e5f6",
+    "npm_" + "a1" * 18,
+    "pypi-AgE" + "Ix" * 26,
+    "SG." + "a1" * 9 + "." + "b2" * 9,
+    "SK" + "0123456789abcdef" * 2,
+    "hf_" + "ab" * 17,
+    "dor_v1_" + "0a" * 32,
+    "shpss_" + "0123456789abcdef" * 2,
+    "dapi" + "0123456789abcdef" * 2,
+    "AGE-SECRET-KEY-1" + "QZ" * 29,
+    "1234567890:AA" + "b" * 33,
+    "eyJhbGciOiJI.eyJzdWIiOiIx.c2lnbmF0dXJl",
+    "deadbeef" * 5,
+    "Zm9vYmFy" + "QUJDREVGR0g5" * 3,
+]
+
+
+@pytest.mark.parametrize("secret", EVERY_RULE, ids=[f"rule{i}" for i in range(len(EVERY_RULE))])
+def test_every_rule_redacts_its_shape(secret):
+    text = f"please use {secret} for the deploy"
+    out = redact(text)
+    assert MARK in out
+    assert out == _every_rule(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,7 @@ def test_decide_appends_one_full_row(layout):
     result = decide(
         layout, config, "set up a meeting friday", "Which category?", OPTIONS, phase="test", run_id="r-1"
     )
-    files = list(layout.decisions.glob("*.jsonl"))
+    files = list(Path(layout.decisions).glob("*.jsonl"))
     assert len(files) == 1
     assert files[0].name.endswith(f".{host_name()}.jsonl")
     rows = [json.loads(x) for x in files[0].read_text().splitlines()]
@@ -97,7 +98,7 @@ def test_chat_export_shows_the_prompt_and_the_letter(layout):
 def test_a_broken_line_is_skipped_with_a_problem(layout):
     config = load_config(layout)
     decide(layout, config, "s", "q", OPTIONS)
-    path = next(layout.decisions.glob("*.jsonl"))
+    path = next(Path(layout.decisions).glob("*.jsonl"))
     with path.open("a") as f:
         f.write('{"id": "d-trunc", "sta\n')
     read = DecisionLog.of(layout).read()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +29,7 @@ def layout(tmp_path, _isolated_home):
 
 
 def rows_of(layout):
-    paths = sorted(layout.decisions.glob("*.jsonl"))
+    paths = sorted(Path(layout.decisions).glob("*.jsonl"))
     return [json.loads(x) for path in paths for x in path.read_text().splitlines()]
 
 
@@ -59,7 +60,7 @@ def test_bad_input_raises_before_anything_is_logged(layout):
     bad = [*QUESTIONS, ("Colour?", [f"c{i}" for i in range(17)])]
     with pytest.raises(BadInput, match=r"question 4 \('Colour\?'\): a decision takes at most 16 options"):
         decide_many(layout, load_config(layout), STATE, bad)
-    assert not layout.decisions.exists()
+    assert not Path(layout.decisions).exists()
 
 
 def test_lexical_call_many_gives_exactly_what_call_gives():

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar_min.errors import BadInput
 from edgar_min.learning.store import ExperienceStore, check_session
@@ -24,7 +27,7 @@ TURN = parse_turn(
 def test_a_record_holds_the_shape_session_verdict_and_skills_but_not_the_prompt(tmp_path):
     store = ExperienceStore(tmp_path, host="box")
     store.record(TURN, "s-1", ["long"], now=0)
-    (path,) = store.files()
+    (path,) = map(Path, store.files())
     text = path.read_text()
     assert path.relative_to(tmp_path).as_posix() == "turns/box/1970-01.tsv"
     assert text == "1\t1970-01-01T00:00:00Z\ts-1\tmain:shell>edit\tpassed\ta-b\tlong\n"
@@ -39,7 +42,7 @@ def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
     store = ExperienceStore(tmp_path, host="box")
     store.record(TURN, "s-1", now=0)
     store.record(TURN, "s-2", now=0)
-    (path,) = store.files()
+    (path,) = map(Path, store.files())
     with path.open("ab") as handle:
         handle.write(b"1\t1970-01-01T00:00:00Z\ts-3\tmain:she")  # a crash mid-write
     found = store.scan()
@@ -49,7 +52,7 @@ def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
 def test_garbage_lines_are_skipped(tmp_path):
     store = ExperienceStore(tmp_path, host="box")
     store.record(TURN, "s-1", now=0)
-    (path,) = store.files()
+    (path,) = map(Path, store.files())
     with path.open("ab") as handle:
         handle.write(b"not a record\n\xff\xfe\n")
     store.record(TURN, "s-2", now=0)
@@ -83,7 +86,7 @@ def test_markers_stop_at_the_cap_but_the_count_stays_true_enough(tmp_path):
 def test_hosts_write_separate_files_so_copies_merge(tmp_path):
     ExperienceStore(tmp_path, host="laptop").record(TURN, "a")
     ExperienceStore(tmp_path, host="desktop").record(TURN, "b")
-    assert [p.parent.name for p in ExperienceStore(tmp_path).files()] == ["desktop", "laptop"]
+    assert [Path(p).parent.name for p in ExperienceStore(tmp_path).files()] == ["desktop", "laptop"]
     assert ExperienceStore(tmp_path).repeats(TURN.shape) == 2
 
 
@@ -114,14 +117,14 @@ def test_eight_processes_appending_at_once_lose_and_tear_nothing(tmp_path):
     found = store.scan()
     assert (found.turns, found.torn) == (8 * count, 0)
     per_worker = {}
-    for path in store.files():
+    for path in map(Path, store.files()):
         for line in path.read_bytes().split(b"\n")[:-1]:
             worker = line.split(b"\t")[2].split(b"-")[0].decode()
             per_worker[worker] = per_worker.get(worker, 0) + 1
     assert per_worker == {f"w{w}": count for w in range(8)}
     assert store.repeats("main:shell") == 8 * 7
     # Every line is whole: seven tab-separated fields and a newline.
-    for path in store.files():
+    for path in map(Path, store.files()):
         for line in path.read_bytes().split(b"\n")[:-1]:
             assert line.count(b"\t") == 6, line
     assert os.listdir(tmp_path / "turns") == ["shared"]
@@ -138,3 +141,17 @@ def test_marker_names_are_the_ones_earlier_versions_wrote(tmp_path):
     expected_file = f"s-1.{hashlib.sha1(b's:1').hexdigest()[:10]}"
     assert os.listdir(tmp_path / "shapes") == [expected_dir]
     assert os.listdir(tmp_path / "shapes" / expected_dir) == [expected_file]
+
+
+@given(st.text(alphabet="aZ09._-:@ !\n\u00e9/", max_size=140))
+@settings(max_examples=500, deadline=None)
+def test_the_session_rule_and_file_names_say_what_their_patterns_say(text):
+    """Both run on every turn as string operations; these patterns are what they promise."""
+    import re
+
+    from edgar_min.learning.sessions import is_session
+    from edgar_min.learning.store import _slug
+
+    assert is_session(text) == bool(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}", text))
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:60] or "x"
+    assert _slug(text).startswith(readable)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import ErrorRecord, Turn, parse_turn, redact, strip_program, turn_from_json
@@ -178,3 +180,28 @@ def test_learn_refuses_a_lone_surrogate_with_exit_2_before_storing(edgar, tmp_pa
         assert result.code == 2, result
         assert "internal error" not in result.err
         assert list(root.iterdir()) == []
+
+
+_NAME_TEXT = st.text(alphabet="az09._-:@ A\n\u212a/", max_size=70)
+
+
+@given(_NAME_TEXT)
+@settings(max_examples=500, deadline=None)
+def test_the_name_rules_say_what_their_patterns_say(text):
+    """Tool names and program names are checked with string operations; these are the rules."""
+    import re
+
+    from edgar_min.learning.turn import is_tool_name
+
+    assert is_tool_name(text) == bool(re.fullmatch(r"[a-z][a-z0-9_.-]{0,63}", text))
+    assert strip_program(text) == re.sub(r"[^A-Za-z0-9._-]", "", text)[:64]
+
+
+def test_a_tool_name_is_refused_by_name():
+    for bad in ("Shell", "1shell", "sh ell", "shell\n", "x" * 65, ""):
+        with pytest.raises(BadInput, match="is not a tool name"):
+            parse_turn({"prompt": "p", "tools": [bad]})
+    assert parse_turn({"prompt": "p", "tools": ["a" * 64, "web.fetch_2-x"]}).tools == (
+        "a" * 64,
+        "web.fetch_2-x",
+    )

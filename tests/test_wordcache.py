@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shutil
 import zlib
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -88,8 +89,8 @@ def fill(layout):
     write_skill(layout.learned, "refresh-lock-file", "Refresh the lock file.", body("1. Relock."))
     write_skill(layout.learned, "pin-bump-with-lockfile", "Shadowed by the person's.", body("1. Pin."))
     # A file that does not read as a skill loads nowhere, so it duplicates nothing.
-    (layout.skills / "broken").mkdir()
-    (layout.skills / "broken" / "SKILL.md").write_text("no frontmatter: pin bump lock file")
+    (Path(layout.skills) / "broken").mkdir()
+    (Path(layout.skills) / "broken" / "SKILL.md").write_text("no frontmatter: pin bump lock file")
 
 
 @pytest.mark.usefixtures("settled")
@@ -98,7 +99,7 @@ def test_cold_and_warm_decide_as_reading_every_file_does(layout, reads, new):
     fill(layout)
     want = reference(layout, new)
     assert check(layout, new) == want  # cold: no cache file yet
-    assert layout.word_cache.is_file()
+    assert Path(layout.word_cache).is_file()
     reads.clear()
     assert check(layout, new) == want  # warm
     assert reads == []  # nothing unchanged was read again
@@ -162,7 +163,7 @@ def test_an_edit_that_keeps_the_size_within_the_settle_time_is_seen(layout):
     text = f"---\nname: {a[0]}\ndescription: {a[1]}\n---\n\n{body(a[2])}"
     path = write_skill(layout.skills, a[0], a[1], body(a[2]))
     assert check(layout, b) is not None
-    assert not layout.word_cache.exists()  # just written: not trusted to the cache yet
+    assert not Path(layout.word_cache).exists()  # just written: not trusted to the cache yet
     # The same length, none of the words: mtime may not even move within one clock tick.
     path.write_text(
         text[: text.index("\n\n")] + "\n\n" + "".join("z" if c.isalpha() else c for c in body(a[2]))
@@ -178,11 +179,11 @@ def test_a_deleted_skill_no_longer_matches_and_leaves_the_cache(layout):
     write_skill(layout.skills, a[0], a[1], body(a[2]))
     write_skill(layout.skills, "cook-rice", "Boil rice for dinner.", body("1. Boil water."))
     assert check(layout, b).existing == a[0]
-    assert a[0] in layout.word_cache.read_text()
-    shutil.rmtree(layout.skills / a[0])
+    assert a[0] in Path(layout.word_cache).read_text()
+    shutil.rmtree(Path(layout.skills) / a[0])
     assert check(layout, b) is None
-    assert a[0] not in layout.word_cache.read_text()
-    assert "cook-rice" in layout.word_cache.read_text()
+    assert a[0] not in Path(layout.word_cache).read_text()
+    assert "cook-rice" in Path(layout.word_cache).read_text()
 
 
 def _forged(text: str, change) -> str:
@@ -226,30 +227,30 @@ def test_a_corrupt_cache_is_rebuilt_and_the_decision_is_still_right(layout, kind
     want = reference(layout, b)
     assert want is not None
     check(layout, b)
-    label, broken = _corruptions(layout.word_cache.read_text())[kind]
+    label, broken = _corruptions(Path(layout.word_cache).read_text())[kind]
     if isinstance(broken, bytes):
-        layout.word_cache.write_bytes(broken)
+        Path(layout.word_cache).write_bytes(broken)
     else:
-        layout.word_cache.write_text(broken)
+        Path(layout.word_cache).write_text(broken)
     assert check(layout, b) == want, label
     rebuilt = wordcache._load(layout.word_cache)
     assert rebuilt is not None, label
-    assert len(rebuilt.files) == len({s.file for s in existing(layout)}), label  # every file memoised again
+    assert len(rebuilt.files) == len({s.path for s in existing(layout)}), label  # every file memoised again
     assert check(layout, DISTINCT[0][1]) == reference(layout, DISTINCT[0][1])
 
 
 def test_a_cache_that_cannot_be_written_is_no_error(layout):
     a, b = DUPLICATES[0]
     write_skill(layout.skills, a[0], a[1], body(a[2]))
-    layout.cache.parent.mkdir(parents=True, exist_ok=True)
-    layout.cache.write_text("a file where the folder should be")
+    Path(layout.cache).parent.mkdir(parents=True, exist_ok=True)
+    Path(layout.cache).write_text("a file where the folder should be")
     assert check(layout, b).existing == a[0]
 
 
 @pytest.mark.usefixtures("settled")
 def test_the_writer_writes_nothing_outside_edgar_and_only_the_cache_on_a_refusal(layout):
     fill(layout)
-    outside = layout.root.parent
+    outside = Path(layout.root).parent
     before = tree_snapshot(outside)
     a, b = DUPLICATES[3]
     with pytest.raises(NearDuplicate) as caught:
@@ -259,7 +260,7 @@ def test_the_writer_writes_nothing_outside_edgar_and_only_the_cache_on_a_refusal
     changed = {p for p in after.keys() | before.keys() if after.get(p) != before.get(p)}
     assert changed == {"proj/.edgar/cache/skill-words.txt", "proj/.edgar/cache/.gitignore"}
     # The cache holds the words and name keys SKILL.md files hold, nothing else of theirs.
-    cached = layout.word_cache.read_text()
+    cached = Path(layout.word_cache).read_text()
     assert "Add a schema migration" not in cached
     assert "migrat" in cached
 
@@ -268,4 +269,4 @@ def test_the_cache_ignores_itself_for_version_control(layout, settled):
     a, b = DUPLICATES[0]
     write_skill(layout.skills, a[0], a[1], body(a[2]))
     check(layout, b)
-    assert (layout.cache / ".gitignore").read_text() == "*\n"
+    assert (Path(layout.cache) / ".gitignore").read_text() == "*\n"

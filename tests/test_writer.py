@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -32,15 +33,15 @@ def layout(tmp_path):
 
 
 def write(layout, name="pin-bump-with-lockfile", body=BODY, to="proposal", **kw):
-    return write_learned(
+    return Path(write_learned(
         layout, name, kw.pop("description", "Bump a pin and refresh the lock file."), body,
         session="s-1", trigger="recovered", to=to, **kw,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def test_a_proposal_lands_in_proposals_with_provenance_and_validates(layout):
     path = write(layout)
-    assert path == layout.proposals / "pin-bump-with-lockfile" / "SKILL.md"
+    assert path == Path(layout.proposals) / "pin-bump-with-lockfile" / "SKILL.md"
     parsed = parse_skill(path.read_text())
     assert parsed.data["name"] == "pin-bump-with-lockfile"
     meta = parsed.data["metadata"]
@@ -51,7 +52,7 @@ def test_a_proposal_lands_in_proposals_with_provenance_and_validates(layout):
 
 def test_learned_lands_in_learned(layout):
     path = write(layout, to="learned")
-    assert path == layout.learned / "pin-bump-with-lockfile" / "SKILL.md"
+    assert path == Path(layout.learned) / "pin-bump-with-lockfile" / "SKILL.md"
     assert validate_file(path) == []
 
 
@@ -104,11 +105,11 @@ def test_a_body_out_of_shape_is_refused_and_nothing_is_written(layout, body, wor
     ],
 )
 def test_hostile_names_are_refused_and_nothing_is_written(layout, name):
-    before = tree_snapshot(layout.root.parent)
+    before = tree_snapshot(Path(layout.root).parent)
     with pytest.raises(Refused) as err:
         write(layout, name=name)
     assert err.value.message.startswith("refused ")
-    assert tree_snapshot(layout.root.parent) == before
+    assert tree_snapshot(Path(layout.root).parent) == before
 
 
 @pytest.mark.parametrize("scope", ["project", ".agents", ".claude", "user"])
@@ -116,21 +117,21 @@ def test_hostile_names_are_refused_and_nothing_is_written(layout, name):
 def test_a_name_a_person_owns_is_never_taken(layout, scope, to):
     folder = {
         "project": layout.skills,
-        ".agents": layout.root / ".agents" / "skills",
-        ".claude": layout.root / ".claude" / "skills",
+        ".agents": Path(layout.root) / ".agents" / "skills",
+        ".claude": Path(layout.root) / ".claude" / "skills",
         "user": layout.user_skills,
     }[scope]
     write_skill(folder, "pin-bump-with-lockfile")
     with pytest.raises(Refused, match="hand-authored skill of that name exists"):
         write(layout, to=to)
-    assert not layout.proposals.exists()
-    assert not layout.learned.exists()
+    assert not Path(layout.proposals).exists()
+    assert not Path(layout.learned).exists()
 
 
 def test_a_patch_to_a_persons_skill_may_be_proposed_but_never_learned(layout):
     write_skill(layout.skills, "pin-bump-with-lockfile")
     path = write(layout, patch=True)
-    assert path.parent.parent == layout.proposals
+    assert path.parent.parent == Path(layout.proposals)
     assert parse_skill(path.read_text()).data["metadata"]["patch_of"] == "pin-bump-with-lockfile"
     with pytest.raises(Refused):
         write(layout, patch=True, to="learned")
@@ -210,13 +211,13 @@ def test_a_writer_killed_mid_write_leaves_the_old_file_or_nothing(layout, tmp_pa
         assert proc.stdout.readline().strip() == "HALF"
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-        target = layout.learned / "pin-bump" / "SKILL.md"
+        target = Path(layout.learned) / "pin-bump" / "SKILL.md"
         if existing:
             assert target.read_text() == old_text
         else:
             assert not target.exists()
         # No half-written SKILL.md anywhere; only a hidden temp file may be left.
-        for path in layout.learned.rglob("SKILL.md"):
+        for path in Path(layout.learned).rglob("SKILL.md"):
             assert validate_file(path) == []
 
 
@@ -250,6 +251,7 @@ def test_every_file_edgar_writes_passes_the_reference_validator(layout):
     checked = []
 
     def check(path):
+        path = Path(path)
         assert skills_ref.validate(path.parent) == [], path.read_text()
         checked.append(path)
 
@@ -262,7 +264,7 @@ def test_every_file_edgar_writes_passes_the_reference_validator(layout):
     check(write(layout, name="release-tag", body=other, to="learned", patch=True, description="Tag it."))
     check(write(layout, name="release-tag", body=other, patch=True, description="A proposed patch."))
     restore(layout, "release-tag")
-    check(layout.learned / "release-tag" / "SKILL.md")  # restored
+    check(Path(layout.learned) / "release-tag" / "SKILL.md")  # restored
     write_skill(layout.skills, "deploy")
     check(write(layout, name="deploy", patch=True, description="A patch to a person's skill."))
     assert len(checked) == len(EVERYDAY) + 6

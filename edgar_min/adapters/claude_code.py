@@ -29,6 +29,7 @@ What is computed, for the last turn of the main chain:
 
 from __future__ import annotations
 
+import os
 import re
 
 from edgar_min.adapters.common import (
@@ -42,11 +43,11 @@ from edgar_min.adapters.common import (
 )
 from edgar_min.adapters.jsonl import ReadStats, records
 from edgar_min.errors import BadInput
+from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 __all__ = ["read_transcript"]
@@ -108,7 +109,6 @@ _BLOCKS = lazy(
     re.DOTALL,
 )
 _BLANK_LINES = lazy(r"\n[ \t]*\n(?:[ \t]*\n)+")
-_AGENT = lazy(r"[a-z][a-z0-9_.-]{0,63}")
 
 
 def _blocks(content: Any) -> list[dict[str, Any]]:
@@ -205,7 +205,7 @@ class _Reader:
         self.orphans = 0
         self.sidechain_lines = 0
 
-    def read(self, path: Path) -> None:
+    def read(self, path: str) -> None:
         for entry in records(path, self.stats):
             if not isinstance(entry, dict):
                 self.unknown += 1
@@ -330,21 +330,21 @@ class _Reader:
         self.turn.add_error(tool, error_kind(head, exit_code, person_said_no=person), exit_code, program)
 
 
-def _open_check(path: Path) -> None:
-    if not path.exists():
+def _open_check(path: str) -> None:
+    if not os.path.exists(path):
         msg = f"{path}: no such file"
         raise BadInput(msg)
-    if path.is_dir():
+    if os.path.isdir(path):
         msg = f"{path}: is a folder, not a transcript"
         raise BadInput(msg)
 
 
 def read_transcript(
-    path: Path,
+    path: str,
     table: dict[str, str],
     skill_names: frozenset[str] = frozenset(),
     *,
-    agent_path: Path | None = None,
+    agent_path: str | None = None,
     agent_type: str | None = None,
 ) -> AdaptedTurn:
     """The turn record of the transcript's last turn; with `agent_path`, a subagent's turn.
@@ -390,7 +390,7 @@ def read_transcript(
             dropped_tools=side.turn.dropped_tools,
         )
         kind = (agent_type or "subagent").strip().lower()
-        turn.agent = kind if _AGENT.fullmatch(kind) else "subagent"
+        turn.agent = kind if is_tool_name(kind) else "subagent"
         unknown += side.unknown
         orphans += side.orphans
     return AdaptedTurn(

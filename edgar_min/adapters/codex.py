@@ -28,6 +28,7 @@ Codex records no skill loading and no subagent type, so `skills` is empty and
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from edgar_min.adapters.common import (
@@ -45,7 +46,6 @@ from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 __all__ = ["read_session"]
@@ -144,7 +144,7 @@ class _Reader:
         self.orphans = 0
         self.events_seen = False
 
-    def read(self, path: Path) -> None:
+    def read(self, path: str) -> None:
         for line in records(path, self.stats):
             if not isinstance(line, dict):
                 self.unknown += 1
@@ -273,12 +273,12 @@ class _Reader:
             self.turn.add_error(tool, error_kind(head, code), code, program)
 
 
-def read_session(path: Path, table: dict[str, str]) -> AdaptedTurn:
+def read_session(path: str, table: dict[str, str]) -> AdaptedTurn:
     """The turn record of a Codex session log's last turn."""
-    if not path.exists():
+    if not os.path.exists(path):
         msg = f"{path}: no such file"
         raise BadInput(msg)
-    if path.is_dir():
+    if os.path.isdir(path):
         msg = f"{path}: is a folder, not a session log"
         raise BadInput(msg)
     reader = _Reader(table)

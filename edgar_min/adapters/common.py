@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from edgar_min.errors import ConfigError
+from edgar_min.learning.turn import is_tool_name
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
 
@@ -66,7 +67,6 @@ DEFAULT_TOOL_MAP: dict[str, str] = {
 
 _CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
 _DROP = lazy(r"[^a-z0-9_.-]+")
-_TOOL = lazy(r"[a-z][a-z0-9_.-]{0,63}")
 MAX_TOOLS = 500
 MAX_ERRORS = 500
 MAX_CORRECTIONS = 50
@@ -79,7 +79,7 @@ def tool_table(entries: tuple[str, ...]) -> dict[str, str]:
     for entry in entries:
         agent_name, sep, ours = entry.partition("=")
         agent_name, ours = agent_name.strip(), ours.strip()
-        if not sep or not agent_name or not _TOOL.fullmatch(ours):
+        if not sep or not agent_name or not is_tool_name(ours):
             msg = (
                 f"adapters.tool_map entry {entry!r} must read AgentTool=edgar_tool, the edgar name in "
                 "lower-case letters, digits, '_', '.', '-' (e.g. \"Bash=shell\")"

@@ -18,7 +18,6 @@ from edgar_min.regex import lazy
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
     from typing import Any, BinaryIO
 
 __all__ = ["CHUNK", "LINE_CAP", "STRING_CAP", "ReadStats", "records"]
@@ -275,7 +274,7 @@ class _Reader:
 _BAD_VALUE = object()
 
 
-def records(path: Path, stats: ReadStats) -> Iterator[Any]:
+def records(path: str, stats: ReadStats) -> Iterator[Any]:
     """Each JSON value of a JSONL file, in order; bad lines are counted in `stats` and skipped.
 
     Only a plain file is read: a fifo or `/dev/zero` given as a log is `BadInput`, not a hang.

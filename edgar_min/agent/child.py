@@ -42,7 +42,6 @@ except ImportError:  # pragma: no cover - a system without fork never starts a c
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from pathlib import Path
     from typing import Any, Literal
 
     from edgar_min.agent.skills import Request
@@ -74,7 +73,7 @@ class BodyJob:
     path: str
     request: Request
     config: dict[str, Any]
-    root: Path | None
+    root: str | None
     engine: str
     model: str
 

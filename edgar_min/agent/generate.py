@@ -175,10 +175,7 @@ def generate(
     except EdgarError as exc:
         log_rejection(layout, trigger="generate", skill=name, error=exc.message, reply=reply)
         raise
-    try:
-        shown = str(target.relative_to(layout.root))
-    except ValueError:
-        shown = str(target)
+    shown = layout.relative(target)
     if place == "learned":
         return Generated("written", shown, f"wrote {name}: {shown} and its entry in data/categories.json")
     return Generated(

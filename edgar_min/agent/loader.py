@@ -10,6 +10,7 @@ the caller's own `sys.modules` is never touched.
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 
@@ -21,8 +22,6 @@ from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from edgar_min.agent.tree import Manifest, Registry
 
 __all__ = ["CheckedBody", "install_aliases", "module_name", "read_body", "read_body_text"]
@@ -33,7 +32,7 @@ class CheckedBody:
     """A body that passed acceptance, compiled and ready for a child to run."""
 
     manifest: Manifest
-    path: Path
+    path: str
     code: types.CodeType
 
 
@@ -54,7 +53,7 @@ def install_aliases(skills: types.ModuleType) -> None:
 MAX_BODY_BYTES = 256_000
 
 
-def read_body_text(path: Path) -> str:
+def read_body_text(path: str) -> str:
     """A body's text, read only from a plain file of at most `MAX_BODY_BYTES`; OSError otherwise."""
     raw = read_capped(path, MAX_BODY_BYTES)
     if raw is None:
@@ -66,10 +65,10 @@ def read_body_text(path: Path) -> str:
     return raw.decode("utf-8")
 
 
-def read_body(skills_dir: Path, registry: Registry, manifest: Manifest) -> CheckedBody:
+def read_body(skills_dir: str, registry: Registry, manifest: Manifest) -> CheckedBody:
     """The body of `manifest`, accepted and compiled; `Refused` with every problem otherwise."""
     path = body_path(skills_dir, manifest)
-    if path.exists() and not path.is_file():  # a folder or a fifo, whose read would never end
+    if os.path.exists(path) and not os.path.isfile(path):  # a folder or a fifo, whose read would never end
         msg = f"the body of {manifest.name} ({path}) is not a regular file"
         raise Refused(msg)
     try:

@@ -11,8 +11,8 @@ returns the wrong type, blows its budget or its time, the run still returns an
 from __future__ import annotations
 
 import math
+import os
 import time
-from pathlib import Path
 
 from edgar_min.agent.skills import ActionResult, Request
 from edgar_min.agent.walls import BudgetExceeded, Wall
@@ -161,12 +161,11 @@ def agent_config(layout: Layout, config: Config) -> dict[str, Any]:
     table = dict(config.agent)
     for key, value in table.items():
         if isinstance(value, str) and (key in {"data", "drafts"} or "/" in value) and "://" not in value:
-            path = Path(value).expanduser()
-            table[key] = str(path if path.is_absolute() else layout.root / path)
+            table[key] = os.path.join(layout.root, os.path.expanduser(value))  # an absolute value wins
     return table
 
 
-def writable_folders(table: dict[str, Any]) -> list[Path]:
+def writable_folders(table: dict[str, Any]) -> list[str]:
     """The folders named by `agent.writable` (keys of the [agent] table whose values are folders)."""
     keys = table.get("writable", [])
     if isinstance(keys, str):
@@ -180,7 +179,7 @@ def writable_folders(table: dict[str, Any]) -> list[Path]:
         if not isinstance(value, str) or not value:
             msg = f"agent.writable names {key!r}, but [agent] has no folder under that key"
             raise BadInput(msg)
-        folders.append(Path(value))
+        folders.append(value)
     return folders
 
 

@@ -16,7 +16,6 @@ from edgar_min.semif.types import DecisionRequest, DecisionResult, Option
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
 __all__ = [
@@ -64,4 +63,4 @@ class ActionContext:
 
     engine: Any
     config: dict[str, Any]
-    root: Path | None = None
+    root: str | None = None

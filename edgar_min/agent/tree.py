@@ -12,8 +12,8 @@ cost_budget, decision_log_ref (only name and description are required).
 from __future__ import annotations
 
 import json
+import os
 import re
-from pathlib import Path
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.records import dataclass
@@ -94,7 +94,7 @@ class Category:
 
 @dataclass(frozen=True, slots=True)
 class Registry:
-    path: Path
+    path: str
     categories: tuple[Category, ...]
 
     def category(self, name: str) -> Category | None:
@@ -108,9 +108,9 @@ class Registry:
         return None
 
 
-def body_path(skills_dir: Path, manifest: Manifest) -> Path:
+def body_path(skills_dir: str, manifest: Manifest) -> str:
     """`email.compose` -> `<skills_dir>/email/compose.py`; further dots become folders."""
-    return skills_dir.joinpath(manifest.category, *manifest.rest.split(".")).with_suffix(".py")
+    return os.path.join(skills_dir, manifest.category, *manifest.rest.split(".")) + ".py"
 
 
 def near_duplicate(a: str, b: str) -> bool:
@@ -208,7 +208,7 @@ def _parse_manifest(
     )
 
 
-def parse_registry(text: str, path: Path) -> tuple[Registry | None, list[str]]:
+def parse_registry(text: str, path: str) -> tuple[Registry | None, list[str]]:
     """The registry in `text`, and every problem with it (`PATH:LINE: sentence`)."""
     where = str(path)
     try:
@@ -290,9 +290,9 @@ def parse_registry(text: str, path: Path) -> tuple[Registry | None, list[str]]:
     return Registry(path, tuple(categories)), problems
 
 
-def read_registry_text(path: Path) -> str:
+def read_registry_text(path: str) -> str:
     try:
-        with path.open("rb") as handle:  # bounded: a checkout may link the tree to /dev/zero
+        with open(path, "rb") as handle:  # bounded: a checkout may link the tree to /dev/zero
             data = handle.read(MAX_REGISTRY_BYTES + 1)
     except FileNotFoundError:
         msg = (
@@ -313,7 +313,7 @@ def read_registry_text(path: Path) -> str:
         raise BadInput(msg) from None
 
 
-def registry_problems(path: Path) -> tuple[Registry | None, list[str]]:
+def registry_problems(path: str) -> tuple[Registry | None, list[str]]:
     """The registry at `path` and every problem with it (a missing file is one problem)."""
     try:
         text = read_registry_text(path)
@@ -322,7 +322,7 @@ def registry_problems(path: Path) -> tuple[Registry | None, list[str]]:
     return parse_registry(text, path)
 
 
-def load_registry(path: Path) -> Registry:
+def load_registry(path: str) -> Registry:
     """The registry, or `NotFound` (no file) / `BadInput` (malformed: every problem, with file and line)."""
     registry, problems = parse_registry(read_registry_text(path), path)
     if problems or registry is None:

@@ -33,7 +33,6 @@ from edgar_min.records import dataclass
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
     from typing import Any
 
 __all__ = ["TIME_LIMIT_S", "BudgetExceeded", "Wall", "install"]
@@ -107,7 +106,7 @@ class Wall:
     writable: tuple[str, ...]
 
     @classmethod
-    def of(cls, folders: list[Path]) -> Wall:
+    def of(cls, folders: list[str]) -> Wall:
         return cls(tuple(os.path.realpath(p) for p in folders))
 
 

@@ -12,6 +12,7 @@ written gets a ledger row (`edgar skills log NAME`), with its text kept.
 from __future__ import annotations
 
 import json
+import os
 
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.tree import body_path, load_registry, read_registry_text
@@ -21,7 +22,6 @@ from edgar_min.learning.ledger import check_record, record
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, Literal
 
     from edgar_min.agent.tree import Manifest
@@ -32,7 +32,7 @@ __all__ = ["write_code_skill"]
 
 def write_code_skill(
     layout: Layout, manifest: Manifest, body: str, *, to: Literal["proposal", "tree"]
-) -> Path:
+) -> str:
     """Write `body` for `manifest` after acceptance; return the body's path."""
     registry = load_registry(layout.registry)
     if registry.category(manifest.category) is None:
@@ -44,7 +44,7 @@ def write_code_skill(
     target = (
         body_path(layout.code_skills, manifest)
         if to == "tree"
-        else layout.code_proposals / f"{manifest.name}.py"
+        else os.path.join(layout.code_proposals, f"{manifest.name}.py")
     )
     problems = check_body(body, str(target), manifest, registry, new=True)
     if problems:
@@ -61,10 +61,10 @@ def write_code_skill(
         except (OSError, UnicodeDecodeError, EdgarError):
             before = None
         write_text(target, body, root=layout.root)
-        write_text(target.with_suffix(".json"), entry, root=layout.root)
+        write_text(target[: -len(".py")] + ".json", entry, root=layout.root)
         _record(layout, manifest.name, "proposal", before, body)
         return target
-    if target.exists():
+    if os.path.exists(target):
         msg = f"refused {manifest.name}: {target} already exists and is not replaced"
         raise Refused(msg)
     # The body first, the registry entry last: a crash in between leaves an

@@ -7,13 +7,14 @@ and never lets a traceback reach the user.
 
 from __future__ import annotations
 
+import os
 import sys
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from typing import TextIO
+    from typing import NoReturn, TextIO
 
-__all__ = ["COMMANDS", "SKILLS_COMMANDS", "main"]
+__all__ = ["COMMANDS", "SKILLS_COMMANDS", "leave", "main"]
 
 # Every command, in the order `--help` lists them: (name, help line, module). The module's
 # `register(commands)` adds its top-level parsers and `register_skills(sub)` its `skills`
@@ -123,3 +124,26 @@ def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: Te
     from edgar_min.cli.app import run
 
     return run(args, stdout, stderr)
+
+
+def leave(code: int) -> NoReturn:
+    """End the process with `code`, as `sys.exit` does, without the interpreter's teardown when
+    nothing needs it.
+
+    Teardown frees every module and object one by one: about 2 ms, a tenth of a per-turn
+    command. Every file edgar writes is complete when the write returns (atomic.py), so with no
+    other thread running and nothing registered to run at exit, what is left is flushing what
+    was printed. Otherwise, or when the flush fails (a closed pipe), the normal exit runs.
+    """
+    import atexit
+
+    threading = sys.modules.get("threading")
+    if (threading is None or threading.active_count() == 1) and not atexit._ncallbacks():
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        else:
+            os._exit(code)
+    sys.exit(code)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import argparse
@@ -34,7 +36,7 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 def cmd_tree(ctx: Context) -> int:
     from edgar_min.agent.tree import body_path, load_registry
 
-    if not ctx.layout.registry.exists():
+    if not os.path.exists(ctx.layout.registry):
         # An empty project is a normal case, as for `skills list`.
         ctx.emit({"categories": []})
         ctx.out(f"no skill tree yet: {ctx.layout.registry} does not exist (see examples/tree for one)")
@@ -48,8 +50,8 @@ def cmd_tree(ctx: Context) -> int:
             leaves.append(
                 {
                     **m.as_json(),
-                    "body": str(path.relative_to(ctx.layout.root)),
-                    "body_exists": path.is_file(),
+                    "body": ctx.layout.relative(path),
+                    "body_exists": os.path.isfile(path),
                 }
             )
         entries.append({"name": category.name, "description": category.description, "skills": leaves})

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from edgar_min.errors import BadInput, EdgarError
 
@@ -67,18 +66,18 @@ class Context:
         print(text, file=self.stderr)
 
 
-def _check_root(value: str) -> Path:
-    root = Path(value)
-    if not root.exists():
+def _check_root(value: str) -> str:
+    root = value
+    if not os.path.exists(root):
         msg = f"--root {value}: no such folder"
         raise BadInput(msg)
-    if not root.is_dir():
+    if not os.path.isdir(root):
         msg = f"--root {value}: not a folder"
         raise BadInput(msg)
     if not os.access(root, os.R_OK | os.X_OK):
         msg = f"--root {value}: cannot be read (permission denied)"
         raise BadInput(msg)
-    return root.absolute()
+    return os.path.abspath(root)
 
 
 def read_input(source: str, *, limit: int, label: str, kind: str, too_big: str = "", tail: str = "") -> str:
@@ -92,7 +91,7 @@ def read_input(source: str, *, limit: int, label: str, kind: str, too_big: str =
             stream = getattr(sys.stdin, "buffer", None)
             data = stream.read(limit + 1) if stream else sys.stdin.read().encode()
         else:
-            with Path(source).open("rb") as handle:
+            with open(source, "rb") as handle:
                 data = handle.read(limit + 1)
     except FileNotFoundError:
         msg = f"{label}: no such file"

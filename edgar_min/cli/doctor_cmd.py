@@ -37,14 +37,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_doctor, needs_config=False)
 
 
-def _rel(layout: Layout, path: object) -> str:
-    from pathlib import Path
-
-    p = Path(str(path))
-    try:
-        return str(p.relative_to(layout.root))
-    except ValueError:
-        return str(p)
+def _rel(layout: Layout, path: str) -> str:
+    return layout.relative(path)
 
 
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
@@ -99,11 +93,11 @@ def _histories(layout: Layout, every: int) -> list[dict[str, Any]]:
 
     found = []
     try:
-        files = sorted(layout.history.glob("*.md"))
+        files = sorted(n for n in os.listdir(layout.history) if n.endswith(".md"))
     except OSError:
         return found
-    for path in files:
-        name = path.stem
+    for file in files:
+        name = file[: -len(".md")]
         if name_problem(name):
             continue
         try:
@@ -142,8 +136,9 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
         kind = _reach(layout, place, found)
         if kind == "folder":
             folders.append(place)
-    if (layout.root / "data").is_dir() and not (layout.root / "data").is_symlink():
-        folders.append(layout.root / "data")
+    data = os.path.join(layout.root, "data")
+    if os.path.isdir(data) and not os.path.islink(data):
+        folders.append(data)
     now = time.time()
     for folder in folders:
         for top, dirs, files in os.walk(folder):
@@ -153,7 +148,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                     st = os.lstat(path)
                 except OSError:
                     continue
-                if stat.S_ISLNK(st.st_mode) and folder.name != "data":
+                if stat.S_ISLNK(st.st_mode) and folder != data:
                     found["links"].append(_link_line(layout, path))
                     continue
                 pid = temp_file_pid(name)
@@ -180,22 +175,22 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     return found
 
 
-def _reach(layout: Layout, place: Any, found: dict[str, list[str]]) -> Reached:
+def _reach(layout: Layout, place: str, found: dict[str, list[str]]) -> Reached:
     """Walk from the root to `place` without following links, noting a link or a misplaced file."""
     import stat
 
-    is_file = place.suffix == ".jsonl"
+    is_file = place.endswith(".jsonl")
     current = layout.root
-    parts = place.relative_to(layout.root).parts
+    parts = layout.relative(place).split(os.sep)
     for at, part in enumerate(parts, 1):
-        current = current / part
+        current = os.path.join(current, part)
         try:
             st = os.lstat(current)
         except OSError:
             return "missing"
         shown = _rel(layout, current)
         if stat.S_ISLNK(st.st_mode):
-            line = _link_line(layout, str(current))
+            line = _link_line(layout, current)
             if line not in found["links"]:
                 found["links"].append(line)
             return "refused"
@@ -215,10 +210,8 @@ def _reach(layout: Layout, place: Any, found: dict[str, list[str]]) -> Reached:
 
 
 def _link_line(layout: Layout, path: str) -> str:
-    from pathlib import Path
-
     try:
-        target = f" (to {Path(path).readlink()})"
+        target = f" (to {os.readlink(path)})"
     except OSError:
         target = ""
     return f"{_rel(layout, path)} is a symbolic link{target}"

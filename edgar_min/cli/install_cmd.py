@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import argparse
@@ -32,9 +34,9 @@ def cmd_install(ctx: Context) -> int:
     from edgar_min.delivery.install import edgar_command, plan_install
 
     name = "settings.local.json" if ctx.ns.local else "settings.json"
-    path = ctx.layout.root / ".claude" / name
+    path = os.path.join(ctx.layout.root, ".claude", name)
     plan = plan_install(path, edgar_command(), ctx.config.adapters.hook_timeout_s, uninstall=ctx.ns.uninstall)
-    shown = path.relative_to(ctx.layout.root)
+    shown = ctx.layout.relative(path)
     if plan.text is not None and not ctx.ns.dry_run:
         write_text(path, plan.text, root=ctx.layout.root)
     if ctx.json:

@@ -14,8 +14,6 @@ triggers that would fire, and writes nothing. `--hook` is `edgar hook stop`
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from edgar_min.errors import BadInput
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -101,11 +99,11 @@ def _usage(ns: argparse.Namespace) -> None:
 
 
 def _session(ctx: Context, found: str | None) -> str:
-    from edgar_min.learning.sessions import SESSION, check_session, new_session_id
+    from edgar_min.learning.sessions import check_session, is_session, new_session_id
 
     if ctx.ns.session:
         return check_session(ctx.ns.session)
-    if found and SESSION.fullmatch(found):
+    if found and is_session(found):
         return found
     return new_session_id()
 
@@ -118,7 +116,7 @@ def _verified(ctx: Context, turn: Turn) -> Turn:
     return replace(turn, verification=result.verdict)
 
 
-def _adapt(ctx: Context, agent: str, path: Path, **subagent: Any):
+def _adapt(ctx: Context, agent: str, path: str, **subagent: Any):
     from edgar_min.adapters.common import tool_table
 
     table = tool_table(ctx.config.adapters.tool_map)
@@ -159,7 +157,7 @@ def cmd_learn(ctx: Context) -> int:
     config = ctx.config
     extra: dict[str, Any] = {}
     if ctx.ns.from_agent:
-        adapted = _adapt(ctx, ctx.ns.from_agent, Path(ctx.ns.turn))
+        adapted = _adapt(ctx, ctx.ns.from_agent, ctx.ns.turn)
         for note in adapted.notes():
             ctx.warn(f"edgar: note: {note}")
         turn = parse_turn(adapted.record, config.skills.tools)

@@ -35,14 +35,8 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_restore)
 
 
-def _rel(ctx: Context, path: object) -> str:
-    from pathlib import Path
-
-    p = Path(str(path))
-    try:
-        return str(p.relative_to(ctx.root))
-    except ValueError:
-        return str(p)
+def _rel(ctx: Context, path: str) -> str:
+    return ctx.layout.relative(path)
 
 
 def _rate(value: float | None) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+import os
 
 from edgar_min.errors import BadInput
 
@@ -183,11 +183,11 @@ def cmd_export(ctx: Context) -> int:
     for problem in problems:
         ctx.warn(f"edgar: {problem}")
     if ctx.ns.out:
-        target = Path(ctx.ns.out)
-        if target.is_dir():
+        target = ctx.ns.out
+        if os.path.isdir(target):
             msg = f"--out {ctx.ns.out}: is a folder; give a file name"
             raise BadInput(msg)
-        write_text(target.absolute(), text)
+        write_text(os.path.abspath(target), text)
         ctx.warn(f"edgar: wrote {len(rows)} row(s) to {ctx.ns.out}")
     else:
         ctx.stdout.write(text)

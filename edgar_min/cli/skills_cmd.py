@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from edgar_min.errors import NotFound
 from edgar_min.skills.terminal import printable
@@ -50,12 +49,8 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_reject)
 
 
-def _rel(ctx: Context, path: Path | str) -> str:
-    """`path` relative to the root when it is below it, else whole: strings, not `Path`s, since a
-    listing asks this of every skill."""
-    text, root = os.fspath(path), os.fspath(ctx.root)
-    prefix = root if root.endswith(os.sep) else root + os.sep
-    return text.removeprefix(prefix)
+def _rel(ctx: Context, path: str) -> str:
+    return ctx.layout.relative(path)
 
 
 def _entry(ctx: Context, skill: Skill, shadowed_by: Skill | None = None) -> dict[str, Any]:
@@ -63,13 +58,13 @@ def _entry(ctx: Context, skill: Skill, shadowed_by: Skill | None = None) -> dict
         "name": skill.name,
         "origin": skill.origin,
         "scope": skill.scope,
-        "path": _rel(ctx, skill.file),
+        "path": _rel(ctx, skill.path),
         "description": skill.description,
         "warning": skill.warning,
     }
     if skill.origin == "learned":
         entry["provenance"] = skill.provenance
-    entry["shadowed_by"] = _rel(ctx, shadowed_by.file) if shadowed_by else None
+    entry["shadowed_by"] = _rel(ctx, shadowed_by.path) if shadowed_by else None
     return entry
 
 
@@ -118,7 +113,7 @@ def _find(ctx: Context, name: str) -> Skill:
     skill = discover(ctx.layout).get(name)
     if skill is None:
         hint = ""
-        if (ctx.layout.proposals / name / "SKILL.md").is_file():
+        if os.path.isfile(os.path.join(ctx.layout.proposals, name, "SKILL.md")):
             hint = f"; a proposal of that name is waiting: .edgar/proposals/{name}/SKILL.md"
         msg = f"no skill named {name[:80]!r}{hint}"
         raise NotFound(msg)
@@ -137,31 +132,29 @@ def cmd_show(ctx: Context) -> int:
     if skill.warning:
         ctx.warn(f"edgar: {printable(skill.warning)}")
     # The file is anyone's text: its escape sequences are shown, never sent to the terminal.
-    ctx.stdout.write(printable(skill.path.read_text(encoding="utf-8")))
+    with open(skill.path, encoding="utf-8") as handle:
+        ctx.stdout.write(printable(handle.read()))
     return 0
 
 
-def _targets(ctx: Context, paths: list[str]) -> list[Path]:
+def _targets(ctx: Context, paths: list[str]) -> list[str]:
     from edgar_min.errors import BadInput
-    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.discovery import discover, skill_files
 
     if not paths:
         index = discover(ctx.layout)
         found = [s.path for s in index.skills.values()] + [lo.path for lo, _ in index.shadowed]
-        if ctx.layout.proposals.is_dir():
-            found += sorted(p for p in ctx.layout.proposals.glob("*/SKILL.md") if p.is_file())
+        found += skill_files(ctx.layout.proposals)
         return found
     found = []
     for raw in paths:
-        path = Path(raw)
-        if not path.is_absolute():
-            path = Path.cwd() / path
-        if path.is_file():
+        path = os.path.abspath(raw)
+        if os.path.isfile(path):
             found.append(path)
-        elif (path / "SKILL.md").is_file():
-            found.append(path / "SKILL.md")
-        elif path.is_dir():
-            inner = sorted(path.glob("*/SKILL.md"))
+        elif os.path.isfile(os.path.join(path, "SKILL.md")):
+            found.append(os.path.join(path, "SKILL.md"))
+        elif os.path.isdir(path):
+            inner = skill_files(path)
             if not inner:
                 msg = f"{raw}: no SKILL.md in this folder or its sub-folders"
                 raise BadInput(msg)
@@ -170,7 +163,7 @@ def _targets(ctx: Context, paths: list[str]) -> list[Path]:
             from edgar_min.logfile import kind_of
 
             what = "no such file or folder"
-            if path.exists():
+            if os.path.exists(path):
                 what = f"is {kind_of(path)}, not a SKILL.md or a folder"
             msg = f"{raw}: {what}"
             raise BadInput(msg)
@@ -180,7 +173,7 @@ def _targets(ctx: Context, paths: list[str]) -> list[Path]:
 def cmd_validate(ctx: Context) -> int:
     from edgar_min.skills.validation import validate_file
 
-    code_paths = [p for p in ctx.ns.paths if Path(p).suffix == ".py" or Path(p).name == "categories.json"]
+    code_paths = [p for p in ctx.ns.paths if p.endswith(".py") or os.path.basename(p) == "categories.json"]
     skill_paths = [p for p in ctx.ns.paths if p not in code_paths]
     targets = _targets(ctx, skill_paths) if skill_paths or not code_paths else []
     problems: list[str] = []
@@ -213,19 +206,24 @@ def _validate_code(ctx: Context, paths: list[str]) -> tuple[int, list[str]]:
     problems: list[str] = []
     if not paths:
         checked = 0
-        if ctx.layout.registry.is_file():
+        if os.path.isfile(ctx.layout.registry):
             checked, problems = validate_tree(ctx.layout)
-        if ctx.layout.code_proposals.is_dir():
-            for body in sorted(ctx.layout.code_proposals.glob("*.py")):
-                checked += 1
-                problems += validate_code_file(ctx.layout, body)
+        folder = ctx.layout.code_proposals
+        bodies = sorted(n for n in os.listdir(folder) if n.endswith(".py")) if os.path.isdir(folder) else []
+        for body in bodies:
+            checked += 1
+            problems += validate_code_file(ctx.layout, os.path.join(folder, body))
         return checked, problems
     for raw in paths:
-        path = Path(raw) if Path(raw).is_absolute() else Path.cwd() / raw
-        if not path.is_file():
+        path = os.path.abspath(raw)
+        if not os.path.isfile(path):
             from edgar_min.logfile import kind_of
 
-            msg = f"{raw}: is {kind_of(path)}, not a code skill" if path.exists() else f"{raw}: no such file"
+            msg = (
+                f"{raw}: is {kind_of(path)}, not a code skill"
+                if os.path.exists(path)
+                else f"{raw}: no such file"
+            )
             raise BadInput(msg)
         problems += validate_code_file(ctx.layout, path)
     return len(paths), problems

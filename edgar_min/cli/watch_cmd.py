@@ -37,7 +37,7 @@ def cmd_history(ctx: Context) -> int:
         ctx.emit(
             {
                 "skill": name,
-                "path": str(history.path.relative_to(ctx.root)),
+                "path": ctx.layout.relative(history.path),
                 "lines": list(history.lines),
                 "count": len(history.lines),
                 "distill_after": every,

@@ -11,6 +11,7 @@ never a broken turn.
 
 from __future__ import annotations
 
+import os
 import time
 
 from edgar_min.config import AUTO_SYNTHESIS, INERT
@@ -24,7 +25,6 @@ TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every 
 if TYPE_CHECKING:
     import threading
     from collections.abc import Callable
-    from pathlib import Path
     from typing import Literal
 
     from edgar_min.config import Config
@@ -352,9 +352,8 @@ class Gate:
             msg = f"no skill named {name!r} to distill"
             raise NotFound(msg)
         if not history.notes:
-            msg = (
-                f"{name} has no history lines yet ({self.layout.history.name}/{name}.md); nothing to distill"
-            )
+            where = f"{os.path.basename(self.layout.history)}/{name}.md"
+            msg = f"{name} has no history lines yet ({where}); nothing to distill"
             raise Refused(msg)
         if not self.config.controller.enabled:
             return Outcome((), "off", message=INERT, name=name)
@@ -422,7 +421,7 @@ class Gate:
         place, reason = route(self.mode, verified=verified, fired=fired, patch=patch, hand=hand)
         if place == "nowhere":
             return Outcome(fired, "off", message=reason, name=name)
-        waiting = (self.layout.proposals / name / "SKILL.md").is_file()
+        waiting = os.path.isfile(os.path.join(self.layout.proposals, name, "SKILL.md"))
         how = {"patch": patch, "index": index, "session": session, "trigger": trigger, "actor": actor}
         try:
             if place == "learned":
@@ -457,7 +456,7 @@ class Gate:
             message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
         return Outcome(fired, "proposed", shown, _because(message, reason), name)
 
-    def _write(self, name: str, description: str, body: str, **how: object) -> Path:
+    def _write(self, name: str, description: str, body: str, **how: object) -> str:
         """The gate's one call of the writer."""
         from edgar_min.learning.writer import write_learned
 
@@ -478,14 +477,8 @@ class Gate:
         )
         return Outcome(fired, "refused", None, exc.message, name)
 
-    def _shown(self, path: object) -> str:
-        from pathlib import Path
-
-        p = Path(str(path))
-        try:
-            return str(p.relative_to(self.layout.root))
-        except ValueError:
-            return str(p)
+    def _shown(self, path: str) -> str:
+        return self.layout.relative(path)
 
 
 def _because(message: str, reason: str) -> str:

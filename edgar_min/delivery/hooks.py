@@ -18,10 +18,10 @@ line for the transcript view (its stdout never reaches the model) and never a
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
-from pathlib import Path
 
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass, field, replace
@@ -173,21 +173,21 @@ def read_payload(stream: BinaryIO | Any) -> dict[str, Any]:
     return payload
 
 
-def _path(payload: dict[str, Any], key: str, required: bool) -> Path | None:
+def _path(payload: dict[str, Any], key: str, required: bool) -> str | None:
     value = payload.get(key)
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or "\x00" in value:
         msg = f"the hook payload has no {key} (expected the path of the session's transcript)"
         raise BadInput(msg)
-    return Path(value).expanduser()
+    return os.path.expanduser(value)
 
 
 def _session(payload: dict[str, Any]) -> str | None:
-    from edgar_min.learning.sessions import SESSION
+    from edgar_min.learning.sessions import is_session
 
     value = payload.get("session_id")
-    return value if isinstance(value, str) and SESSION.fullmatch(value) else None
+    return value if isinstance(value, str) and is_session(value) else None
 
 
 def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> None:
@@ -195,7 +195,8 @@ def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> 
     if not isinstance(cwd, str) or not cwd:
         return
     try:
-        inside = Path(cwd).resolve().is_relative_to(layout.root.resolve())
+        here, root = os.path.realpath(cwd), os.path.realpath(layout.root)
+        inside = here == root or here.startswith(root.rstrip(os.sep) + os.sep)
     except (OSError, ValueError):
         inside = False
     if not inside:
@@ -270,7 +271,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import discover
 
-    path = _path(payload, "transcript_path", required=True) or Path()
+    path = _path(payload, "transcript_path", required=True) or ""
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
     if agent_path is not None:
@@ -282,13 +283,11 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     table = tool_table(config.adapters.tool_map)
     names = frozenset(discover(layout).skills)
     adapted = read_transcript(path, table, names, **subagent)
-    from edgar_min.learning.sessions import SESSION
+    from edgar_min.learning.sessions import is_session
 
     session = _session(payload)
     if session is None:
-        session = (
-            adapted.session if adapted.session and SESSION.fullmatch(adapted.session) else new_session_id()
-        )
+        session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
     record = dict(adapted.record)
     # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call.
     suggested = tuple(name for name in last_suggested(layout, session) if name in names)

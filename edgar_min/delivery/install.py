@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shlex
 import sys
-from pathlib import Path
 
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
@@ -57,7 +57,7 @@ class Change:
 class InstallPlan:
     """The settings file, its new text (None when nothing changes), and the changes."""
 
-    path: Path
+    path: str
     text: str | None
     changes: tuple[Change, ...]
 
@@ -69,10 +69,10 @@ def edgar_command(argv0: str | None = None, executable: str | None = None) -> st
     loader = getattr(edgar_min, "__loader__", None)
     archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz
     if archive:
-        return f"python3 {shlex.quote(str(Path(archive).resolve()))}"
+        return f"python3 {shlex.quote(os.path.realpath(archive))}"
     script = argv0 if argv0 is not None else sys.argv[0]
-    if Path(script).name == "edgar" and Path(script).is_file():
-        return shlex.quote(str(Path(script).resolve()))
+    if os.path.basename(script) == "edgar" and os.path.isfile(script):
+        return shlex.quote(os.path.realpath(script))
     return f"{shlex.quote(executable or sys.executable)} -m edgar_min"
 
 
@@ -84,7 +84,7 @@ def _command(base: str, event: str) -> str:
 MAX_SETTINGS_BYTES = 4_000_000
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: str) -> dict[str, Any]:
     try:
         raw = read_capped(path, MAX_SETTINGS_BYTES)
     except FileNotFoundError:
@@ -114,7 +114,7 @@ def _read(path: Path) -> dict[str, Any]:
     return data
 
 
-def _groups(path: Path, hooks: dict[str, Any], event: str) -> list[Any]:
+def _groups(path: str, hooks: dict[str, Any], event: str) -> list[Any]:
     groups = hooks.get(event, [])
     if not isinstance(groups, list) or not all(
         isinstance(g, dict) and isinstance(g.get("hooks", []), list) for g in groups
@@ -136,7 +136,7 @@ def _ours(entry: Any, event: str) -> bool:
     return event == "stop" and _OLD_STOP.search(entry["command"]) is not None
 
 
-def plan_install(path: Path, base: str, timeout_s: float, *, uninstall: bool = False) -> InstallPlan:
+def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = False) -> InstallPlan:
     """What installing (or uninstalling) edgar's hooks would make of the settings file at `path`."""
     data = _read(path)
     hooks = data.get("hooks", {})

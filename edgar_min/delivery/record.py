@@ -19,8 +19,6 @@ from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from edgar_min.layout import Layout
 
 __all__ = ["last_suggested", "merge_skills", "record_suggested"]
@@ -29,8 +27,8 @@ __all__ = ["last_suggested", "merge_skills", "record_suggested"]
 TAIL_BYTES = 16_384
 
 
-def _file(layout: Layout, session: str) -> Path:
-    return layout.suggestions / f"{check_session(session)}.jsonl"
+def _file(layout: Layout, session: str) -> str:
+    return os.path.join(layout.suggestions, f"{check_session(session)}.jsonl")
 
 
 def record_suggested(layout: Layout, session: str, names: tuple[str, ...] | list[str]) -> None:
@@ -41,7 +39,7 @@ def record_suggested(layout: Layout, session: str, names: tuple[str, ...] | list
 def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:
     """The skills suggested for the session's latest prompt; () when none, or no record is readable."""
     try:
-        with _file(layout, session).open("rb") as handle:
+        with open(_file(layout, session), "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             handle.seek(max(0, size - TAIL_BYTES))
             tail = handle.read(TAIL_BYTES)

@@ -18,7 +18,6 @@ from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Literal
 
     from edgar_min.config import CheckConfig
@@ -53,7 +52,7 @@ def describe_check(config: CheckConfig) -> str:
     return f"declared check: {shown} (timeout {config.timeout_s:g} s){where}"
 
 
-def run_check(config: CheckConfig, cwd: Path) -> CheckResult:
+def run_check(config: CheckConfig, cwd: str) -> CheckResult:
     """Run the declared check in `cwd` and return its verdict; a missing command is a `ConfigError`."""
     import signal
     import subprocess

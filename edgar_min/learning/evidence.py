@@ -231,7 +231,7 @@ class Evidence:
             what = f"never loaded since it was created {since}" if since else ""
         if not since:
             try:
-                mtime = skill.path.stat().st_mtime
+                mtime = os.stat(skill.path).st_mtime
             except OSError:
                 return ""
             since = timestamp(mtime)

@@ -13,6 +13,7 @@ or garbage lines; `doctor` reports them.
 
 from __future__ import annotations
 
+import os
 import stat
 
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
@@ -22,7 +23,6 @@ from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Literal
 
     from edgar_min.layout import Layout
@@ -101,7 +101,7 @@ class Ledger:
 def keep_version(layout: Layout, text: str) -> str:
     """Store `text` under its sha256 (once) and return the hash."""
     digest = sha256_text(text)
-    path = layout.versions / digest
+    path = os.path.join(layout.versions, digest)
     st = lstat(path, root=layout.root)
     if st is None or not stat.S_ISREG(st.st_mode):
         write_text(path, text, root=layout.root)
@@ -110,7 +110,7 @@ def keep_version(layout: Layout, text: str) -> str:
 
 def check_record(layout: Layout) -> None:
     """Refuse before a change when its ledger row or kept versions could not be written."""
-    check_writable(layout.ledger, layout.versions / "0", root=layout.root)
+    check_writable(layout.ledger, os.path.join(layout.versions, "0"), root=layout.root)
 
 
 def record(
@@ -188,7 +188,7 @@ def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
         msg = f"{shown} matches {len(found)} versions of {name}; give more digits"
         raise Refused(msg)
     digest = found[0]
-    path: Path = layout.versions / digest
+    path: str = os.path.join(layout.versions, digest)
     try:
         text = read_text(path, root=layout.root)
     except (OSError, UnicodeDecodeError):

@@ -7,6 +7,8 @@ ledger row, so any text can be brought back.
 
 from __future__ import annotations
 
+import os
+
 from edgar_min.atomic import check_writable, move, read_text, remove_tree
 from edgar_min.errors import NotFound, Refused
 from edgar_min.learning.ledger import check_record, read_ledger, record, version_text
@@ -19,15 +21,13 @@ from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from edgar_min.layout import Layout
     from edgar_min.learning.ledger import Action, Actor, Place
 
 __all__ = ["accept", "forget", "move_to_archive", "reject", "restore", "write_stored"]
 
 
-def accept(layout: Layout, name: str) -> Path:
+def accept(layout: Layout, name: str) -> str:
     """A person accepts: the proposal goes through `write_learned` into learned/, then is removed."""
     path = proposal_path(layout, name)
     try:
@@ -47,23 +47,25 @@ def accept(layout: Layout, name: str) -> Path:
         )
         raise Refused(msg)
     target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
-    remove_tree(path.parent, root=layout.root)
+    remove_tree(os.path.dirname(path), root=layout.root)
     return target
 
 
-def reject(layout: Layout, name: str) -> Path:
+def reject(layout: Layout, name: str) -> str:
     """Move a proposal into `learned/.archive/` (kept, not deleted)."""
     path = proposal_path(layout, name)
-    return move_to_archive(layout, path.parent, name, actor="person", action="reject", place="proposal")
+    return move_to_archive(
+        layout, os.path.dirname(path), name, actor="person", action="reject", place="proposal"
+    )
 
 
-def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: Actor = "person") -> Path:
+def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: Actor = "person") -> str:
     """Forget a learned skill: move it into `learned/.archive/` (never deleted); return where it went."""
     problem = name_problem(name)
     if problem:
         raise NotFound(f"no skill named {name[:80]!r}: {problem}")
-    folder = layout.learned / name
-    if not (folder / "SKILL.md").is_file():
+    folder = os.path.join(layout.learned, name)
+    if not os.path.isfile(os.path.join(folder, "SKILL.md")):
         index = discover(layout) if index is None else index
         if index.owner(name) is not None:
             msg = (
@@ -77,23 +79,23 @@ def forget(layout: Layout, name: str, index: SkillSet | None = None, actor: Acto
 
 
 def move_to_archive(
-    layout: Layout, folder: Path, name: str, *, actor: Actor, action: Action, place: Place
-) -> Path:
+    layout: Layout, folder: str, name: str, *, actor: Actor, action: Action, place: Place
+) -> str:
     """Move a skill folder into `learned/.archive/STAMP-NAME[-rejected]` and record it in the ledger.
 
     The ledger row keeps the text, so `edgar skills restore` can bring it back.
     """
     stamp = timestamp(compact=True)
     label = f"{stamp}-{name}" + ("-rejected" if action == "reject" else "")
-    target = layout.archive / label
+    target = os.path.join(layout.archive, label)
     n = 1
-    while target.exists():
+    while os.path.exists(target):
         n += 1
-        target = layout.archive / f"{label}-{n}"
+        target = os.path.join(layout.archive, f"{label}-{n}")
     check_writable(target, root=layout.root)
     check_record(layout)
     try:
-        before = read_text(folder / "SKILL.md", root=layout.root)
+        before = read_text(os.path.join(folder, "SKILL.md"), root=layout.root)
     except (OSError, UnicodeDecodeError):
         before = None
     move(folder, target, root=layout.root)
@@ -111,7 +113,7 @@ def write_stored(
     action: Action,
     index: SkillSet | None = None,
     keep_created: bool = False,
-) -> Path:
+) -> str:
     """Write a stored SKILL.md text (a proposal, a kept version) into learned/ through `write_learned`.
 
     Its provenance (session, trigger) is kept, so every rule of the writer applies again. It is
@@ -123,7 +125,7 @@ def write_stored(
     if not isinstance(description, str):
         msg = f"refused {name}: {source} has no description"
         raise Refused(msg)
-    patch = bool(meta.get("patch_of")) or (layout.learned / name / "SKILL.md").is_file()
+    patch = bool(meta.get("patch_of")) or os.path.isfile(os.path.join(layout.learned, name, "SKILL.md"))
     return write_learned(
         layout,
         name,
@@ -140,7 +142,7 @@ def write_stored(
     )
 
 
-def restore(layout: Layout, name: str, to: str | None = None, actor: Actor = "person") -> tuple[str, Path]:
+def restore(layout: Layout, name: str, to: str | None = None, actor: Actor = "person") -> tuple[str, str]:
     """Bring back a version of `name` as its learned skill, through `write_learned`.
 
     Without `to`: the version before the last change to the learned skill
@@ -164,6 +166,12 @@ def restore(layout: Layout, name: str, to: str | None = None, actor: Actor = "pe
         to = last.before
     digest, text = version_text(layout, name, to)
     path = write_stored(
-        layout, name, text, str(layout.versions / digest), actor=actor, action="restore", keep_created=True
+        layout,
+        name,
+        text,
+        str(os.path.join(layout.versions, digest)),
+        actor=actor,
+        action="restore",
+        keep_created=True,
     )
     return digest, path

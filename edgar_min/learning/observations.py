@@ -9,6 +9,8 @@ the skill's origin, so edgar never writes beside a person's files.
 
 from __future__ import annotations
 
+import os
+
 from edgar_min.atomic import append_line
 from edgar_min.errors import NotFound
 from edgar_min.learning.outline import one_line
@@ -19,7 +21,6 @@ from edgar_min.skills.names import name_problem
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable
-    from pathlib import Path
 
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import ErrorRecord
@@ -56,7 +57,7 @@ class History:
     """The notes of one skill's history, oldest first, and how many lines were not notes."""
 
     name: str
-    path: Path
+    path: str
     notes: tuple[Note, ...]
     garbage: int = 0
 
@@ -65,13 +66,13 @@ class History:
         return tuple(n.text for n in self.notes)
 
 
-def history_path(layout: Layout, name: str) -> Path:
+def history_path(layout: Layout, name: str) -> str:
     """`.edgar/skills/learned/.history/NAME.md`, from a checked name (or `NotFound`)."""
     problem = name_problem(name)
     if problem:
         msg = f"no skill named {name[:80]!r}: {problem}"
         raise NotFound(msg)
-    return layout.history / f"{name}.md"
+    return os.path.join(layout.history, f"{name}.md")
 
 
 def note(errors: Iterable[ErrorRecord], corrections: Iterable[str], verification: str) -> str:
@@ -129,10 +130,10 @@ def observe(
     return len(read_history(layout, name).notes)
 
 
-def _torn(path: Path) -> bool:
+def _torn(path: str) -> bool:
     """True when the file exists and does not end with a newline."""
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             handle.seek(0, 2)
             if handle.tell() == 0:
                 return False
@@ -150,7 +151,7 @@ def read_history(layout: Layout, name: str) -> History:
     """NAME's note lines, oldest first; blank, torn, binary or foreign lines are counted and skipped."""
     path = history_path(layout, name)
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             raw = handle.read(READ_MAX + 1)
     except (FileNotFoundError, NotADirectoryError):
         return History(name, path, ())

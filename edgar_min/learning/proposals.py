@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 from edgar_min.errors import EdgarError, NotFound
 from edgar_min.records import dataclass
+from edgar_min.skills.discovery import skill_files
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from edgar_min.layout import Layout
 
 __all__ = ["Proposal", "list_proposals", "proposal_path"]
@@ -21,7 +22,7 @@ class Proposal:
     """A proposal waiting for a person: its name, file and description."""
 
     name: str
-    path: Path
+    path: str
     description: str
     trigger: str
     session: str
@@ -41,8 +42,8 @@ class Proposal:
         }
 
 
-def _read(path: Path) -> Proposal:
-    name = path.parent.name
+def _read(path: str) -> Proposal:
+    name = os.path.basename(os.path.dirname(path))
     try:
         data = read_skill(path).data
     except EdgarError as exc:
@@ -62,20 +63,14 @@ def _read(path: Path) -> Proposal:
 
 def list_proposals(layout: Layout) -> list[Proposal]:
     """Every `.edgar/proposals/NAME/SKILL.md`, by name."""
-    if not layout.proposals.is_dir():
-        return []
-    # is_file: a SKILL.md linked to /dev/zero would be read forever.
-    return [
-        _read(p)
-        for p in sorted(layout.proposals.glob("*/SKILL.md"))
-        if not p.parent.name.startswith(".") and p.is_file()
-    ]
+    # Plain files only: a SKILL.md linked to /dev/zero would be read forever.
+    return [_read(p) for p in skill_files(layout.proposals)]
 
 
-def proposal_path(layout: Layout, name: str) -> Path:
+def proposal_path(layout: Layout, name: str) -> str:
     problem = name_problem(name)
-    path = layout.proposals / name / "SKILL.md"
-    if problem or not path.is_file():
+    path = os.path.join(layout.proposals, name, "SKILL.md")
+    if problem or not os.path.isfile(path):
         msg = f"no proposal named {name[:80]!r}"
         raise NotFound(msg)
     return path

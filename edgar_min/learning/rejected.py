@@ -15,7 +15,7 @@ import time
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
 from edgar_min.learning.turn import redact
-from edgar_min.logfile import open_plain, timestamp
+from edgar_min.logfile import files_ending, open_plain, timestamp
 from edgar_min.records import asdict, dataclass
 from edgar_min.regex import lazy
 
@@ -68,7 +68,7 @@ def keep(
         cut=len(text) > REPLY_CHARS,
     )
     write_text(
-        layout.rejected / f"{ident}.json",
+        os.path.join(layout.rejected, f"{ident}.json"),
         json.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n",
         root=layout.root,
     )
@@ -77,12 +77,10 @@ def keep(
     return ident
 
 
-def _files(layout: Layout) -> list:
+def _files(layout: Layout) -> list[str]:
     """The kept files, oldest first (their names start with the time)."""
-    try:
-        return sorted(p for p in layout.rejected.iterdir() if _ID.fullmatch(p.stem) and p.suffix == ".json")
-    except OSError:
-        return []
+    found = files_ending(layout.rejected, ".json")
+    return [p for p in found if _ID.fullmatch(os.path.basename(p)[: -len(".json")])]
 
 
 def _read(path) -> Rejected | None:
@@ -108,7 +106,7 @@ def read_rejected(layout: Layout, ident: str) -> Rejected:
     if not _ID.fullmatch(ident):
         msg = f"no refused reply with id {ident[:80]!r} (ids look like 20261201T101500123456Z-a1b2c3)"
         raise NotFound(msg)
-    found = _read(layout.rejected / f"{ident}.json")
+    found = _read(os.path.join(layout.rejected, f"{ident}.json"))
     if found is None:
         msg = f"no refused reply with id {ident} (`edgar skills rejections` lists the ones kept)"
         raise NotFound(msg)

@@ -10,16 +10,22 @@ import os
 import time
 
 from edgar_min.errors import BadInput
-from edgar_min.regex import lazy
 
-__all__ = ["SESSION", "check_session", "new_session_id"]
+__all__ = ["check_session", "is_session", "new_session_id"]
 
-SESSION = lazy(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_SESSION_CHARS = _ALNUM + "._:@-"
+
+
+def is_session(value: str) -> bool:
+    """1-128 of letters, digits and `. _ : @ -`, starting with a letter or digit (string operations:
+    a pattern would import `re` on every turn for this one rule)."""
+    return 0 < len(value) <= 128 and value[0] in _ALNUM and not value.strip(_SESSION_CHARS)
 
 
 def check_session(session: str) -> str:
     """A session id is 1-128 of letters, digits and `. _ : @ -`; anything else is refused."""
-    if not SESSION.fullmatch(session):
+    if not is_session(session):
         msg = (
             f"session id {session[:80]!r} is not usable: use 1-128 letters, digits and '._:@-', "
             "starting with a letter or digit"

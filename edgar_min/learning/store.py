@@ -21,11 +21,10 @@ import os
 import time
 from collections import Counter
 from itertools import count
-from pathlib import Path
 
 from edgar_min.atomic import append_line, check_writable, create_empty
 from edgar_min.learning.sessions import check_session, new_session_id
-from edgar_min.logfile import timestamp
+from edgar_min.logfile import files_ending, timestamp
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
 
@@ -53,12 +52,20 @@ MARKER_CAP = 64
 _BLOCK = 1 << 22
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
-_SAFE = lazy(r"[^A-Za-z0-9._-]+")
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 
 def _slug(text: str, limit: int = 60) -> str:
     """A file name for `text`: readable part plus a short hash when it had to be changed."""
-    safe = _SAFE.sub("-", text).strip("-.")[:limit] or "x"
+    kept: list[str] = []
+    in_run = False
+    for char in text:  # each run of other characters becomes one '-'
+        if char in _SAFE:
+            kept.append(char)
+        elif not in_run:
+            kept.append("-")
+        in_run = char not in _SAFE
+    safe = "".join(kept).strip("-.")[:limit] or "x"
     if safe == text:
         return safe
     return f"{safe}.{sha1(text.encode()).hexdigest()[:10]}"
@@ -74,9 +81,9 @@ class ExperienceStore:
     Writes reach the folder from `root` (default: the folder itself) without following a link.
     """
 
-    def __init__(self, folder: Path, host: str | None = None, root: Path | None = None) -> None:
-        self.folder = folder
-        self.root = folder if root is None else root
+    def __init__(self, folder: str, host: str | None = None, root: str | None = None) -> None:
+        self.folder = folder = os.fspath(folder)
+        self.root = folder if root is None else os.fspath(root)
         self.host = _slug(host, 40) if host else _host()
         # Plain strings, built once: this is the per-turn hot path.
         self._turns_dir = os.path.join(folder, "turns", self.host)
@@ -137,22 +144,21 @@ class ExperienceStore:
         count = len(names) - (mine in names)
         return min(count, enough) if enough else count
 
-    def files(self) -> list[Path]:
+    def files(self) -> list[str]:
         """Every turn file, in a stable order."""
-        turns = self.folder / "turns"
-        if not turns.is_dir():
-            return []
-        return sorted(p for p in turns.glob("*/*.tsv") if p.is_file())
+        turns = os.path.join(self.folder, "turns")
+        hosts = files_ending(turns, "")
+        return [p for host in hosts for p in files_ending(host, ".tsv") if os.path.isfile(p)]
 
     def signature(self) -> tuple[tuple[str, int, int], ...]:
         """Name, size and mtime of every turn file: it changes whenever a turn is recorded."""
         found = []
         for path in self.files():
             try:
-                st = path.stat()
+                st = os.stat(path)
             except FileNotFoundError:
                 continue
-            found.append((str(path), st.st_size, st.st_mtime_ns))
+            found.append((path, st.st_size, st.st_mtime_ns))
         return tuple(found)
 
     def scan(self, block: int = _BLOCK) -> Scan:

@@ -35,10 +35,20 @@ ERROR_KEYS = ("tool", "kind", "exit_code", "program")
 VERDICTS = ("passed", "failed", "unverified")
 ERROR_KINDS = ("nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed")
 
-TOOL_NAME = lazy(r"[a-z][a-z0-9_.-]{0,63}")
 SKILL_NAME = lazy(r"[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}[a-z0-9]|[a-z0-9]")
-_PROGRAM_DROP = lazy(r"[^A-Za-z0-9._-]")
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_TOOL_CHARS = _LOWER + "0123456789_.-"
+_PROGRAM_CHARS = frozenset(_TOOL_CHARS + _LOWER.upper())
 PROGRAM_MAX = 64
+
+
+# Two rules checked on every turn, as string operations: compiling them as patterns would
+# import `re`, about a third of a bare interpreter's start-up, for a turn that needs nothing else of it.
+def is_tool_name(value: str) -> bool:
+    """A tool or agent name: lower-case letters, digits, '_', '.', '-'; at most 64, starting with a letter."""
+    return 0 < len(value) <= 64 and value[0] in _LOWER and not value.strip(_TOOL_CHARS)
+
+
 # Human lines are capped: they are shown to a model and must stay a line, not a file.
 TEXT_MAX = 2000
 MAX_LIST = 500
@@ -46,7 +56,7 @@ MAX_LIST = 500
 
 def strip_program(program: str) -> str:
     """Keep only letters, digits, '.', '-' and '_' (at most 64): the program name is model-chosen."""
-    return _PROGRAM_DROP.sub("", program)[:PROGRAM_MAX]
+    return "".join(c for c in program if c in _PROGRAM_CHARS)[:PROGRAM_MAX]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +122,7 @@ def _human_text(value: str, key: str) -> str:
 
 
 def _tool_name(value: Any, where: str, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or not TOOL_NAME.fullmatch(value):
+    if not isinstance(value, str) or not is_tool_name(value):
         raise _refuse(
             f"{where} {value!r} is not a tool name (lower-case letters, digits, '_', '.', '-'; "
             "at most 64, starting with a letter)"
@@ -177,7 +187,7 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
     if verification not in VERDICTS:
         raise _refuse(f"'verification' must be one of {', '.join(VERDICTS)}, not {verification!r}")
     agent = data.get("agent", "main")
-    if not isinstance(agent, str) or not TOOL_NAME.fullmatch(agent):
+    if not isinstance(agent, str) or not is_tool_name(agent):
         raise _refuse(f"'agent' {agent!r} is not an agent name (like a tool name: 'main', 'review')")
     skills = _str_list(data.get("skills", []), "skills")
     for name in skills:

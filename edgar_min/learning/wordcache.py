@@ -192,9 +192,9 @@ def _save(layout: Layout, files: list[_Kept]) -> None:
     lines += (f"{word}\t{' '.join(map(str, slots))}" for word, slots in postings.items())
     body = "".join(line + "\n" for line in lines)
     try:
-        if not (layout.cache / ".gitignore").exists():
+        if not os.path.exists(os.path.join(layout.cache, ".gitignore")):
             # Derived data, and it may hold words of skills in the user's home scope: never commit it.
-            write_text(layout.cache / ".gitignore", "*\n", root=layout.root)
+            write_text(os.path.join(layout.cache, ".gitignore"), "*\n", root=layout.root)
         crc = zlib.crc32(body.encode("utf-8"))
         write_text(layout.word_cache, f"{_header()}\n{crc:08x}\n{body}", root=layout.root)
     except (OSError, ValueError, Refused):
@@ -236,14 +236,14 @@ def _discovered(skills: Iterable[Skill]) -> list[tuple[Skill, str, str]]:
     seen: set[str] = set()
     found = []
     for skill in skills:
-        path = skill.file
+        path = skill.path
         if path in seen:
             continue
         seen.add(path)
         st = skill.stat
         if st is None:
             try:
-                st = skill.path.stat()
+                st = os.stat(skill.path)
             except OSError:
                 continue  # gone: it loads nowhere
         found.append((skill, path, _stat_key(st)))
@@ -281,7 +281,7 @@ def _rebuilt(layout: Layout, found: list[tuple[Skill, str, str]], memo: _Memo | 
         if word_set is not None:
             index.add_words(skill.name, word_set, parts)
     changed = memo is None or [k[:2] for k in keep] != [f[:2] for f in memo.files]
-    if changed and (keep or layout.word_cache.exists()):
+    if changed and (keep or os.path.exists(layout.word_cache)):
         _save(layout, keep)
     return index
 

@@ -9,6 +9,8 @@ here, from a name already checked, so it has nothing to climb out with.
 
 from __future__ import annotations
 
+import os
+
 from edgar_min.atomic import check_writable, read_text, write_text
 from edgar_min.errors import EdgarError, Refused
 from edgar_min.learning.ledger import check_record, record
@@ -26,7 +28,6 @@ from edgar_min.skills.validation import validate_frontmatter
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Literal
 
     from edgar_min.layout import Layout
@@ -93,7 +94,7 @@ def write_learned(
     actor: Actor = "gate",
     action: Action | None = None,
     source: Source | None = None,
-) -> Path:
+) -> str:
     """Write `.edgar/proposals/NAME/SKILL.md` (`to="proposal"`) or `.edgar/skills/learned/NAME/SKILL.md`.
 
     Raises `Refused` with a sentence when any rule says no; nothing is written then.
@@ -131,7 +132,7 @@ def write_learned(
             "edgar never takes a name a person owns",
         )
     base = layout.learned if to == "learned" else layout.proposals
-    target = base / name / "SKILL.md"
+    target = os.path.join(base, name, "SKILL.md")
     # Nothing is written when any place this write touches is a link or a file in a folder's place.
     check_writable(target, root=layout.root)
     check_record(layout)

@@ -14,12 +14,11 @@ import os
 import re
 
 from edgar_min.errors import BadInput, NotFound
-from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
 from edgar_min.records import dataclass
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any
 
     from edgar_min.layout import Layout
@@ -52,7 +51,7 @@ class LogRead:
 class DecisionLog:
     """Appends decision rows and labels under one folder, reached from `root` (default: the folder)."""
 
-    def __init__(self, folder: Path, host: str | None = None, root: Path | None = None) -> None:
+    def __init__(self, folder: str, host: str | None = None, root: str | None = None) -> None:
         self.folder = folder
         self.host = host or host_name()
         self.root = folder if root is None else root
@@ -61,10 +60,10 @@ class DecisionLog:
     def of(cls, layout: Layout) -> DecisionLog:
         return cls(layout.decisions, root=layout.root)
 
-    def _file(self, sub: str = "") -> Path:
+    def _file(self, sub: str = "") -> str:
         day = timestamp()[:10]
-        base = self.folder / sub if sub else self.folder
-        return base / f"{day}.{self.host}.jsonl"
+        base = os.path.join(self.folder, sub) if sub else self.folder
+        return os.path.join(base, f"{day}.{self.host}.jsonl")
 
     def append(
         self, result: DecisionResult, *, phase: str, run_id: str | None, model: str, latency_s: float
@@ -97,11 +96,11 @@ class DecisionLog:
         """All rows, oldest file first, with the latest label of each decision applied."""
         rows: list[dict[str, Any]] = []
         problems: list[str] = []
-        for path in sorted(self.folder.glob("*.jsonl")) if self.folder.is_dir() else ():
+        for path in files_ending(self.folder, ".jsonl"):
             rows += _read_file(path, problems, "id")
         labels: dict[str, dict[str, Any]] = {}
-        label_dir = self.folder / "labels"
-        for path in sorted(label_dir.glob("*.jsonl")) if label_dir.is_dir() else ():
+        label_dir = os.path.join(self.folder, "labels")
+        for path in files_ending(label_dir, ".jsonl"):
             for label in _read_file(path, problems, "id"):
                 current = labels.get(label["id"])
                 if current is None or str(label.get("time", "")) >= str(current.get("time", "")):
@@ -135,7 +134,7 @@ class DecisionLog:
         return label
 
 
-def _read_file(path: Path, problems: list[str], key: str) -> list[dict[str, Any]]:
+def _read_file(path: str, problems: list[str], key: str) -> list[dict[str, Any]]:
     found = []
     try:
         read = read_rows(path)

@@ -15,6 +15,7 @@ stat). The cache holds nothing a SKILL.md does not: it is safe to delete.
 from __future__ import annotations
 
 import json
+import os
 import time
 
 from edgar_min.errors import BadInput, EdgarError
@@ -44,14 +45,13 @@ class Entry:
 
     def body(self) -> str:
         """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
-        from pathlib import Path
-
         if self.body_line < 1:
             from edgar_min.skills.frontmatter import read_skill
 
-            return read_skill(Path(self.path)).body
+            return read_skill(self.path).body
         try:
-            text = Path(self.path).read_bytes().decode("utf-8")
+            with open(self.path, "rb") as handle:
+                text = handle.read().decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             msg = f"{self.path}: cannot be read now ({exc})"
             raise BadInput(msg) from None
@@ -105,7 +105,7 @@ def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
         if st is None:
             settled = False
             continue
-        parts.append(f"{name}\0{skill.file}\0{skill.origin}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
+        parts.append(f"{name}\0{skill.path}\0{skill.origin}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
         settled = settled and st.st_mtime_ns < limit
     return stat_key("".join(parts).encode()), settled
 
@@ -182,6 +182,6 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
             entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
             bags[name] = card_terms(card)
     catalog = Catalog(RoutingIndex.from_terms((entries[n].card, bags[n]) for n in entries), entries, warnings)
-    if use_cache and settled and layout.edgar.is_dir():
+    if use_cache and settled and os.path.isdir(layout.edgar):
         _save(layout, digest, catalog, bags)
     return catalog

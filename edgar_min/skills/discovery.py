@@ -21,54 +21,38 @@ if TYPE_CHECKING:
 
     Origin = Literal["hand", "learned"]
     Scope = Literal["project", ".agents", ".claude", "user", "learned"]
-    from pathlib import Path
 
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
 
-__all__ = ["Skill", "SkillSet", "discover"]
+__all__ = ["Skill", "SkillSet", "discover", "skill_files"]
 
 
 class Skill:
     """One SKILL.md found on disk; its frontmatter is read on first use."""
 
-    __slots__ = ("_frontmatter", "_path", "name", "origin", "scope", "stat")
+    __slots__ = ("_frontmatter", "name", "origin", "path", "scope", "stat")
 
     def __init__(
-        self, name: str, origin: Origin, scope: Scope, path: Path | str, stat: os.stat_result | None = None
+        self, name: str, origin: Origin, scope: Scope, path: str, stat: os.stat_result | None = None
     ) -> None:
         self.name = name
         self.origin = origin
         self.scope = scope
-        # Discovery passes a str: a Path costs more to build than the stat, and most are never asked for.
-        self._path = path
+        self.path = os.fspath(path)  # the SKILL.md file
         # The file's stat when discovery found it: the word cache compares it instead of a second stat.
         self.stat = stat
         self._frontmatter: Frontmatter | None = None
 
-    @property
-    def path(self) -> Path:
-        """The SKILL.md file."""
-        if isinstance(self._path, str):
-            from pathlib import Path
-
-            self._path = Path(self._path)
-        return self._path
-
-    @property
-    def file(self) -> str:
-        """The SKILL.md file as a string (no `Path` built)."""
-        return os.fspath(self._path)
-
     def __repr__(self) -> str:
-        return f"Skill({self.name!r}, {self.origin!r}, {self.scope!r}, {str(self.path)!r})"
+        return f"Skill({self.name!r}, {self.origin!r}, {self.scope!r}, {self.path!r})"
 
     def frontmatter(self) -> Frontmatter:
         """The parsed file; raises `FrontmatterError` when it cannot be read."""
         if self._frontmatter is None:
             from edgar_min.skills.frontmatter import read_skill
 
-            self._frontmatter = read_skill(self._path)  # a str does: no Path built for a read
+            self._frontmatter = read_skill(self.path)
         return self._frontmatter
 
     @property
@@ -106,7 +90,7 @@ class Skill:
         declared = parsed.data.get("name")
         if isinstance(declared, str) and declared != self.name:
             found.append(
-                f"{self.file}: declares name {declared[:80]!r} but sits in folder {self.name!r}; "
+                f"{self.path}: declares name {declared[:80]!r} but sits in folder {self.name!r}; "
                 "it is listed by its folder, and both names stay its own"
             )
         return "; ".join(found) or None
@@ -156,7 +140,7 @@ class SkillSet:
         return None
 
 
-def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: SkillSet) -> list[Skill]:
+def _scan(folder: str, origin: str, scope: str, skip: frozenset[str], index: SkillSet) -> list[Skill]:
     problems = index.problems
     found = []
     try:
@@ -175,7 +159,7 @@ def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: Sk
         path = entry.path + os.sep + "SKILL.md"
         # os.path.isfile stats the file and drops the answer; keep it for the word cache.
         try:
-            found_stat = os.stat(path)  # noqa: PTH116 - a str path: a Path costs more than the stat
+            found_stat = os.stat(path)
         except (OSError, ValueError):
             found_stat = None
         if found_stat is None or not stat.S_ISREG(found_stat.st_mode):
@@ -188,6 +172,18 @@ def _scan(folder: Path, origin: str, scope: str, skip: frozenset[str], index: Sk
             continue
         found.append(Skill(name, origin, scope, path, found_stat))
     return found
+
+
+def skill_files(folder: str) -> list[str]:
+    """Every `NAME/SKILL.md` one level below `folder` that is a plain file (a link to one is
+    followed), sorted; hidden folders are not skills."""
+    try:
+        entries = os.scandir(folder)
+    except OSError:
+        return []
+    with entries:
+        found = [e.path + os.sep + "SKILL.md" for e in entries if not e.name.startswith(".") and e.is_dir()]
+    return sorted(path for path in found if os.path.isfile(path))
 
 
 def discover(layout: Layout) -> SkillSet:

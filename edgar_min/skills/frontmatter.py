@@ -67,7 +67,6 @@ from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_s
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    import pathlib
     from typing import Any, NoReturn
 
 __all__ = ["Frontmatter", "FrontmatterError", "parse_skill", "read_skill", "render_scalar"]
@@ -91,7 +90,7 @@ class Frontmatter:
 MAX_SKILL_BYTES = 1_000_000
 
 
-def read_skill(path: pathlib.Path) -> Frontmatter:
+def read_skill(path: str) -> Frontmatter:
     """Read and parse one SKILL.md (UTF-8); any failure is a `FrontmatterError`.
 
     Only a plain file is read (a link to one is followed: a hand skill may be a link to a
@@ -150,7 +149,10 @@ def parse_skill(text: str, source: str = "<string>") -> Frontmatter:
     if not lines:
         return Frontmatter({}, body, 3, tuple(warnings))
     bad = []
-    for found in bad_char().finditer(block):
+    # Every character the pattern finds is one `isprintable` refuses too: a frontmatter of
+    # printable text (nearly all) has none, and its big class of characters is not compiled.
+    printable = block.replace("\t", "").replace("\n", "").isprintable()
+    for found in () if printable else bad_char().finditer(block):
         index = block.count("\n", 0, found.start())
         if not bad or bad[-1][0] != index:
             bad.append((index, bad_char_sentence(found.group())))
@@ -199,7 +201,9 @@ def _plain_reads_back(text: str) -> bool:
         return False
     if not (text[0].isalnum() or text[0] == "(") or text[0] in PLAIN_ODD:
         return False
-    if _PLAIN_NEVER.intersection(text) or bad_char().search(text) or "\t" in text or "\n" in text:
+    if "\t" in text or "\n" in text or _PLAIN_NEVER.intersection(text):
+        return False
+    if not text.isprintable() and bad_char().search(text):  # see parse_skill
         return False
     try:
         value = resolve(text)

@@ -81,9 +81,9 @@ class DescriptionCache:
 
     def get(self, skill: Skill) -> tuple[str, str | None]:
         """The description and the warning of `skill`."""
-        key = skill.file
+        key = skill.path
         try:
-            st = os.stat(key)  # noqa: PTH116 - a str path, as discovery keeps it
+            st = os.stat(key)
         except OSError as exc:
             return "", f"{key}: cannot read the file ({exc.strerror or exc})"
         hit = self.seen.get(key)

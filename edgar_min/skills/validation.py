@@ -8,7 +8,7 @@ sections in order: a person's skill is prose they chose the shape of.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from edgar_min.errors import EdgarError
 from edgar_min.skills.names import name_problem
@@ -25,9 +25,9 @@ DESCRIPTION_MAX = 1024
 COMPATIBILITY_MAX = 500
 
 
-def kind_of(path: Path) -> str:
+def kind_of(path: str) -> str:
     """`learned`, `proposal` or `hand`, from where the file sits."""
-    parts = path.resolve().parts
+    parts = tuple(os.path.realpath(path).split(os.sep))
     for i in range(len(parts) - 2):
         if parts[i] == ".edgar" and parts[i + 1] == "proposals":
             return "proposal"
@@ -88,7 +88,7 @@ def validate_frontmatter(data: dict[str, Any], folder_name: str | None) -> list[
     return problems
 
 
-def validate_file(path: Path, kind: str | None = None) -> list[str]:
+def validate_file(path: str, kind: str | None = None) -> list[str]:
     """Every problem with one SKILL.md, each as `PATH: sentence`; empty when it is valid."""
     from edgar_min.skills.frontmatter import read_skill
 
@@ -98,7 +98,9 @@ def validate_file(path: Path, kind: str | None = None) -> list[str]:
         return [exc.message]
     kind = kind or kind_of(path)
     problems = list(parsed.warnings)  # entries left out of the data: each already names file and line
-    problems += [f"{path}: {p}" for p in validate_frontmatter(parsed.data, path.parent.name)]
+    problems += [
+        f"{path}: {p}" for p in validate_frontmatter(parsed.data, os.path.basename(os.path.dirname(path)))
+    ]
     if kind in {"learned", "proposal"}:
         problems += [f"{path}: {p}" for p in shape_problems(parsed.body)]
     return problems
