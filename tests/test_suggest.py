@@ -36,6 +36,30 @@ def test_a_chat_line_gets_none(project, edgar):
     assert result.out.startswith("none (probability ")
 
 
+# A real description (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
+GIT_CLEANUP = (
+    "---\nname: git-cleanup\ndescription: Safely analyzes and cleans up local git branches and worktrees "
+    "by categorizing them as merged, squash-merged, superseded, or active work.\n---\n\n# git-cleanup\n"
+)
+
+
+@pytest.mark.parametrize("text", ["what branch am i on", "how do i undo the last git commit"])
+def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
+    folder = project / ".claude" / "skills" / "git-cleanup"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(GIT_CLEANUP)
+    result = edgar("--root", str(project), "--json", "skills", "suggest", text)
+    assert result.code == 0, result
+    doc = result.json()
+    assert "git-cleanup" in [c["name"] for c in doc["candidates"]]  # it shares words with the skill...
+    assert doc["skills"] == []  # ...and still gets none
+    # A task for the skill gets it.
+    result = edgar(
+        "--root", str(project), "skills", "suggest", "clean up my old local branches, most are merged"
+    )
+    assert result.out.split()[0] == "git-cleanup"
+
+
 def test_json_lists_the_choice_the_candidates_and_the_decision(project, edgar):
     result = edgar("--root", str(project), "--json", "skills", "suggest", "ci is red on my pr, fix it")
     assert result.code == 0, result
