@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 3"
+FORMAT = "edgar-min routing 4"  # 4: When to use read outside code fences only
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 
