@@ -101,9 +101,10 @@ def build(output: Path, package_dir: Path = HERE / PACKAGE) -> Path:
             for arcname, data in entries(package_dir):
                 info = zipfile.ZipInfo(arcname, date_time=stamp)
                 # Bytecode is what every run reads: stored, so a run neither imports zlib nor
-                # inflates each module (about 7% of `learn`). Sources are read only for
+                # inflates each module (about 7% of `learn`), and so is `__main__.py`, which
+                # another Python reads on every run. Other sources are read only for
                 # tracebacks and by another Python's first run: compressed.
-                stored = arcname.endswith(".pyc")
+                stored = arcname.endswith(".pyc") or arcname == "__main__.py"
                 info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
                 info.external_attr = (0o100644 & 0xFFFF) << 16
                 info.create_system = 3  # unix, whatever machine builds it

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
+from edgar_min import jsoncodec
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
 from edgar_min.logfile import READ_FLAGS
@@ -360,10 +361,8 @@ def _parse_text_value(source: str, dotted: str, ftype: str, raw: str) -> Any:
         except ValueError:
             pass
     elif ftype == "tuple[str, ...]":
-        import json  # lists given as text are rare: not worth importing json for every run
-
         try:
-            value = json.loads(raw)
+            value = jsoncodec.loads(raw)
         except ValueError:
             value = None
         if isinstance(value, list):

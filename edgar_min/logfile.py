@@ -8,11 +8,11 @@ short by a crash, garbage, or a line nested too deep to decode.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
 
+from edgar_min import jsoncodec
 from edgar_min.atomic import append_line
 from edgar_min.records import dataclass, field
 
@@ -53,12 +53,12 @@ def files_ending(folder: str, suffix: str) -> list[str]:
 
 def append_row(path: str, row: dict[str, Any], *, root: str | None) -> None:
     """Append `row` as one JSON line; with `root`, no link on the way to `path` is followed."""
-    line = json.dumps(row, ensure_ascii=False, separators=(",", ":"), default=str)
+    line = jsoncodec.dumps(row, ensure_ascii=False, separators=(",", ":"), default=str)
     if not line.isascii():
         try:
             line.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: only the escaped form is valid UTF-8
-            line = json.dumps(row, separators=(",", ":"), default=str)
+            line = jsoncodec.dumps(row, separators=(",", ":"), default=str)
     append_line(path, line, root=root)
 
 
@@ -150,7 +150,7 @@ def kind_of(path: str) -> str:
 
 def _row(raw: bytes) -> dict[str, Any] | None:
     try:
-        data = json.loads(raw)
+        data = jsoncodec.loads(raw)
     except (ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None

@@ -27,10 +27,10 @@ Codex records no skill loading and no subagent type, so `skills` is empty and
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
+from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
@@ -90,7 +90,7 @@ def _program(arguments: Any) -> str:
         if len(arguments) >= STRING_CAP:
             return ""
         try:
-            arguments = json.loads(arguments)
+            arguments = jsoncodec.loads(arguments)
         except ValueError:
             return ""
     if not isinstance(arguments, dict):
@@ -116,7 +116,7 @@ def _output_facts(output: Any) -> tuple[str, int | None]:
         return "", None
     if output.startswith("{") and len(output) < STRING_CAP:
         try:
-            data = json.loads(output)
+            data = jsoncodec.loads(output)
         except ValueError:
             data = None
         if isinstance(data, dict):

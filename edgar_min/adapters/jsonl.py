@@ -1,6 +1,6 @@
 """Stream a JSONL session log one record at a time, in flat memory.
 
-A line up to `LINE_CAP` bytes is decoded with `json.loads`. A longer line (a
+A line up to `LINE_CAP` bytes is decoded with `jsoncodec.loads`. A longer line (a
 tool that printed 100 MB) is never held whole: it is parsed straight from the
 file in `CHUNK`-sized pieces, and every string in it is kept only as its first
 `STRING_CAP` bytes, which is all an adapter could ever take from it. Lines that
@@ -9,8 +9,7 @@ are not JSON are counted and skipped; so is a torn last line.
 
 from __future__ import annotations
 
-import json
-
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
@@ -59,7 +58,7 @@ def _decode(raw: bytes, truncated: bool) -> str:
     else:
         text = raw.decode("utf-8", "replace")
     try:
-        return json.loads('"' + text + '"', strict=False)
+        return jsoncodec.loads('"' + text + '"', strict=False)
     except ValueError:
         return text
 
@@ -112,7 +111,7 @@ class _Reader:
                 if rest.strip():
                     stats.lines += 1
                     try:
-                        value = json.loads(rest)
+                        value = jsoncodec.loads(rest)
                     except (ValueError, RecursionError):
                         stats.torn += 1
                     else:
@@ -125,7 +124,7 @@ class _Reader:
                 continue
             stats.lines += 1
             try:
-                value = json.loads(line)
+                value = jsoncodec.loads(line)
             except (ValueError, RecursionError):  # a line nested too deeply to read is garbage too
                 stats.garbage += 1
                 continue

@@ -19,7 +19,6 @@ harness's JSON, the MCP channel) or print a traceback at a person.
 from __future__ import annotations
 
 import gc
-import json
 import math
 import os
 import select
@@ -28,6 +27,7 @@ import sys
 import time
 import types
 
+from edgar_min import jsoncodec
 from edgar_min.agent.skills import ActionContext, ActionResult, Prediction
 from edgar_min.errors import BadInput, EdgarError, ModelError, Refused
 from edgar_min.records import dataclass
@@ -120,7 +120,7 @@ class _Pipe:
         self.buffer = bytearray()
 
     def send(self, message: dict[str, Any]) -> None:
-        data = memoryview(json.dumps(message, ensure_ascii=True, default=str).encode() + b"\n")
+        data = memoryview(jsoncodec.dumps(message, ensure_ascii=True, default=str).encode() + b"\n")
         while data:
             data = data[os.write(self.wfd, data) :]
 
@@ -133,7 +133,7 @@ class _Pipe:
             self.buffer += chunk
         line, _, rest = bytes(self.buffer).partition(b"\n")
         self.buffer = bytearray(rest)
-        return json.loads(line)
+        return jsoncodec.loads(line)
 
 
 class _ChildEngine:
@@ -311,7 +311,7 @@ class _Supervisor:
         line, _, rest = bytes(self.pipe.buffer).partition(b"\n")
         self.pipe.buffer = bytearray(rest)
         try:
-            message = json.loads(line)
+            message = jsoncodec.loads(line)
         except ValueError:
             message = None
         if not isinstance(message, dict):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from edgar_min import jsoncodec
 from edgar_min.agent.acceptance import (
     FORBIDDEN_MODULES,
     FORBIDDEN_NAMES,
@@ -96,10 +97,8 @@ def code_schema(max_tokens: int) -> ReplySchema:
 
 def reply_code(reply: str) -> str:
     """The module's source from a reply: the `body` of a JSON object, else the first fenced block."""
-    import json
-
     try:
-        obj = json.loads(reply.strip())
+        obj = jsoncodec.loads(reply.strip())
     except ValueError:
         obj = None
     if isinstance(obj, dict) and isinstance(obj.get("body"), str):

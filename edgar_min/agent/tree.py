@@ -11,10 +11,10 @@ cost_budget, decision_log_ref (only name and description are required).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
@@ -136,7 +136,7 @@ class _Lines:
     def of_name(self, value: object) -> int:
         if not isinstance(value, str):
             return self.line_at(self.cursor)
-        pattern = re.compile(r'"name"\s*:\s*' + re.escape(json.dumps(value)))
+        pattern = re.compile(r'"name"\s*:\s*' + re.escape(jsoncodec.dumps(value)))
         match = pattern.search(self.text, self.cursor) or pattern.search(self.text)
         if match is None:
             return self.line_at(self.cursor)
@@ -212,8 +212,8 @@ def parse_registry(text: str, path: str) -> tuple[Registry | None, list[str]]:
     """The registry in `text`, and every problem with it (`PATH:LINE: sentence`)."""
     where = str(path)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = jsoncodec.loads(text)
+    except jsoncodec.JSONDecodeError as exc:
         return None, [f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg})"]
     if not isinstance(data, dict) or not isinstance(data.get("categories"), list):
         return None, [f'{where}:1: the registry must be an object with a "categories" list']

@@ -6,9 +6,9 @@ imports `edgar_min.learning`, so validation works in a build without it.
 
 from __future__ import annotations
 
-import json
 import os
 
+from edgar_min import jsoncodec
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.loader import read_body_text
 from edgar_min.agent.tree import Manifest, body_path, registry_problems
@@ -63,7 +63,7 @@ def validate_code_file(layout: Layout, path: str) -> list[str]:
         entry = os.path.splitext(path)[0] + ".json"
         try:
             with open(entry, encoding="utf-8") as handle:
-                raw = json.loads(handle.read())
+                raw = jsoncodec.loads(handle.read())
             manifest = Manifest(
                 name=raw["name"], category=raw.get("category") or raw["name"].partition(".")[0],
                 description=raw["description"],

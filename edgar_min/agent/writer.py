@@ -11,9 +11,9 @@ written gets a ledger row (`edgar skills log NAME`), with its text kept.
 
 from __future__ import annotations
 
-import json
 import os
 
+from edgar_min import jsoncodec
 from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.tree import body_path, load_registry, read_registry_text
 from edgar_min.atomic import check_writable, read_text, remove_tree, write_text
@@ -52,7 +52,7 @@ def write_code_skill(
         raise Refused(msg)
     if not body.endswith("\n"):
         body += "\n"
-    entry = json.dumps(manifest.as_json(), ensure_ascii=False, indent=2) + "\n"
+    entry = jsoncodec.dumps(manifest.as_json(), ensure_ascii=False, indent=2) + "\n"
     # The ledger row comes last: refuse first, so a body is never written without its row.
     check_record(layout)
     if to == "proposal":
@@ -69,7 +69,7 @@ def write_code_skill(
         raise Refused(msg)
     # The body first, the registry entry last: a crash in between leaves an
     # unlisted file (harmless), never a listed skill with no body.
-    raw: dict[str, Any] = json.loads(read_registry_text(layout.registry))
+    raw: dict[str, Any] = jsoncodec.loads(read_registry_text(layout.registry))
     for category in raw["categories"]:
         if category.get("name") == manifest.category:
             category.setdefault("skills", []).append(manifest.as_json())
@@ -77,7 +77,9 @@ def write_code_skill(
     check_writable(target, layout.registry, root=layout.root)
     write_text(target, body, root=layout.root)
     try:
-        write_text(layout.registry, json.dumps(raw, ensure_ascii=False, indent=2) + "\n", root=layout.root)
+        write_text(
+            layout.registry, jsoncodec.dumps(raw, ensure_ascii=False, indent=2) + "\n", root=layout.root
+        )
     except BaseException:
         remove_tree(target, root=layout.root)
         raise

@@ -57,9 +57,9 @@ class Context:
     def emit(self, document: Any) -> None:
         """The one JSON document of --json mode."""
         if self.json:
-            import json  # only --json needs it, and most commands run without
+            from edgar_min import jsoncodec  # only --json needs it, and most commands run without
 
-            json.dump(document, self.stdout, ensure_ascii=False, indent=2)
+            jsoncodec.dump(document, self.stdout, ensure_ascii=False, indent=2)
             self.stdout.write("\n")
 
     def warn(self, text: str) -> None:
@@ -150,8 +150,8 @@ def execute(ns: Any, stdout: TextIO | None = None, stderr: TextIO | None = None)
 def _fail(message: str, code: int, json_mode: bool, stdout: TextIO, stderr: TextIO) -> int:
     print(f"edgar: {message}", file=stderr)
     if json_mode:
-        import json
+        from edgar_min import jsoncodec
 
-        json.dump({"error": message, "exit_code": code}, stdout, ensure_ascii=False)
+        jsoncodec.dump({"error": message, "exit_code": code}, stdout, ensure_ascii=False)
         stdout.write("\n")
     return code

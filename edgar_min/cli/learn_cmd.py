@@ -210,8 +210,7 @@ def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
 
 def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:
     """The turn record and the triggers that would fire; reads the store, writes nothing."""
-    import json
-
+    from edgar_min import jsoncodec
     from edgar_min.learning.store import ExperienceStore
     from edgar_min.learning.triggers import triggers
 
@@ -233,7 +232,9 @@ def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:
     else:
         ctx.out("turn record edgar computed (nothing was stored):")
         # One key a line: a long run's tool list stays one line, and the whole is still JSON.
-        lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in record.items()]
+        lines = [
+            f"  {jsoncodec.dumps(k)}: {jsoncodec.dumps(v, ensure_ascii=False)}" for k, v in record.items()
+        ]
         ctx.out("{\n" + ",\n".join(lines) + "\n}")
         ctx.out(f"task shape: {turn.shape}")
         ctx.out(f"triggers that would fire: {', '.join(fired) or 'none'}")

@@ -17,12 +17,12 @@ line for the transcript view (its stdout never reaches the model) and never a
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
 import time
 
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass, field, replace
 
@@ -163,7 +163,7 @@ def read_payload(stream: BinaryIO | Any) -> dict[str, Any]:
         msg = f"the hook payload is larger than {MAX_PAYLOAD_BYTES} bytes"
         raise BadInput(msg)
     try:
-        payload = json.loads(data)
+        payload = jsoncodec.loads(data)
     except (ValueError, RecursionError):
         msg = "the hook payload on stdin is not JSON"
         raise BadInput(msg) from None
@@ -222,7 +222,7 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
     if index.entries:
         document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
         result.document = document
-        result.stdout = json.dumps(document, ensure_ascii=False)
+        result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
 
 
@@ -258,7 +258,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     if text:
         document = _context_document("user-prompt-submit", text)
         result.document = document
-        result.stdout = json.dumps(document, ensure_ascii=False)
+        result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
 
 

@@ -15,12 +15,12 @@ written atomically.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shlex
 import sys
 
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
@@ -101,9 +101,11 @@ def _read(path: str) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = jsoncodec.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        where = (
+            f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, jsoncodec.JSONDecodeError) else ""
+        )
         msg = f"{path}: not valid JSON{where}; fix it or move it away, nothing was changed"
         raise BadInput(msg) from None
     if not isinstance(data, dict):
@@ -180,4 +182,4 @@ def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = Fa
         new["hooks"] = hooks
     else:
         new.pop("hooks", None)
-    return InstallPlan(path, json.dumps(new, indent=2, ensure_ascii=False) + "\n", tuple(changes))
+    return InstallPlan(path, jsoncodec.dumps(new, indent=2, ensure_ascii=False) + "\n", tuple(changes))

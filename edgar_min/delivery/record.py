@@ -10,9 +10,9 @@ always the current turn's, never an earlier prompt's.
 
 from __future__ import annotations
 
-import json
 import os
 
+from edgar_min import jsoncodec
 from edgar_min.learning.sessions import check_session
 from edgar_min.logfile import append_row, timestamp
 from edgar_min.skills.names import name_problem
@@ -46,8 +46,10 @@ def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:
     except OSError:
         return ()
     for line in reversed(tail.split(b"\n")):
+        if not line:
+            continue  # what follows the last newline: nothing to read, and no error to raise for it
         try:
-            row = json.loads(line)
+            row = jsoncodec.loads(line)
         except ValueError:
             continue  # a torn or cut line: the one before it is whole
         skills = row.get("skills") if isinstance(row, dict) else None

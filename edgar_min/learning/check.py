@@ -10,7 +10,6 @@ timeout ends the whole tree it started.
 from __future__ import annotations
 
 import os
-import shlex
 import time
 
 from edgar_min.errors import ConfigError
@@ -43,6 +42,8 @@ def describe_check(config: CheckConfig) -> str:
             "turns read from an agent's log (learn --from, the hook) stay 'unverified', so long, "
             "recovered and repeated cannot fire for them"
         )
+    import shlex  # its import compiles a pattern: only when a check is declared
+
     shown = shlex.join(config.command)
     program = config.command[0]
     import shutil  # only when a check is declared

@@ -13,9 +13,9 @@ writer checks it as ever: nothing here decides whether a skill is written.
 
 from __future__ import annotations
 
-import json
 import re
 
+from edgar_min import jsoncodec
 from edgar_min.errors import Refused
 from edgar_min.learning.walls import MIN_SECTION_WORDS
 from edgar_min.learning.writer import MAX_BODY_CHARS
@@ -235,7 +235,7 @@ def _json_object(text: str) -> dict[str, Any] | None:
     if any(_KEY.match(line) or _section_of(line) for line in text[:start].split("\n")):
         return None
     try:
-        value = json.loads(text[start : end + 1])
+        value = jsoncodec.loads(text[start : end + 1])
     except ValueError:
         return None
     if not isinstance(value, dict):

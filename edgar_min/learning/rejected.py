@@ -8,10 +8,10 @@ here is never more than a turn could hold, and never a key.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
+from edgar_min import jsoncodec
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
 from edgar_min.learning.turn import redact
@@ -69,7 +69,7 @@ def keep(
     )
     write_text(
         os.path.join(layout.rejected, f"{ident}.json"),
-        json.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n",
+        jsoncodec.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n",
         root=layout.root,
     )
     for old in _files(layout)[:-KEEP]:
@@ -89,7 +89,7 @@ def _read(path) -> Rejected | None:
         if handle is None:
             return None
         with handle:
-            data = json.loads(handle.read().decode("utf-8"))
+            data = jsoncodec.loads(handle.read().decode("utf-8"))
         return Rejected(**{k: data[k] for k in Rejected.__slots__})
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None

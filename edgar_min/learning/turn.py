@@ -7,12 +7,11 @@ record with any other key is refused whole, not trimmed.
 
 from __future__ import annotations
 
-import json
-
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
 from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
-from edgar_min.regex import lazy
+from edgar_min.skills.names import is_skill_name
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -35,7 +34,6 @@ ERROR_KEYS = ("tool", "kind", "exit_code", "program")
 VERDICTS = ("passed", "failed", "unverified")
 ERROR_KINDS = ("nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed")
 
-SKILL_NAME = lazy(r"[a-z0-9](?:[a-z0-9]|-(?!-)){0,62}[a-z0-9]|[a-z0-9]")
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 _TOOL_CHARS = _LOWER + "0123456789_.-"
 _PROGRAM_CHARS = frozenset(_TOOL_CHARS + _LOWER.upper())
@@ -191,7 +189,7 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
         raise _refuse(f"'agent' {agent!r} is not an agent name (like a tool name: 'main', 'review')")
     skills = _str_list(data.get("skills", []), "skills")
     for name in skills:
-        if not SKILL_NAME.fullmatch(name):
+        if not is_skill_name(name):
             raise _refuse(f"'skills' holds {name!r}, which is not a skill name")
     return Turn(
         prompt=_human_text(prompt, "prompt"),
@@ -207,7 +205,7 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
 def turn_from_json(text: str, source: str = "turn", allowed_tools: tuple[str, ...] = ()) -> Turn:
     """Parse a turn record from JSON text."""
     try:
-        data = json.loads(text)
+        data = jsoncodec.loads(text)
     except ValueError as exc:
         msg = f"{source}: not valid JSON ({exc}); nothing was stored"
         raise BadInput(msg) from None

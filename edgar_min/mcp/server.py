@@ -17,10 +17,9 @@ an `id` is a notification and gets no answer. No message stops the server.
 
 from __future__ import annotations
 
-import json
 import sys
 
-from edgar_min import __version__, semif
+from edgar_min import __version__, jsoncodec, semif
 from edgar_min.errors import EdgarError
 from edgar_min.semif.questions import MAX_QUESTIONS
 from edgar_min.semif.types import MAX_OPTIONS
@@ -276,7 +275,7 @@ class Server:
 
     def handle_line(self, line: bytes) -> dict[str, Any] | None:
         try:
-            message = json.loads(line)
+            message = jsoncodec.loads(line)
         except ValueError:
             return _error(None, PARSE_ERROR, "Parse error: the message is not valid JSON")
         except RecursionError:
@@ -546,11 +545,11 @@ def _is_text(value: str) -> bool:
 
 def _encode(answer: dict[str, Any]) -> bytes:
     """One answer as one line of UTF-8 JSON; text that UTF-8 cannot hold (a lone surrogate) is escaped."""
-    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    text = jsoncodec.dumps(answer, ensure_ascii=False, separators=(",", ":"))
     try:
         return text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
-        return json.dumps(answer, separators=(",", ":")).encode("ascii") + b"\n"
+        return jsoncodec.dumps(answer, separators=(",", ":")).encode("ascii") + b"\n"
 
 
 def _lines(stream: BinaryIO) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 
+from edgar_min import jsoncodec
 from edgar_min.errors import ConfigError, ModelError
 from edgar_min.records import dataclass
 
@@ -114,15 +115,13 @@ def probe_schema(provider: Provider) -> tuple[bool, str]:
 
     A failure that is not a refusal of the schema (no connection, a bad key) raises `ModelError`.
     """
-    import json
-
     system = "You are a health check. Answer with the JSON object."
     try:
         reply = provider.complete_object(system, "ok?", _PROBE)  # type: ignore[attr-defined]
     except SchemaRefused as exc:
         return False, f"the server refuses a JSON schema ({exc.message}); synthesis uses the text prompt"
     try:
-        held = json.loads(reply) == {"status": "ok"}
+        held = jsoncodec.loads(reply) == {"status": "ok"}
     except ValueError:
         held = False
     if held:

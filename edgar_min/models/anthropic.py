@@ -9,9 +9,9 @@ reply's schema, and answers with the JSON text of the tool's input.
 
 from __future__ import annotations
 
-import json
 import os
 
+from edgar_min import jsoncodec
 from edgar_min.errors import ConfigError
 from edgar_min.models import SchemaRefused
 from edgar_min.models.endpoint import ANTHROPIC_BASE_URL as DEFAULT_BASE_URL
@@ -122,7 +122,7 @@ class AnthropicProvider:
                 raise SchemaRefused(exc.message) from None
             raise
         tool_input = _tool_input(reply, schema.name)
-        text = json.dumps(tool_input, ensure_ascii=False) if tool_input is not None else _text(reply)
+        text = jsoncodec.dumps(tool_input, ensure_ascii=False) if tool_input is not None else _text(reply)
         return reply_text(WHO, self.url, text, "a message (no tool_use block and no text blocks)")
 
 

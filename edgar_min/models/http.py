@@ -6,8 +6,7 @@ the provider and the URL, never a header value: keys live only in headers.
 
 from __future__ import annotations
 
-import json
-
+from edgar_min import jsoncodec
 from edgar_min.errors import ModelError
 from edgar_min.models import MAX_REPLY_CHARS
 
@@ -107,7 +106,7 @@ def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str]
 
     request_url, url = url, shown_url(url)
 
-    data = json.dumps(body).encode("utf-8")
+    data = jsoncodec.dumps(body).encode("utf-8")
     request = urllib.request.Request(  # noqa: S310 - the scheme is checked by check_base_url
         request_url, data=data, method="POST", headers={"Content-Type": "application/json", **headers}
     )
@@ -117,7 +116,7 @@ def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str]
     except urllib.error.HTTPError as exc:
         detail = ""
         try:
-            payload = json.loads(exc.read(4000) or b"{}")
+            payload = jsoncodec.loads(exc.read(4000) or b"{}")
             error = payload.get("error") if isinstance(payload, dict) else None
             text = error.get("message") if isinstance(error, dict) else error
             if isinstance(text, str):
@@ -148,7 +147,7 @@ def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str]
         msg = f"{who}: {url} answered with more than {MAX_RESPONSE_BYTES} bytes"
         raise ModelError(msg)
     try:
-        return json.loads(raw)
+        return jsoncodec.loads(raw)
     except ValueError:
         msg = f"{who}: {url} answered with something that is not JSON"
         raise ModelError(msg) from None

@@ -17,10 +17,10 @@ on a 2-core CPU, parallel requests gave nothing either.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 
+from edgar_min import jsoncodec
 from edgar_min.errors import ModelError
 from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
@@ -132,7 +132,7 @@ class OpenAIEngine:
         reply = self._post(body)
         try:
             content = reply["choices"][0]["message"]["content"]
-            letter = json.loads(content)["choice"]
+            letter = jsoncodec.loads(content)["choice"]
         except (KeyError, IndexError, TypeError, ValueError):
             msg = "semif engine openai: the constrained answer was not a JSON object with a 'choice'"
             raise ModelError(msg) from None

@@ -9,8 +9,7 @@ line, `{"question": ..., "options": [...], "id": ...}`.
 
 from __future__ import annotations
 
-import json
-
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
 from edgar_min.records import dataclass
 from edgar_min.semif.types import DecisionRequest, Option, as_options
@@ -119,7 +118,7 @@ def read_questions(text: str, source: str) -> tuple[Question, ...]:
             continue
         where = f"{source} line {number}"
         try:
-            row = json.loads(line)
+            row = jsoncodec.loads(line)
         except ValueError:
             msg = f"{where}: not a JSON object"
             raise BadInput(msg) from None

@@ -14,10 +14,10 @@ stat). The cache holds nothing a SKILL.md does not: it is safe to delete.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
+from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key, stat_key
@@ -126,7 +126,7 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         if handle is None:
             return None
         with handle:
-            data = json.loads(handle.read())
+            data = jsoncodec.loads(handle.read())
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
         entries, bags, name_parts = {}, [], {}
@@ -164,7 +164,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[st
     ]
     document = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "skills": rows}
     try:
-        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+        text = jsoncodec.dumps(document, ensure_ascii=False, separators=(",", ":"))
         write_text(layout.routing_cache, text, root=layout.root)
     except (OSError, Refused):
         pass  # only an accelerator

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from edgar_min.regex import lazy
-
-__all__ = ["NAME_MAX", "RESERVED", "name_problem"]
+__all__ = ["NAME_MAX", "RESERVED", "is_skill_name", "name_problem"]
 
 NAME_MAX = 64
-_NAME = lazy(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-"
 # `learned` is the machine-owned folder inside `.edgar/skills/`.
 RESERVED = frozenset({"learned"})
+
+
+def is_skill_name(name: str) -> bool:
+    """1-64 lower-case letters, digits and single hyphens, no hyphen first or last (as the pattern
+    `[a-z0-9]+(?:-[a-z0-9]+)*` says; string operations, so no turn imports `re` for it)."""
+    return (
+        0 < len(name) <= NAME_MAX
+        and not name.strip(_NAME_CHARS)
+        and name[0] != "-"
+        and name[-1] != "-"
+        and "--" not in name
+    )
 
 
 def name_problem(name: object) -> str | None:
@@ -19,7 +29,7 @@ def name_problem(name: object) -> str | None:
     shown = repr(name[:80])
     if len(name) > NAME_MAX:
         return f"skill name {shown} is longer than {NAME_MAX} characters"
-    if not _NAME.fullmatch(name):
+    if not is_skill_name(name):
         return (
             f"skill name {shown} may use only lower-case letters, digits and single hyphens, "
             "and may not start or end with a hyphen"
