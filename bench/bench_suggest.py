@@ -2,14 +2,13 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 731 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 942 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout` to `holdout3`: written later, each before the changes it is reported on;
-  `holdout4`: written after the last change; see bench/data/README.md): top-1 and top-3
-  accuracy over prompts that need a skill, precision and recall of `none`, end-to-end accuracy
-  (the top answer right, or no answer when none was right), and the failures of `test` and
-  `fresh` by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
-  `--quality-only` stops there;
+  `holdout` to `holdout5`: written later, each before the changes it is reported on; see
+  bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
+  recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
+  and the failures of `test` and `fresh` by kind (the holdouts' only with `--show-holdout`: they
+  are kept unread while tuning); `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -18,8 +17,11 @@ Prints:
   user-prompt-submit`, routing cache warm) against `python3 -I -S -c pass`, interleaved run for
   run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
 
+`--fit-none` fits the `none` decision's weights (routing.NONE_*) on the readable splits and prints
+them with their leave-one-split-out figures beside the router as it stands.
+
 Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
-       [--model-all] [--write-background]
+       [--model-all] [--write-background] [--fit-none]
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ sys.path.insert(0, str(REPO))
 
 DATA = HERE / "data"
 # Splits kept unread while tuning: their failures are listed only with --show-holdout.
-HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4")
+HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5")
+# Holdouts whose failures have been read and tuned on since: `--fit-none` may learn from them.
+TUNED = ("holdout", "holdout2", "holdout3", "holdout4")
 
 
 def load_data() -> tuple[list[dict], list[dict]]:
@@ -108,7 +112,7 @@ def scores(results: list[dict]) -> dict[str, float]:
     }
 
 
-def report(label: str, results: list[dict], *, show_failures: bool = True) -> None:
+def report(label: str, results: list[dict], *, show_failures: bool = True, timed: bool = True) -> None:
     splits = ["all", *sorted({r["split"] for r in results})]
     print(f"{label}:")
     for split in splits:
@@ -116,8 +120,8 @@ def report(label: str, results: list[dict], *, show_failures: bool = True) -> No
         s = scores(part)
         print(
             f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
-            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
-            f"{s['ms_per_prompt']:.2f} ms/prompt"
+            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}"
+            + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
         )
     if not show_failures:
         return
@@ -299,6 +303,112 @@ def hook_end_to_end(skills: list[dict], quick: bool) -> None:
         )
 
 
+def none_features(ranking) -> list[float]:
+    """What the `none` decision weighs, in the order of routing's NONE_* weights (bias first)."""
+    import math
+
+    top = ranking.hits[0]
+    return [1.0, math.log1p(top.evidence), top.coverage, math.log1p(ranking.terms)]
+
+
+def fit_logistic(xs: list[list[float]], ys: list[int], penalty: float = 0.1) -> list[float]:
+    """Weights of a logistic model by Newton's method, an L2 penalty on all but the bias."""
+    import math
+
+    size = len(xs[0])
+    w = [0.0] * size
+    for _ in range(50):
+        grad = [penalty * 2 * w[j] * (j > 0) for j in range(size)]
+        hess = [[penalty * 2 * (i == j and i > 0) for j in range(size)] for i in range(size)]
+        for x, y in zip(xs, ys, strict=True):
+            z = sum(a * b for a, b in zip(w, x, strict=True))
+            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+            for i in range(size):
+                grad[i] += (p - y) * x[i]
+                for j in range(size):
+                    hess[i][j] += p * (1 - p) * x[i] * x[j]
+        step = solve(hess, grad)
+        w = [a - b for a, b in zip(w, step, strict=True)]
+        if max(abs(v) for v in step) < 1e-9:
+            break
+    return w
+
+
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """x with a @ x = b (Gaussian elimination with partial pivoting; a is small and well posed)."""
+    n = len(b)
+    m = [[*row, v] for row, v in zip(a, b, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(n):
+            if r != col:
+                f = m[r][col] / m[col][col]
+                m[r] = [x - f * y for x, y in zip(m[r], m[col], strict=True)]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def fit_none(skills: list[dict], rows: list[dict]) -> None:
+    """Fit the `none` weights on the readable splits; print them and leave-one-split-out figures."""
+    import math
+
+    from edgar_min.skills import routing
+
+    readable = [r for r in rows if r["split"] not in HOLDOUTS or r["split"] in TUNED]
+    cards = [routing.Card(s["name"], " ".join(s["description"].split()), s["when_to_use"]) for s in skills]
+    index = routing.RoutingIndex(cards)
+    ranked = [(r, index.rank(r["prompt"], limit=routing.RANKED)) for r in readable]
+
+    def examples(part):
+        # Learn only from prompts where answering the best hit is right, or `none` is.
+        xs, ys = [], []
+        for r, ranking in part:
+            if ranking.hits and (not r["gold"] or ranking.hits[0].name in r["gold"]):
+                xs.append(none_features(ranking))
+                ys.append(1 if r["gold"] else 0)
+        return xs, ys
+
+    def choose(ranking, w) -> str | None:
+        if not ranking.hits:
+            return None
+        z = sum(a * b for a, b in zip(w, none_features(ranking), strict=True))
+        hits = ranking.hits[:15]
+        evidence = [h.evidence for h in hits] + [hits[0].evidence - routing.TEMPERATURE * z]
+        exps = [math.exp((e - max(evidence)) / routing.TEMPERATURE) for e in evidence]
+        probs = [e / sum(exps) for e in exps]
+        return hits[0].name if probs[0] > probs[-1] and probs[0] >= 0.3 else None
+
+    current = [routing.NONE_BIAS, routing.NONE_PER_EVIDENCE, routing.NONE_PER_COVERAGE, routing.NONE_PER_WORD]
+    w = fit_logistic(*examples(ranked))
+    print("none weights fitted on " + ", ".join(sorted({r["split"] for r in readable})) + ":")
+    print(
+        "  NONE_BIAS, NONE_PER_EVIDENCE, NONE_PER_COVERAGE, NONE_PER_WORD = "
+        + ", ".join(f"{v:.2f}" for v in w)
+    )
+    print("  (in routing.py now: " + ", ".join(f"{v:.2f}" for v in current) + ")")
+    splits = sorted({r["split"] for r, _ in ranked})
+    held, now = [], []
+    for split in splits:
+        fold = fit_logistic(*examples([(r, k) for r, k in ranked if r["split"] != split]))
+        for r, ranking in ranked:
+            if r["split"] == split:
+                ranks = [h.name for h in ranking.hits]
+                held.append({**r, "ranked": ranks, "chosen": choose(ranking, fold), "seconds": 0.0})
+                now.append({**r, "ranked": ranks, "chosen": choose(ranking, current), "seconds": 0.0})
+    report(
+        "leave-one-split-out (each split scored by weights fitted on the others)",
+        held,
+        show_failures=False,
+        timed=False,
+    )
+    report(
+        "the weights in routing.py (fitted on all of them: these flatter)",
+        now,
+        show_failures=False,
+        timed=False,
+    )
+
+
 def write_background(skills: list[dict]) -> None:
     """Regenerate edgar_min/skills/background.py from the catalogue, with the current word rule."""
     from edgar_min.skills import routing
@@ -322,6 +432,9 @@ def main() -> int:
     skills, rows = load_data()
     if "--write-background" in sys.argv:
         write_background(skills)
+        return 0
+    if "--fit-none" in sys.argv:
+        fit_none(skills, rows)
         return 0
     if "--model-only" in sys.argv:
         model_quality(skills, rows)

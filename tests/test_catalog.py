@@ -100,3 +100,23 @@ def test_the_cached_index_ranks_as_the_fresh_one(layout):
     assert "googlecalendar-automation" in cached.index.name_parts
     for text in ("put lunch on my google calendar", "merge pdfs", "thanks!"):
         assert cached.index.search(text) == fresh.index.search(text)
+
+
+def test_a_when_to_use_heading_inside_a_code_fence_is_not_the_skills(tmp_path):
+    # As in obra/superpowers' writing-skills (MIT): a fenced template of a skill holds its own
+    # "## When to Use", which says nothing about when to use this skill.
+    folder = tmp_path / ".claude" / "skills" / "writing-skills"
+    folder.mkdir(parents=True)
+    fenced = "```markdown\n## When to Use\nBullet list with SYMPTOMS and use cases\n\n## Core Pattern\n```\n"
+    (folder / "SKILL.md").write_text(
+        "---\nname: writing-skills\ndescription: Use when creating new skills.\n---\n\n"
+        f"# Writing skills\n\n## Template\n\n{fenced}\n## Steps\n\nWrite it.\n"
+    )
+    layout = Layout(tmp_path, tmp_path / "home")
+    assert load_catalog(layout, use_cache=False).entries["writing-skills"].card.when == ""
+    # The real section, after the fence, is read.
+    (folder / "SKILL.md").write_text(
+        "---\nname: writing-skills\ndescription: Use when creating new skills.\n---\n\n"
+        f"# Writing skills\n\n## Template\n\n{fenced}\n## When to use\n\nA skill misfires.\n"
+    )
+    assert load_catalog(layout, use_cache=False).entries["writing-skills"].card.when == "A skill misfires."

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from suggestfiles import SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
-from edgar_min.skills.routing import NONE_EVIDENCE, Card, RoutingEngine, RoutingIndex, card_terms, stem, words
+from edgar_min.skills.routing import Card, Hit, Ranking, RoutingEngine, RoutingIndex, card_terms, stem, words
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +39,9 @@ def test_function_words_and_pleasantries_are_not_evidence():
     ],
 )
 def test_a_task_in_a_persons_words_finds_its_skill(index, text, skill):
-    hits = index.search(text)
-    assert hits[0].name == skill
-    assert hits[0].evidence > NONE_EVIDENCE
+    best = index.rank(text).best
+    assert best is not None
+    assert best.name == skill
 
 
 def test_one_typo_still_matches(index):
@@ -56,8 +58,7 @@ def test_an_everyday_word_reaches_the_skills_own_words(index):
     "text", ["thanks, that worked!", "lol ok", "good morning", "what time is it in tokyo"]
 )
 def test_a_chat_line_has_no_evidence_for_any_skill(index, text):
-    hits = index.search(text)
-    assert not hits or hits[0].evidence < NONE_EVIDENCE
+    assert index.rank(text).best is None
 
 
 def test_the_engine_answers_none_when_nothing_applies(index):
@@ -100,20 +101,19 @@ def wider():
 
 @pytest.mark.parametrize("text", ["cool, now commit that", "ok looks good, ship it", "no, the other file"])
 def test_one_shared_word_is_not_enough_for_a_skill(wider, text):
-    hits = wider.search(text)
-    assert not hits or hits[0].evidence < NONE_EVIDENCE
+    assert wider.rank(text).best is None
 
 
 def test_the_same_word_with_a_second_one_still_finds_the_skill(wider):
-    hits = wider.search("write release notes from the commits since v1.2")
-    assert hits[0].name == "changelog-generator"
-    assert hits[0].evidence > NONE_EVIDENCE
+    best = wider.rank("write release notes from the commits since v1.2").best
+    assert best is not None
+    assert best.name == "changelog-generator"
 
 
 def test_a_word_that_is_the_skills_whole_name_is_enough_on_its_own(wider):
-    hits = wider.search("rotate the pdf")
-    assert hits[0].name == "pdf"
-    assert hits[0].evidence > NONE_EVIDENCE
+    best = wider.rank("rotate the pdf").best
+    assert best is not None
+    assert best.name == "pdf"
 
 
 def test_a_typo_of_an_everyday_word_reaches_its_aliases(wider):
@@ -126,9 +126,9 @@ def test_a_run_together_name_is_found_by_its_parts():
     # "calendar" and "google" appear only in the name, run together.
     cards = [Card("googlecalendar-automation", "Automate tasks via Rube MCP."), CHANGELOG]
     assert {"googl", "calendar"} <= card_terms(cards[0]).keys()
-    hits = RoutingIndex(cards).search("put lunch on my google calendar")
-    assert hits[0].name == "googlecalendar-automation"
-    assert hits[0].evidence > NONE_EVIDENCE
+    best = RoutingIndex(cards).rank("put lunch on my google calendar").best
+    assert best is not None
+    assert best.name == "googlecalendar-automation"
 
 
 # Real descriptions (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
@@ -152,8 +152,7 @@ def test_an_alias_of_one_word_is_not_an_alias_of_another_with_the_same_stem(wide
 def test_a_short_real_word_is_not_taken_for_a_typo(wider):
     # "bill" is one letter from "fill" (PDF forms), but it is a word, not a slip.
     assert all(match != "fill" for _, matches in wider.expand("pay the bill") for match, _ in matches)
-    hits = wider.search("pay the electricity bill")
-    assert not hits or hits[0].evidence < NONE_EVIDENCE
+    assert wider.rank("pay the electricity bill").best is None
 
 
 def test_a_python_package_skill_is_named_by_the_package_word():
@@ -161,9 +160,9 @@ def test_a_python_package_skill_is_named_by_the_package_word():
         Card("pyzotero", "Interact with reference management libraries using a Python client."),
         CHANGELOG,
     ]
-    hits = RoutingIndex(cards).search("sync my zotero library")
-    assert hits[0].name == "pyzotero"
-    assert hits[0].evidence > NONE_EVIDENCE
+    best = RoutingIndex(cards).rank("sync my zotero library").best
+    assert best is not None
+    assert best.name == "pyzotero"
 
 
 # Real descriptions (K-Dense-AI/claude-scientific-skills, MIT; see bench/data/README.md).
@@ -211,9 +210,9 @@ SCIENTIFIC_SLIDES = Card(
 
 def test_a_mistyped_skill_name_still_names_the_skill(wider):
     index = RoutingIndex([*wider.cards.values(), CIRQ, QISKIT])
-    hits = index.search("install qsikit for me")
-    assert hits[0].name == "qiskit"
-    assert hits[0].evidence > NONE_EVIDENCE
+    best = index.rank("run my circuit on qsikit runtime").best
+    assert best is not None
+    assert best.name == "qiskit"
 
 
 def test_a_prompt_with_every_word_of_a_skills_name_picks_it_over_a_neighbour(wider):
@@ -222,3 +221,80 @@ def test_a_prompt_with_every_word_of_a_skills_name_picks_it_over_a_neighbour(wid
     hits = index.search("make a research poster for my conference talk in latex")
     assert hits[0].name == "latex-posters"
     assert index.search("slides for my thesis defense talk")[0].name == "scientific-slides"
+
+
+# Real descriptions (ComposioHQ/awesome-claude-skills, Apache-2.0; K-Dense-AI/claude-scientific-skills,
+# MIT; see bench/data/README.md).
+DISCORDBOT = Card(
+    "discordbot-automation",
+    "Automate Discordbot tasks via Rube MCP (Composio). Always search tools first for current schemas.",
+)
+SLACKBOT = Card(
+    "slackbot-automation",
+    "Automate Slackbot tasks via Rube MCP (Composio). Always search tools first for current schemas.",
+)
+PRIMEKG = Card(
+    "primekg",
+    "Query the Precision Medicine Knowledge Graph (PrimeKG) for multiscale biological data including "
+    "genes, drugs, diseases, phenotypes, and more.",
+)
+
+
+def test_the_start_of_a_run_together_name_names_the_skill(wider):
+    # "discord" is no word of any description: only the name `discordbot` starts with it.
+    index = RoutingIndex([*wider.cards.values(), DISCORDBOT, SLACKBOT, PRIMEKG])
+    hits = index.search("say good morning to the team on discord")
+    assert hits[0].name == "discordbot-automation"
+    # Two letters left unsaid is too little: "prime" is a word, not the start of `primekg`.
+    hits = index.search("is 97 a prime number")
+    assert not hits or hits[0].name != "primekg"
+
+
+# Real descriptions (trailofbits/skills, CC-BY-SA-4.0; K-Dense-AI/claude-scientific-skills, MIT;
+# see bench/data/README.md).
+GIT_CLEANUP = Card(
+    "git-cleanup",
+    "Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, "
+    "squash-merged, superseded, or active work.",
+)
+PYSAM = Card(
+    "pysam",
+    "Genomic file toolkit. Read/write SAM/BAM/CRAM alignments, VCF/BCF variants, FASTA/FASTQ sequences, "
+    "extract regions, calculate coverage, for NGS data processing pipelines.",
+)
+
+
+@pytest.mark.parametrize("text", ["how do i undo the last git commit", "what branch am i on"])
+def test_a_short_question_that_shares_a_skills_words_gets_none(wider, text):
+    index = RoutingIndex([*wider.cards.values(), GIT_CLEANUP])
+    ranking = index.rank(text)
+    assert ranking.hits  # it does share words with a skill...
+    assert ranking.best is None  # ...but a question this short needs none of them
+
+
+def test_a_long_task_spread_over_a_skills_words_gets_the_skill(wider):
+    # No one word here is telling, but the task's words keep landing on pysam's.
+    index = RoutingIndex([*wider.cards.values(), GIT_CLEANUP, PYSAM])
+    text = "take the reads that overlap the egfr region out of my alignments and count them per sample"
+    best = index.rank(text).best
+    assert best is not None
+    assert best.name == "pysam"
+
+
+def test_the_same_evidence_counts_for_more_in_a_longer_message():
+    hit = Hit("pysam", score=6.0, coverage=0.3, evidence=3.0, matched=2)
+    assert Ranking((hit,), terms=2).log_odds() < Ranking((hit,), terms=8).log_odds()
+    assert Ranking((hit,), terms=2).best is None
+    assert Ranking((hit,), terms=8).best is hit
+    assert Ranking((), terms=0).best is None
+
+
+def test_the_engine_gives_none_the_odds_the_ranking_says(wider):
+    index = RoutingIndex([*wider.cards.values(), GIT_CLEANUP, PYSAM])
+    text = "extract the reads of one region from the bam alignments"
+    ranking = index.rank(text)
+    options = (*(Option(h.name, "") for h in ranking.hits[:3]), Option("none", ""))
+    result = RoutingEngine(index).call(DecisionRequest(text, "which skill?", options))
+    top = ranking.hits[0].name
+    assert result.selected == top
+    assert math.isclose(result.probs[top] / result.probs["none"], math.exp(ranking.log_odds()))

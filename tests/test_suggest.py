@@ -36,6 +36,30 @@ def test_a_chat_line_gets_none(project, edgar):
     assert result.out.startswith("none (probability ")
 
 
+# A real description (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
+GIT_CLEANUP = (
+    "---\nname: git-cleanup\ndescription: Safely analyzes and cleans up local git branches and worktrees "
+    "by categorizing them as merged, squash-merged, superseded, or active work.\n---\n\n# git-cleanup\n"
+)
+
+
+@pytest.mark.parametrize("text", ["what branch am i on", "how do i undo the last git commit"])
+def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
+    folder = project / ".claude" / "skills" / "git-cleanup"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(GIT_CLEANUP)
+    result = edgar("--root", str(project), "--json", "skills", "suggest", text)
+    assert result.code == 0, result
+    doc = result.json()
+    assert "git-cleanup" in [c["name"] for c in doc["candidates"]]  # it shares words with the skill...
+    assert doc["skills"] == []  # ...and still gets none
+    # A task for the skill gets it.
+    result = edgar(
+        "--root", str(project), "skills", "suggest", "clean up my old local branches, most are merged"
+    )
+    assert result.out.split()[0] == "git-cleanup"
+
+
 def test_json_lists_the_choice_the_candidates_and_the_decision(project, edgar):
     result = edgar("--root", str(project), "--json", "skills", "suggest", "ci is red on my pr, fix it")
     assert result.code == 0, result
@@ -55,11 +79,13 @@ def test_json_lists_the_choice_the_candidates_and_the_decision(project, edgar):
 def test_limit_and_min_probability_bound_the_choice(project):
     layout = Layout(project, project / "home")
     config = load_config(layout, overrides=["suggest.min_probability=0.0", "suggest.max_skills=3"])
-    fuzz = suggest(layout, config, "fuzz the python and rust parsers")
+    # Both fuzzers fit, and both are more likely than none.
+    text = "fuzz python and rust code with libfuzzer based fuzzers"
+    fuzz = suggest(layout, config, text)
     assert set(fuzz.names) >= {"atheris", "cargo-fuzz"}
-    assert suggest(layout, config, "fuzz the python and rust parsers", limit=1).names == fuzz.names[:1]
+    assert suggest(layout, config, text, limit=1).names == fuzz.names[:1]
     strict = load_config(layout, overrides=["suggest.min_probability=0.999"])
-    assert suggest(layout, strict, "fuzz the python and rust parsers").names == ()
+    assert suggest(layout, strict, text).names == ()
 
 
 def test_a_learned_skills_when_to_use_counts(tmp_path):

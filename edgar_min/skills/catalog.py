@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 3"
+FORMAT = "edgar-min routing 4"  # 4: When to use read outside code fences only
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 
@@ -71,12 +71,20 @@ class Catalog:
 def _when_to_use(body: str) -> str:
     import re
 
-    found = re.search(
-        r"^ {0,3}#{2,3}[ \t]+when to use\b[^\n]*\n(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
+    from edgar_min.skills.sections import headings
+
+    # A `## When to use` inside a code fence is an example (a template of a skill, say), not
+    # this skill's section: only the `##` headings `headings` finds outside fences count.
+    outside = {after - 1 for _, after in headings(body)}
+    for found in re.finditer(
+        r"^ {0,3}(#{2,3})[ \t]+when to use\b[^\n]*\n(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
         body,
         re.IGNORECASE | re.MULTILINE | re.DOTALL,
-    )
-    return " ".join(found.group(1).split())[:WHEN_CHARS] if found else ""
+    ):
+        if found.group(1) == "##" and body.count("\n", 0, found.start()) not in outside:
+            continue
+        return " ".join(found.group(2).split())[:WHEN_CHARS]
+    return ""
 
 
 def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:

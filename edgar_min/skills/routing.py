@@ -6,9 +6,11 @@ word also matches, with less weight, the words of a small table of everyday
 aliases (`ALIASES`) and the index words one typo away from it. Every skill
 gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
-accounts for); their product is the evidence. A message whose best evidence
-stays under `NONE_EVIDENCE` gets no skill: a chat line, or a small task that
-shares a word or two with a skill but is about something else.
+accounts for); their product is the evidence. Whether the best skill is meant
+at all is a small logistic model (`Ranking.log_odds`) over its evidence, its
+coverage and how many content words the message has: a chat line, or a small
+task that shares a word or two with a skill but is about something else, gets
+no skill, while a long task whose words spread over a skill's description does.
 
 `RoutingEngine` answers a SemIf decision over a shortlist with this index, so
 the offline path logs its choice like every other decision.
@@ -16,6 +18,7 @@ the offline path logs its choice like every other decision.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import re
@@ -33,10 +36,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALIASES",
-    "NONE_EVIDENCE",
     "NONE_ID",
     "Card",
     "Hit",
+    "Ranking",
     "RoutingEngine",
     "RoutingIndex",
     "card_terms",
@@ -61,6 +64,11 @@ ALIAS_WEIGHT = 0.6
 # is: that skill's score gains this many times the word's weight.
 NAME_MATCH = 2.0
 TYPO_WEIGHT = 0.7
+# A typed word that starts a longer run-together name word ("discord" for `discordbot-automation`,
+# "astro" for `astropy`) matches that name word as a typo does: from PREFIX_LETTERS letters typed,
+# with at least PREFIX_REST left ("prime" does not name `primekg`).
+PREFIX_LETTERS = 5
+PREFIX_REST = 3
 # A query with most of a longer name's words ("latex" and "poster" for `latex-posters`, apart or
 # not) names that skill too: the words bring NAME_MATCH times their weight, scaled by the share
 # of the name's word weight they make up, when that share is at least NAME_SHARE.
@@ -72,10 +80,18 @@ COVERAGE_POWER = 0.75
 # time is it" shares "time" with a timing-attack skill. A skill that matches a single word of the
 # query keeps this share of its evidence, unless that word is the skill's whole name ("pdf").
 ONE_WORD = 0.5
-# The evidence `none` stands for: below it, no skill applies. Chosen on the `dev`
-# half of bench/data/suggest-prompts.jsonl (see bench/bench_suggest.py).
-NONE_EVIDENCE = 4.0
-# Evidence to probability: a softmax at this temperature, `none` at NONE_EVIDENCE. At 1.0 two
+# Is the best skill meant, or none? The log-odds are NONE_BIAS + NONE_PER_EVIDENCE * log(1 + its
+# evidence) + NONE_PER_COVERAGE * its coverage + NONE_PER_WORD * log(1 + the message's distinct
+# content words): a chat line has few words, a task many. Coverage is in the evidence already;
+# its own weight takes some of that back. Fitted on the readable splits of
+# bench/data/suggest-prompts.jsonl by `bench_suggest.py --fit-none`, which prints its
+# leave-one-split-out figures; a fixed evidence threshold did worse there.
+NONE_BIAS = -11.16
+NONE_PER_EVIDENCE = 4.55
+NONE_PER_COVERAGE = -3.52
+NONE_PER_WORD = 2.96
+# Evidence to probability: a softmax at this temperature, `none` placed so that its odds against
+# the best skill are the model's. At 1.0 two
 # close neighbours well above `none` both fell under `suggest.min_probability` and the task got
 # no skill; at 0.5 the leader keeps it (chosen on `dev` and `test`).
 TEMPERATURE = 0.5
@@ -281,6 +297,25 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "finished": ("complete", "completion"),
     "parallel": ("parallel", "independent", "concurrent"),
     "skill": ("skill", "skills"),
+    "ram": ("memory",),
+    "cores": ("cpu", "cores"),
+    "cpu": ("cpu", "cores"),
+    "ux": ("design", "interface", "user"),
+    "picture": ("image", "illustration"),
+    "photo": ("image", "photos"),
+    "pic": ("image",),
+    "unmaintained": ("abandoned", "archived"),
+    "methodical": ("systematic",),
+    "methodically": ("systematic",),
+    "todo": ("tasks", "task"),
+    "todos": ("tasks",),
+    "reminder": ("tasks", "task"),
+    "tweet": ("twitter", "tweets"),
+    "dupes": ("duplicates",),
+    "subagent": ("subagent", "agents"),
+    "subagents": ("subagent", "agents"),
+    "lint": ("static", "analysis"),
+    "sast": ("static", "analysis", "security"),
 }
 
 
@@ -476,6 +511,31 @@ class Hit:
     matched: int = 0  # how many distinct query words this skill matched
 
 
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The best hits for a text, and how many distinct content words it has."""
+
+    hits: tuple[Hit, ...]
+    terms: int
+
+    def log_odds(self) -> float:
+        """The log-odds that the best hit is the skill meant; below 0, none is."""
+        if not self.hits:
+            return -math.inf
+        top = self.hits[0]
+        return (
+            NONE_BIAS
+            + NONE_PER_EVIDENCE * math.log1p(top.evidence)
+            + NONE_PER_COVERAGE * top.coverage
+            + NONE_PER_WORD * math.log1p(self.terms)
+        )
+
+    @property
+    def best(self) -> Hit | None:
+        """The best hit if it is more likely meant than not, else None."""
+        return self.hits[0] if self.log_odds() > 0 else None
+
+
 class RoutingIndex:
     """An inverted index over skill cards; `search(text)` ranks them by evidence."""
 
@@ -540,6 +600,7 @@ class RoutingIndex:
                 self.name_parts[name] = parts
                 for part in parts:
                     self.by_part.setdefault(part, []).append(name)
+        self._long_words: list[str] | None = None
         self.by_name: dict[str, list[str]] = {}
         for name in self.cards:
             whole = name.replace("-", "")
@@ -547,6 +608,20 @@ class RoutingIndex:
             if "-" not in name and _py_named(name):
                 # "dicom" names the skill `pydicom` as much as "pydicom" does.
                 self.by_name.setdefault(stem(whole[2:]), []).append(name)
+
+    def _started(self, raw: str) -> list[str]:
+        """The name words (stemmed) that the typed word `raw` starts, PREFIX_REST letters or more short."""
+        if self._long_words is None:  # sorted once, on first use: a prefix is then a bisection
+            least = PREFIX_LETTERS + PREFIX_REST
+            self._long_words = sorted({w for name in self.cards for w in name.split("-") if len(w) >= least})
+        words, found = self._long_words, []
+        at = bisect.bisect_left(words, raw)
+        while at < len(words) and words[at].startswith(raw):
+            word = words[at]
+            if len(word) - len(raw) >= PREFIX_REST and stem(word) in self.idf:
+                found.append(stem(word))
+            at += 1
+        return found
 
     def postings(self, term: str) -> list[tuple[str, float]]:
         """The skills that have `term`, each with its BM25F weight for it."""
@@ -628,6 +703,9 @@ class RoutingIndex:
                     matches[near] = TYPO_WEIGHT
                 if alias is not None:
                     sources.append((alias, TYPO_WEIGHT))
+            for raw in forms:
+                for whole in self._started(raw) if len(raw) >= PREFIX_LETTERS else ():
+                    matches.setdefault(whole, TYPO_WEIGHT)
             for source, factor in sources:
                 for alias in aliases.get(source, ()):
                     if alias in self.idf and alias not in matches:
@@ -638,8 +716,10 @@ class RoutingIndex:
     def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
         """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""
         whole = dict.fromkeys(self.by_name.get(term, ()), 1.0)
-        if matches and matches[0][1] == TYPO_WEIGHT:  # `expand` puts a correction first
-            whole.update(dict.fromkeys(self.by_name.get(matches[0][0], ()), TYPO_WEIGHT))
+        for match, factor in matches:  # a correction, or a name word the typed word starts
+            if factor == TYPO_WEIGHT:
+                for name in self.by_name.get(match, ()):
+                    whole.setdefault(name, TYPO_WEIGHT)
         return whole
 
     def _named_by_parts(self, found: dict[str, dict[str, tuple[float, float]]]) -> dict[str, float]:
@@ -654,9 +734,13 @@ class RoutingIndex:
 
     def search(self, text: str, limit: int = 15) -> list[Hit]:
         """The `limit` skills with the most evidence for `text`, best first (ties by name)."""
+        return list(self.rank(text, limit).hits)
+
+    def rank(self, text: str, limit: int = 15) -> Ranking:
+        """`search`, with what the `none` decision needs beside the hits."""
         expanded = self.expand(text)
         if not expanded:
-            return []
+            return Ranking((), 0)
         scores: dict[str, float] = {}
         covered: dict[str, float] = {}
         matched: dict[str, int] = {}
@@ -697,7 +781,10 @@ class RoutingIndex:
             ranked.append((-evidence, name, score, coverage))
         # Hits are made for the best `limit` only: with 10,000 skills most match some word.
         best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
-        return [Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first]
+        hits = tuple(
+            Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first
+        )
+        return Ranking(hits, len(expanded))
 
 
 class RoutingEngine:
@@ -705,7 +792,8 @@ class RoutingEngine:
 
     The generic lexical engine sees only the options, so its word weights come from
     a shortlist of 15; this one scores against every skill's statistics. `none`
-    scores `NONE_EVIDENCE`. Uncalibrated, and it says so.
+    gets the evidence that puts its odds against the best skill where `Ranking.log_odds`
+    says. Fitted on one bench, not calibrated in general, and it says so.
     """
 
     name = "lexical"
@@ -713,27 +801,34 @@ class RoutingEngine:
 
     def __init__(self, index: RoutingIndex) -> None:
         self.index = index
-        self._last: tuple[str, dict[str, Hit]] | None = None
+        self._last: tuple[str, Ranking, dict[str, Hit]] | None = None
 
     def ranked(self, text: str) -> dict[str, Hit]:
         """The best `RANKED` hits for `text`, kept: the shortlist and the decision share one search.
 
         An option outside them scores 0: it has less evidence than every one of them.
         """
+        return self._ranking(text)[1]
+
+    def _ranking(self, text: str) -> tuple[Ranking, dict[str, Hit]]:
         if self._last is None or self._last[0] != text:
-            self._last = (text, {h.name: h for h in self.index.search(text, limit=RANKED)})
-        return self._last[1]
+            ranking = self.index.rank(text, limit=RANKED)
+            self._last = (text, ranking, {h.name: h for h in ranking.hits})
+        return self._last[1], self._last[2]
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
         # Only a prompt with a shortlist comes here: one that shares no word with any skill is
         # answered `none` without importing the decision types.
         from edgar_min.semif.types import DecisionResult
 
-        hits = self.ranked(decision.state)
+        ranking, hits = self._ranking(decision.state)
+        odds = ranking.log_odds()
+        # At this evidence the softmax gives the best skill odds of exp(odds) against `none`.
+        none = ranking.hits[0].evidence - TEMPERATURE * odds if ranking.hits else 1.0
         evidence = []
         for option in decision.options:
             if option.id == NONE_ID:
-                evidence.append(NONE_EVIDENCE)
+                evidence.append(none)
             else:
                 hit = hits.get(option.id)
                 evidence.append(hit.evidence if hit else 0.0)
