@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from suggestfiles import SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
@@ -298,3 +300,17 @@ def test_the_engine_gives_none_the_odds_the_ranking_says(wider):
     top = ranking.hits[0].name
     assert result.selected == top
     assert math.isclose(result.probs[top] / result.probs["none"], math.exp(ranking.log_odds()))
+
+
+@given(st.text(alphabet="aZ09+#- .,?\n\u00e9\u212a\u0130c", max_size=60))
+@settings(max_examples=800, deadline=None)
+def test_words_are_what_the_word_rules_find(text):
+    """Words are split with string operations; the patterns are what they promise."""
+    import re
+
+    from edgar_min.semif import lexical
+    from edgar_min.skills.routing import WORD_RULE, split_words
+
+    assert split_words(text) == re.findall(WORD_RULE, text.lower())
+    found = re.findall("[a-z0-9]+", text.lower())
+    assert lexical.tokens(text) == tuple(lexical.stem(w) for w in found if w not in lexical._STOP)

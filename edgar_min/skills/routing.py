@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-import re
 from collections import Counter
 
 from edgar_min.records import dataclass
@@ -102,7 +101,38 @@ EAGER_AFTER = 200
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
 
-_WORD = lazy(r"[a-z0-9]+(?:\+\+|#)?")
+# A word is what this pattern finds in the lower-cased text ("c++" and "c#" kept whole).
+# `words` finds it with string operations: it runs on every prompt, and as a pattern it would
+# import `re`, about a third of a bare interpreter's start-up, for the prompt hook alone.
+WORD_RULE = r"[a-z0-9]+(?:\+\+|#)?"
+_WORD_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+_APART = {code: " " for code in range(128) if chr(code) not in _WORD_CHARS + "+#"}
+
+
+def split_words(text: str) -> list[str]:
+    """The words of `text` as `WORD_RULE` finds them in `text.lower()`."""
+    lowered = text.lower()
+    if not lowered.isascii():
+        lowered = lowered.encode("ascii", "replace").decode("ascii")  # '?' parts words, as any other
+    found: list[str] = []
+    for chunk in lowered.translate(_APART).split():
+        if chunk.isalnum():
+            found.append(chunk)
+            continue
+        at = 0
+        while at < len(chunk):  # letters and digits, then '++' or '#' if it follows
+            if chunk[at] in "+#":
+                at += 1
+                continue
+            end = at
+            while end < len(chunk) and chunk[end] not in "+#":
+                end += 1
+            mark = "++" if chunk.startswith("++", end) else "#" if chunk.startswith("#", end) else ""
+            found.append(chunk[at:end] + mark)
+            at = end + len(mark)
+    return found
+
+
 # Function words, and the words people wrap a request in ("can u pls help me ...").
 _STOP_WORDS = """
     a about after again all also am an and any are as at be been before being but by can could did do
@@ -350,7 +380,7 @@ def _stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """The stemmed content words of `text`, in order (function words dropped)."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+    return [stem(w) for w in split_words(text) if w not in _STOP]
 
 
 def singular(word: str) -> str:
@@ -408,7 +438,7 @@ class Card:
 def rule_key() -> str:
     """What the words of a card depend on: change any of it and cached word lists are stale."""
     rule = repr(
-        (sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, _WORD.pattern, TERMS_RULE)
+        (sorted(_STOP), _SUFFIXES, NAME_WEIGHT, DESCRIPTION_WEIGHT, WHEN_WEIGHT, WORD_RULE, TERMS_RULE)
     )
     return stat_key(rule.encode())
 
@@ -447,7 +477,7 @@ def _name_parts(name: str, bag: dict[str, float]) -> tuple[str, ...]:
     card's words are what a split is checked against (a fresh process builds this from the cache).
     """
     parts: list[str] = []
-    for raw in _WORD.findall(name.lower().replace("-", " ")):
+    for raw in split_words(name.replace("-", " ")):
         if raw in _STOP:
             continue
         splits = [
@@ -467,10 +497,9 @@ def _py_named(raw: str) -> bool:
 
 # A clause that sends the reader to another skill ("For IBM hardware use qiskit", "Not for
 # affinity prediction", "Do NOT use for PDFs") names what this skill is not for.
-_CLAUSE = lazy(r"(?<=[.;!?])\s+|\s*\u2014\s*(?=for\b)", re.IGNORECASE)
+_CLAUSE = lazy(r"(?i)(?<=[.;!?])\s+|\s*\u2014\s*(?=for\b)")
 _REDIRECT = lazy(
-    r"^(?:(?:do\s+)?not\s+for\b|(?:do\s+not|don't|never)\s+use\b|for\b.*\buse\b(?!\s+(?:when|for|this|it)\b))",
-    re.IGNORECASE,
+    r"(?i)^(?:(?:do\s+)?not\s+for\b|(?:do\s+not|don't|never)\s+use\b|for\b.*\buse\b(?!\s+(?:when|for|this|it)\b))"
 )
 
 
@@ -484,7 +513,7 @@ def card_terms(card: Card) -> dict[str, float]:
     bag: dict[str, float] = {}
     description = words(own_words(card.description))
     known = set(description) | background_counts()[0].keys()
-    raw_names = _WORD.findall(card.name.lower().replace("-", " "))
+    raw_names = split_words(card.name.replace("-", " "))
     name_words = [*words(card.name.replace("-", " ")), stem(card.name.replace("-", ""))]
     for raw in raw_names:
         name_words.extend(_compound(raw, known))
@@ -686,7 +715,7 @@ class RoutingIndex:
         aliases = _aliases()
         expanded = []
         raw_words: dict[str, list[str]] = {}
-        for raw in _WORD.findall(text[:MAX_QUERY_CHARS].lower()):
+        for raw in split_words(text[:MAX_QUERY_CHARS]):
             if raw not in _STOP:
                 forms = raw_words.setdefault(stem(raw), [])
                 if raw not in forms:
