@@ -18,8 +18,6 @@ the offline path logs its choice like every other decision.
 
 from __future__ import annotations
 
-import bisect
-import heapq
 import math
 from collections import Counter
 
@@ -643,8 +641,10 @@ class RoutingIndex:
         if self._long_words is None:  # sorted once, on first use: a prefix is then a bisection
             least = PREFIX_LETTERS + PREFIX_REST
             self._long_words = sorted({w for name in self.cards for w in name.split("-") if len(w) >= least})
+        from bisect import bisect_left  # an extension module: only for a prompt with a long word
+
         words, found = self._long_words, []
-        at = bisect.bisect_left(words, raw)
+        at = bisect_left(words, raw)
         while at < len(words) and words[at].startswith(raw):
             word = words[at]
             if len(word) - len(raw) >= PREFIX_REST and stem(word) in self.idf:
@@ -809,7 +809,12 @@ class RoutingIndex:
                 evidence *= ONE_WORD
             ranked.append((-evidence, name, score, coverage))
         # Hits are made for the best `limit` only: with 10,000 skills most match some word.
-        best_first = heapq.nsmallest(limit, ranked) if limit < len(ranked) else sorted(ranked)
+        if limit < len(ranked):
+            from heapq import nsmallest  # an extension module: only when many skills match
+
+            best_first = nsmallest(limit, ranked)
+        else:
+            best_first = sorted(ranked)
         hits = tuple(
             Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first
         )
