@@ -29,7 +29,9 @@ SHEBANG = b"#!/usr/bin/env python3\n"
 # it first asks edgar_min.bytecode for a copy compiled for the running one (see there).
 # `--version` is answered before that, with the version the package had when it was built.
 # `leave` ends the process without the interpreter's teardown when nothing needs it.
-MAIN = """import sys
+MAIN = """import gc
+gc.set_threshold(50_000, 50, 100)  # see edgar_min/__main__.py
+import sys
 if sys.version_info < (3, 11):
     sys.exit("edgar needs Python 3.11 or newer")
 if sys.argv[1:] == ["--version"]:
