@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from skillfiles import BODY
 
 from edgar_min import atomic
@@ -525,3 +527,16 @@ def test_a_refused_reply_is_not_kept_through_a_linked_folder(edgar, root, outsid
     assert ".edgar/rejected is a symbolic link" in result.out + result.err
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
     assert "internal error" not in result.out + result.err
+
+
+@given(st.text(alphabet=".0123456789tmpa\n\u0663", max_size=16), st.booleans(), st.booleans())
+@settings(max_examples=600, deadline=None)
+def test_a_temp_file_is_known_by_its_pattern(middle, dot, tmp):
+    """doctor tells temp files apart with string operations; `_TEMP_NAME` is what they promise."""
+    import re
+
+    from edgar_min.atomic import _TEMP_NAME, temp_file_pid
+
+    name = ("." if dot else "") + middle + (".tmp" if tmp else "")
+    match = re.fullmatch(_TEMP_NAME, name)
+    assert temp_file_pid(name) == (int(match["pid"]) if match else None)

@@ -15,8 +15,6 @@ numbers and versions the turn did not carry; `[REDACTED]`, which holds nothing.
 
 from __future__ import annotations
 
-import re
-
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, section
@@ -75,10 +73,7 @@ _ECHO_SHARE = 0.5
 _RESTATE_SHARE = 0.65
 _OWN_WORDS = 2
 
-_URL = lazy(
-    r"\b(?:https?|ftp|file|ssh|git)://[^\s)>\]\"'`]+|\bwww\.[a-z0-9-]+\.[a-z]{2,}[^\s)>\]\"'`]*",
-    re.IGNORECASE,
-)
+_URL = lazy(r"(?i)\b(?:https?|ftp|file|ssh|git)://[^\s)>\]\"'`]+|\bwww\.[a-z0-9-]+\.[a-z]{2,}[^\s)>\]\"'`]*")
 # Each path form starts after a space, a quote, a bracket or the start of a line.
 _AFTER = r"(?<![^\s`'\"(\[=:,])"
 _ABS_PATH = lazy(
@@ -90,9 +85,7 @@ _ABS_PATH = lazy(
     r"|\b[A-Za-z]:\\[^\s`'\")\],;]+"
 )
 # Candidates only; `_ids` keeps those that mix the kinds of character an id mixes.
-_HEX = lazy(
-    r"\b[0-9a-f]{16,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE
-)
+_HEX = lazy(r"(?i)\b[0-9a-f]{16,}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _B64 = lazy(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}")
 # A file name: a word with an extension of letters, or any word with a slash in it.
 _FILE = lazy(
@@ -100,15 +93,20 @@ _FILE = lazy(
     r"|(?<![\w./-])[\w-][\w.-]*\.[a-z][A-Za-z0-9]{0,7}\b"
 )
 # Words shaped like file names that are not: abbreviations and product names.
-_NOT_FILES = lazy(r"(?:e\.g|i\.e|etc|vs|[A-Z][A-Za-z]*\.js)", re.IGNORECASE)
-_VERSION = lazy(r"(?<![\w.])v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?(?![\w.])", re.IGNORECASE)
+_NOT_FILES = lazy(r"(?i)(?:e\.g|i\.e|etc|vs|[A-Z][A-Za-z]*\.js)")
+_VERSION = lazy(r"(?i)(?<![\w.])v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?(?![\w.])")
 _UNIT = lazy(
-    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|"
-    r"[kmgt]i?b|bytes?|%|px|rem|em|pt|mhz|ghz|rpm|x)(?![\w])",
-    re.IGNORECASE,
+    r"(?i)(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|"
+    r"[kmgt]i?b|bytes?|%|px|rem|em|pt|mhz|ghz|rpm|x)(?![\w])"
 )
 _LONG_NUMBER = lazy(r"(?<![\w.])\d{4,}(?![\w.])")
-_LOOP = lazy(r"(.{2,40}?)\1{5,}", re.DOTALL)
+_LOOP = lazy(r"(?s)(.{2,40}?)\1{5,}")
+# Patterns the checks below use; flags are written inline, so the module imports no `re` (doctor
+# describes the offline model, which imports these walls).
+_NUMBER = lazy(r"[\d.]+")
+_HOST = lazy(r"^((?:\w+://)?[^/?#]+)[/?#].+$")
+_LETTER_OR_DIGIT = lazy(r"[A-Za-z0-9]")
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n")
 _WORDS = lazy(r"[a-z0-9]+")
 _HEADING = lazy(r" {0,3}#{1,6}[ \t]")
 _FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
@@ -180,10 +178,10 @@ def _files_named(text: str) -> set[str]:
     names: set[str] = set()
     for match in _FILE.finditer(text):
         token = match.group(0).rstrip(".")
-        if _VERSION.fullmatch(token) or re.fullmatch(r"[\d.]+", token) or _NOT_FILES.fullmatch(token):
+        if _VERSION.fullmatch(token) or _NUMBER.fullmatch(token) or _NOT_FILES.fullmatch(token):
             continue
         for part in (token, token.rsplit("/", 1)[-1]):
-            if part and part not in CONVENTIONAL and not re.fullmatch(r"[\d.]+", part) and len(part) > 2:
+            if part and part not in CONVENTIONAL and not _NUMBER.fullmatch(part) and len(part) > 2:
                 names.add(part)
     return names
 
@@ -197,6 +195,8 @@ def _values_named(text: str) -> set[str]:
 
 
 def _contains(text: str, token: str) -> bool:
+    import re  # a pattern made from the token; the module's own are lazy
+
     return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-])", text) is not None
 
 
@@ -205,7 +205,7 @@ def _specifics(text: str, source: Source) -> list[str]:
     urls = _new([m.group(0).rstrip(".,;:") for m in _URL.finditer(text)], source.kept)
     if urls:
         # Only where a URL points is shown: its path or query may carry a token.
-        hosts = _new([re.sub(r"^((?:\w+://)?[^/?#]+)[/?#].+$", r"\1/...", url) for url in urls], "")
+        hosts = _new([_HOST.sub(r"\1/...", url) for url in urls], "")
         problems.append(f"it names a URL ({_quoted(hosts)}); a skill gives the general procedure")
     paths = _new(
         [
@@ -287,7 +287,7 @@ def _degenerate(description: str, body: str, source: Source) -> list[str]:
     for loop in (m for line in loopy for m in _LOOP.finditer(line)):
         # A run of punctuation is a rule or a table line; a looping model repeats words and numbers.
         long_run = len(loop.group(0)) >= 3 * _REPEAT_CHARS
-        if long_run and re.search(r"[A-Za-z0-9]", loop.group(1)) and loop.group(0) not in source.kept:
+        if long_run and _LETTER_OR_DIGIT.search(loop.group(1)) and loop.group(0) not in source.kept:
             problems.append(f"it repeats {loop.group(1)[:30]!r} over and over")
             break
     prose = _prose(body)
@@ -299,7 +299,7 @@ def _degenerate(description: str, body: str, source: Source) -> list[str]:
     for line in lines:
         if len(line) >= _REPEAT_CHARS and line not in kept_lines:
             counts[line] = counts.get(line, 0) + 1
-    for text in re.split(r"(?<=[.!?])\s+|\n", "\n".join(prose)):
+    for text in _SENTENCE_END.split("\n".join(prose)):
         sentence = _plain(text)
         if len(sentence) >= _REPEAT_CHARS and sentence not in lines and sentence not in kept_lines:
             counts[sentence] = counts.get(sentence, 0) + 1

@@ -9,8 +9,6 @@ history lines folded into Pitfalls, keeping the current description.
 
 from __future__ import annotations
 
-import re
-
 from edgar_min.errors import ModelError
 from edgar_min.learning.walls import FILLER, generalize
 from edgar_min.regex import lazy
@@ -79,16 +77,19 @@ def _fields(outline: str) -> dict[str, str]:
     return found
 
 
+# Lazy like every pattern here: doctor describes this provider without writing a skill.
+_WORD = lazy(r"[a-z0-9]+")
+_DASHES = lazy(r"-+")
+
+
 def _name(asked: str, shape: str) -> str:
     words = [
-        w
-        for w in re.findall(r"[a-z0-9]+", asked.lower())
-        if w not in _STOP and w not in FILLER and w != "redacted"
+        w for w in _WORD.findall(asked.lower()) if w not in _STOP and w not in FILLER and w != "redacted"
     ]
     name = "-".join(words[:5])[:64].strip("-")
     if not name:
         tools = shape.partition(":")[2].replace(">", "-").replace("_", "-").replace(".", "-")
-        name = re.sub(r"-+", "-", f"{tools}-routine").strip("-")[:64].strip("-") or "routine"
+        name = _DASHES.sub("-", f"{tools}-routine").strip("-")[:64].strip("-") or "routine"
     return name
 
 
