@@ -48,6 +48,7 @@ from edgar_min.regex import lazy
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import re
+    from collections.abc import Container
     from typing import Any
 
 __all__ = ["read_transcript"]
@@ -197,7 +198,7 @@ def _said_no(entry: dict[str, Any], block: dict[str, Any], tool: str) -> tuple[b
 class _Reader:
     """One pass over a transcript; `side` reads a subagent's own transcript."""
 
-    def __init__(self, table: dict[str, str], skill_names: frozenset[str], side: bool) -> None:
+    def __init__(self, table: dict[str, str], skill_names: Container[str], side: bool) -> None:
         self.table = table
         self.skill_names = skill_names
         self.side = side
@@ -348,7 +349,7 @@ def _open_check(path: str) -> None:
 def read_transcript(
     path: str,
     table: dict[str, str],
-    skill_names: frozenset[str] = frozenset(),
+    skill_names: Container[str] = frozenset(),
     *,
     agent_path: str | None = None,
     agent_type: str | None = None,

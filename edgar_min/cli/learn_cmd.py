@@ -125,10 +125,9 @@ def _adapt(ctx: Context, agent: str, path: str, **subagent: Any):
 
         return read_session(path, table)
     from edgar_min.adapters.claude_code import read_transcript
-    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.discovery import SkillNames
 
-    names = frozenset(discover(ctx.layout).skills)
-    return read_transcript(path, table, names, **subagent)
+    return read_transcript(path, table, SkillNames(ctx.layout), **subagent)
 
 
 def _report(ctx: Context, outcome: Any, extra: dict[str, Any]) -> None:

@@ -273,7 +273,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.delivery.record import last_suggested, merge_skills
     from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
-    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.discovery import SkillNames
 
     path = _path(payload, "transcript_path", required=True) or ""
     subagent: dict[str, Any] = {}
@@ -285,7 +285,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
             "agent_type": agent_type if isinstance(agent_type, str) else None,
         }
     table = tool_table(config.adapters.tool_map)
-    names = frozenset(discover(layout).skills)
+    names = SkillNames(layout)
     adapted = read_transcript(path, table, names, **subagent)
     from edgar_min.learning.sessions import is_session
 

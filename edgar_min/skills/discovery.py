@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
 
-__all__ = ["Skill", "SkillSet", "discover", "skill_files"]
+__all__ = ["Skill", "SkillNames", "SkillSet", "discover", "skill_files"]
 
 
 class Skill:
@@ -184,6 +184,22 @@ def skill_files(folder: str) -> list[str]:
     with entries:
         found = [e.path + os.sep + "SKILL.md" for e in entries if not e.name.startswith(".") and e.is_dir()]
     return sorted(path for path in found if os.path.isfile(path))
+
+
+class SkillNames:
+    """The names of every discovered skill, discovered at the first `in`: a turn's log that
+    loads no skill, and a prompt that was handed none, ask nothing (200 skills: about 1 ms)."""
+
+    __slots__ = ("_layout", "_names")
+
+    def __init__(self, layout: Layout) -> None:
+        self._layout = layout
+        self._names: frozenset[str] | None = None
+
+    def __contains__(self, name: object) -> bool:
+        if self._names is None:
+            self._names = frozenset(discover(self._layout).skills)
+        return name in self._names
 
 
 def discover(layout: Layout) -> SkillSet:
