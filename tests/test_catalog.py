@@ -120,3 +120,19 @@ def test_a_when_to_use_heading_inside_a_code_fence_is_not_the_skills(tmp_path):
         f"# Writing skills\n\n## Template\n\n{fenced}\n## When to use\n\nA skill misfires.\n"
     )
     assert load_catalog(layout, use_cache=False).entries["writing-skills"].card.when == "A skill misfires."
+
+
+@pytest.mark.parametrize(
+    "heading", ["## When to Use This Skill", "## When to Apply", "### When this skill applies"]
+)
+def test_the_when_to_use_section_is_read_under_the_titles_public_skills_give_it(tmp_path, heading):
+    # vercel-labs/agent-skills titles it "When to Apply", K-Dense-AI's skills "When to Use This Skill".
+    folder = tmp_path / ".claude" / "skills" / "react-best-practices"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: react-best-practices\ndescription: React performance rules.\n---\n\n"
+        f"# React\n\n{heading}\n\nReviewing code for rerenders.\n\n## When not to use\n\nVue apps.\n"
+    )
+    layout = Layout(tmp_path, tmp_path / "home")
+    card = load_catalog(layout, use_cache=False).entries["react-best-practices"].card
+    assert card.when == "Reviewing code for rerenders."

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 4"  # 4: When to use read outside code fences only
+FORMAT = "edgar-min routing 5"  # 5: "When to apply" read as When to use
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 
@@ -73,11 +73,14 @@ def _when_to_use(body: str) -> str:
 
     from edgar_min.skills.sections import headings
 
-    # A `## When to use` inside a code fence is an example (a template of a skill, say), not
-    # this skill's section: only the `##` headings `headings` finds outside fences count.
+    # Public skills title the section "When to use (this skill)", "When to apply" or "When this
+    # skill applies"; all say the same. A `## When to use` inside a code fence is an example (a
+    # template of a skill, say), not this skill's section: only the `##` headings `headings`
+    # finds outside fences count.
     outside = {after - 1 for _, after in headings(body)}
     for found in re.finditer(
-        r"^ {0,3}(#{2,3})[ \t]+when to use\b[^\n]*\n(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
+        r"^ {0,3}(#{2,3})[ \t]+(?:when to (?:use|apply)|when this skill applies)\b[^\n]*\n"
+        r"(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
         body,
         re.IGNORECASE | re.MULTILINE | re.DOTALL,
     ):
