@@ -61,9 +61,10 @@ def write_project(root: Path, skills: list[dict]) -> None:
         folder = root / ".claude" / "skills" / skill["name"]
         folder.mkdir(parents=True, exist_ok=True)
         when = f"\n## When to use\n\n{skill['when_to_use']}\n" if skill["when_to_use"] else ""
+        opening = f"\n{skill['opening']}\n" if skill["opening"] else ""
         (folder / "SKILL.md").write_text(
             f"---\nname: {skill['name']}\ndescription: {json.dumps(skill['description'])}\n---\n"
-            f"\n# {skill['name']}\n{when}\n## Steps\n\nFollow the project's way.\n"
+            f"\n# {skill['name']}\n{opening}{when}\n## Steps\n\nFollow the project's way.\n"
         )
 
 
@@ -356,7 +357,10 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
     from edgar_min.skills import routing
 
     readable = [r for r in rows if r["split"] not in HOLDOUTS or r["split"] in TUNED]
-    cards = [routing.Card(s["name"], " ".join(s["description"].split()), s["when_to_use"]) for s in skills]
+    cards = [
+        routing.Card(s["name"], " ".join(s["description"].split()), s["when_to_use"], s["opening"])
+        for s in skills
+    ]
     index = routing.RoutingIndex(cards)
     ranked = [(r, index.rank(r["prompt"], limit=routing.RANKED)) for r in readable]
 
@@ -416,7 +420,7 @@ def write_background(skills: list[dict]) -> None:
 
     counts: Counter[str] = Counter()
     for skill in skills:
-        card = routing.Card(skill["name"], skill["description"], skill["when_to_use"])
+        card = routing.Card(skill["name"], skill["description"], skill["when_to_use"], skill["opening"])
         counts.update(set(routing.card_terms(card)))
     items = " ".join(f"{term}:{n}" for term, n in sorted(counts.items()) if n >= 2)
     path = REPO / "edgar_min" / "skills" / "background.py"
