@@ -90,15 +90,18 @@ def test_the_cached_index_ranks_as_the_fresh_one(layout):
     folder = Path(layout.root) / ".claude" / "skills" / "googlecalendar-automation"
     folder.mkdir()
     (folder / "SKILL.md").write_text(
-        "---\nname: googlecalendar-automation\ndescription: Automate tasks via Rube MCP.\n---\n\nBody.\n"
+        "---\nname: googlecalendar-automation\ndescription: Automate tasks via Rube MCP.\n---\n\n"
+        "Book rooms and invite people.\n"
     )
     past = time.time() - 60
     os.utime(folder / "SKILL.md", (past, past))
     fresh = load_catalog(layout)
     cached = load_catalog(layout)
+    assert cached.entries == fresh.entries
+    assert cached.entries["googlecalendar-automation"].card.opening == "Book rooms and invite people."
     assert cached.index.name_parts == fresh.index.name_parts
     assert "googlecalendar-automation" in cached.index.name_parts
-    for text in ("put lunch on my google calendar", "merge pdfs", "thanks!"):
+    for text in ("put lunch on my google calendar", "merge pdfs", "invite people", "thanks!"):
         assert cached.index.search(text) == fresh.index.search(text)
 
 
