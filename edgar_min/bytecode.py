@@ -8,18 +8,20 @@ by a hash of the archive's directory (every entry's name, size and CRC-32) and t
 interpreter's magic number; later runs import from the copy. Where nothing can be written
 (no home, a read-only one, `python3 -B`), edgar runs from its sources, as before.
 
-This runs before anything else of edgar's and is compiled from source on every run: it stays
-small, and the writer (`bytecode_writer`) is imported only on the run that writes.
+The build puts this module's source at the top of the archive's entry point, `__main__.py`,
+which another Python compiles from source on every run: it stays small, imports nothing of
+edgar's, and the writer (`bytecode_writer`) is imported only on the run that writes.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import zlib
 from importlib.util import MAGIC_NUMBER
 
 __all__ = ["cache_file", "use_cache"]
+
+_PRIME = 2**61 - 1
 
 
 def cache_file(archive: str, environ: dict[str, str] | None = None) -> str | None:
@@ -42,7 +44,9 @@ def cache_file(archive: str, environ: dict[str, str] | None = None) -> str | Non
             directory = handle.read(size) + end
     except OSError:
         return None
-    key = f"{zlib.crc32(directory):08x}{zlib.adler32(directory):08x}"
+    # The directory as one number modulo the prime 2**61 - 1: a change to any one field (a
+    # CRC-32, a size, a name) always changes it, and it needs no extension module (zlib).
+    key = f"{int.from_bytes(directory, 'little') % _PRIME:016x}{len(directory):x}"
     return os.path.join(base, "edgar", "bytecode", f"{key}-{MAGIC_NUMBER.hex()}.zip")
 
 

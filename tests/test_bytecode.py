@@ -259,3 +259,21 @@ def test_a_umask_that_lets_the_group_write_still_gives_a_copy_that_is_used(pyz, 
     (copy,) = (cache / "edgar" / "bytecode").iterdir()
     assert oct(copy.stat().st_mode & 0o777) == "0o600"
     assert imported_from(OTHERS[0], pyz, home, cache).startswith(str(copy))
+
+
+@needs_other
+def test_a_module_whose_bytecode_is_missing_from_the_copy_comes_from_its_source(pyz, project, tmp_path):
+    python = OTHERS[0]
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    first = run(python, pyz, project, "skills", "list", home=home, cache=cache)
+    (copy,) = (cache / "edgar" / "bytecode").iterdir()
+    with zipfile.ZipFile(copy) as zf:
+        kept = {n: zf.read(n) for n in zf.namelist() if n != "edgar_min/skills/discovery.pyc"}
+    with zipfile.ZipFile(copy, "w") as zf:  # the same file, mode 0600: still trusted
+        for name, data in kept.items():
+            zf.writestr(name, data)
+    again = run(python, pyz, project, "skills", "list", home=home, cache=cache)
+    assert (again.returncode, again.stdout) == (0, first.stdout)
+    assert "tidy-imports" in again.stdout
