@@ -25,27 +25,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PACKAGE = "edgar_min"
 SHEBANG = b"#!/usr/bin/env python3\n"
-# The entry point, after the source of edgar_min/bytecode.py: on a Python other than the
-# builder's the .pyc files here are ignored, so it first finds (or writes) a copy compiled for
-# the running one, and with that code in the entry point itself, doing so imports nothing of
-# edgar's from source (the package and the module: about 2 ms of every run there).
+# The entry point. On a Python other than the builder's the .pyc files here are ignored, so
+# it first finds (or writes) a copy compiled for the running one (edgar_min/bytecode.py). The
+# build puts that module's source at the top of the archive too, as `LOOKUP`: imported from
+# there it needs nothing of edgar's imported from source (the package: about 1 ms a run).
 # `--version` is answered before that, with the version the package had when it was built.
 # `leave` ends the process without the interpreter's teardown when nothing needs it.
-ENTRY = """
-
-# The entry point (build_zipapp.py puts it after the source of edgar_min/bytecode.py).
-import gc
-
+LOOKUP = "_edgar_bytecode"
+MAIN = """import gc
 gc.set_threshold(50_000, 50, 100)  # see edgar_min/__main__.py
+import sys
 if sys.version_info < (3, 11):
     sys.exit("edgar needs Python 3.11 or newer")
 if sys.argv[1:] == ["--version"]:
     print("edgar {version}")
     sys.exit(0)
+from importlib.util import MAGIC_NUMBER
 if MAGIC_NUMBER != {magic!r} and hasattr(__loader__, "archive"):
+    from {lookup} import use_cache
     use_cache(__loader__.archive)
 from edgar_min.cli import leave, main
-
 leave(main())
 """
 DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
@@ -84,9 +83,11 @@ def entries(package_dir: Path) -> list[tuple[str, bytes]]:
     """(archive name, bytes) for every file of the package plus `__main__.py`, sorted."""
     with tempfile.TemporaryDirectory() as tmp:
         main = Path(tmp) / "__main__.py"
-        entry = ENTRY.format(magic=importlib.util.MAGIC_NUMBER, version=_version(package_dir))
-        main.write_text((package_dir / "bytecode.py").read_text() + entry)
+        magic, version = importlib.util.MAGIC_NUMBER, _version(package_dir)
+        main.write_text(MAIN.format(magic=magic, version=version, lookup=LOOKUP))
         found = [("__main__.py", main.read_bytes()), ("__main__.pyc", _pyc(main, "__main__.py"))]
+        lookup = package_dir / "bytecode.py"
+        found += [(f"{LOOKUP}.py", lookup.read_bytes()), (f"{LOOKUP}.pyc", _pyc(lookup, f"{LOOKUP}.py"))]
     for path in sorted(package_dir.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file() or path.suffix in {".pyc", ".pyo"}:
             continue

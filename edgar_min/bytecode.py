@@ -8,9 +8,10 @@ by a hash of the archive's directory (every entry's name, size and CRC-32) and t
 interpreter's magic number; later runs import from the copy. Where nothing can be written
 (no home, a read-only one, `python3 -B`), edgar runs from its sources, as before.
 
-The build puts this module's source at the top of the archive's entry point, `__main__.py`,
-which another Python compiles from source on every run: it stays small, imports nothing of
-edgar's, and the writer (`bytecode_writer`) is imported only on the run that writes.
+The build puts a copy of this module at the top of the archive (`_edgar_bytecode`), where the
+entry point imports it without the package; another Python compiles it from source on every
+run, so it stays small, imports nothing of edgar's, and the writer (`bytecode_writer`) is
+imported only on the run that writes.
 """
 
 from __future__ import annotations
