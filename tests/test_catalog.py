@@ -90,15 +90,18 @@ def test_the_cached_index_ranks_as_the_fresh_one(layout):
     folder = Path(layout.root) / ".claude" / "skills" / "googlecalendar-automation"
     folder.mkdir()
     (folder / "SKILL.md").write_text(
-        "---\nname: googlecalendar-automation\ndescription: Automate tasks via Rube MCP.\n---\n\nBody.\n"
+        "---\nname: googlecalendar-automation\ndescription: Automate tasks via Rube MCP.\n---\n\n"
+        "Book rooms and invite people.\n"
     )
     past = time.time() - 60
     os.utime(folder / "SKILL.md", (past, past))
     fresh = load_catalog(layout)
     cached = load_catalog(layout)
+    assert cached.entries == fresh.entries
+    assert cached.entries["googlecalendar-automation"].card.opening == "Book rooms and invite people."
     assert cached.index.name_parts == fresh.index.name_parts
     assert "googlecalendar-automation" in cached.index.name_parts
-    for text in ("put lunch on my google calendar", "merge pdfs", "thanks!"):
+    for text in ("put lunch on my google calendar", "merge pdfs", "invite people", "thanks!"):
         assert cached.index.search(text) == fresh.index.search(text)
 
 
@@ -120,3 +123,53 @@ def test_a_when_to_use_heading_inside_a_code_fence_is_not_the_skills(tmp_path):
         f"# Writing skills\n\n## Template\n\n{fenced}\n## When to use\n\nA skill misfires.\n"
     )
     assert load_catalog(layout, use_cache=False).entries["writing-skills"].card.when == "A skill misfires."
+
+
+@pytest.mark.parametrize(
+    "heading", ["## When to Use This Skill", "## When to Apply", "### When this skill applies"]
+)
+def test_the_when_to_use_section_is_read_under_the_titles_public_skills_give_it(tmp_path, heading):
+    # vercel-labs/agent-skills titles it "When to Apply", K-Dense-AI's skills "When to Use This Skill".
+    folder = tmp_path / ".claude" / "skills" / "react-best-practices"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: react-best-practices\ndescription: React performance rules.\n---\n\n"
+        f"# React\n\n{heading}\n\nReviewing code for rerenders.\n\n## When not to use\n\nVue apps.\n"
+    )
+    layout = Layout(tmp_path, tmp_path / "home")
+    card = load_catalog(layout, use_cache=False).entries["react-best-practices"].card
+    assert card.when == "Reviewing code for rerenders."
+
+
+def test_the_bodys_opening_paragraph_is_read_but_not_its_headings_tables_or_code(tmp_path):
+    folder = tmp_path / ".claude" / "skills" / "scanpy"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(
+        "---\nname: scanpy\ndescription: Standard single-cell RNA-seq analysis pipeline.\n---\n\n"
+        "# Scanpy\n\n| a | b |\n|---|---|\n\n```python\nimport scanpy\n```\n\n## Overview\n\n"
+        "Scanpy is a scalable toolkit for analyzing\nsingle-cell gene expression data.\n\n"
+        "Another paragraph about plotting.\n"
+    )
+    layout = Layout(tmp_path, tmp_path / "home")
+    card = load_catalog(layout, use_cache=False).entries["scanpy"].card
+    assert card.opening == "Scanpy is a scalable toolkit for analyzing single-cell gene expression data."
+
+
+def test_a_word_only_the_bodys_opening_uses_still_finds_the_skill(tmp_path):
+    # obra/superpowers' systematic-debugging (MIT) says "root cause" only in its body's opening.
+    root = tmp_path / ".claude" / "skills"
+    for name, description, body in (
+        (
+            "systematic-debugging",
+            "Use when encountering any bug, test failure, or unexpected behavior, before proposing fixes",
+            "**Core principle:** ALWAYS find root cause before attempting fixes. Symptom fixes are failure.",
+        ),
+        ("gh-fix-ci", "Inspect GitHub PR checks with gh, pull failing GitHub Actions logs.", "Steps follow."),
+    ):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\n## Overview\n\n{body}\n"
+        )
+    layout = Layout(tmp_path, tmp_path / "home")
+    hits = load_catalog(layout, use_cache=False).index.search("why does this happen, find the root cause")
+    assert [h.name for h in hits] == ["systematic-debugging"]

@@ -4,12 +4,13 @@ The prompt hook runs on every prompt, in a fresh process: parsing every
 SKILL.md and stemming its words each time would cost more than the rest of
 the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
 found, what routing derives from them: name, description, When-to-use text,
-path, origin, weighted words, the words of the name, and the warnings met
-reading them. It is used only while a digest of every skill's path, size,
-mtime_ns and inode, and the word rule, are unchanged; anything else (a new, changed or removed skill, a
-torn or foreign file) rebuilds it. A file changed less than `SETTLE_NS` ago is
-not trusted to the cache (a second change in the same tick would not move its
-stat). The cache holds nothing a SKILL.md does not: it is safe to delete.
+the body's opening paragraph, path, origin, weighted words, the words of the
+name, and the warnings met reading them. It is used only while a digest of
+every skill's path, size, mtime_ns and inode, and the word rule, are
+unchanged; anything else (a new, changed or removed skill, a torn or foreign
+file) rebuilds it. A file changed less than `SETTLE_NS` ago is not trusted to
+the cache (a second change in the same tick would not move its stat). The
+cache holds nothing a SKILL.md does not: it is safe to delete.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 4"  # 4: When to use read outside code fences only
+FORMAT = "edgar-min routing 5"  # 5: "When to apply" read as When to use; the body's opening
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
+OPENING_CHARS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +75,14 @@ def _when_to_use(body: str) -> str:
 
     from edgar_min.skills.sections import headings
 
-    # A `## When to use` inside a code fence is an example (a template of a skill, say), not
-    # this skill's section: only the `##` headings `headings` finds outside fences count.
+    # Public skills title the section "When to use (this skill)", "When to apply" or "When this
+    # skill applies"; all say the same. A `## When to use` inside a code fence is an example (a
+    # template of a skill, say), not this skill's section: only the `##` headings `headings`
+    # finds outside fences count.
     outside = {after - 1 for _, after in headings(body)}
     for found in re.finditer(
-        r"^ {0,3}(#{2,3})[ \t]+when to use\b[^\n]*\n(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
+        r"^ {0,3}(#{2,3})[ \t]+(?:when to (?:use|apply)|when this skill applies)\b[^\n]*\n"
+        r"(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
         body,
         re.IGNORECASE | re.MULTILINE | re.DOTALL,
     ):
@@ -85,6 +90,27 @@ def _when_to_use(body: str) -> str:
             continue
         return " ".join(found.group(2).split())[:WHEN_CHARS]
     return ""
+
+
+def _opening(body: str) -> str:
+    """The body's first paragraph of prose: not a heading, a table, HTML or what a code fence holds."""
+    found: list[str] = []
+    fenced = False
+    for line in body.split("\n"):
+        text = line.strip()
+        if text.startswith(("```", "~~~")):
+            fenced = not fenced
+            if found:
+                break
+            continue
+        if fenced:
+            continue
+        if not text or text.startswith(("#", "|", "<", "---", "***", ">")):
+            if found:
+                break
+            continue
+        found.append(text)
+    return " ".join(" ".join(found).split())[:OPENING_CHARS]
 
 
 def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
@@ -100,7 +126,8 @@ def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
         return None
     description = parsed.data.get("description")
     description = " ".join(description.split()) if isinstance(description, str) else ""
-    return Card(skill.name, description, _when_to_use(parsed.body)), parsed.body_line
+    body = parsed.body
+    return Card(skill.name, description, _when_to_use(body), _opening(body)), parsed.body_line
 
 
 def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
@@ -130,8 +157,8 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
         entries, bags, name_parts = {}, [], {}
-        for name, description, when, path, origin, body_line, bag, parts in data["skills"]:
-            card = Card(name, description, when)
+        for name, description, when, opening, path, origin, body_line, bag, parts in data["skills"]:
+            card = Card(name, description, when, opening)
             entries[name] = Entry(card, path, origin, int(body_line))
             if not isinstance(bag, dict) or not all(isinstance(p, str) and p in bag for p in parts):
                 return None
@@ -154,6 +181,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[st
             e.card.name,
             e.card.description,
             e.card.when,
+            e.card.opening,
             e.path,
             e.origin,
             e.body_line,
