@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edgar_min.config import load_config
 from edgar_min.errors import BadInput, NotFound
@@ -105,3 +107,17 @@ def test_a_broken_line_is_skipped_with_a_problem(layout):
     assert len(read.rows) == 1
     assert len(read.problems) == 1
     assert "not a JSON row" in read.problems[0]
+
+
+@given(st.text(alphabet="aZ09_-. \t\u00e9!", max_size=80))
+@settings(max_examples=400, deadline=None)
+def test_a_host_name_is_made_safe_as_its_pattern_says(raw):
+    import os
+    import re
+    from unittest import mock
+
+    from edgar_min.semif.log import host_name
+
+    with mock.patch.object(os, "uname", return_value=mock.Mock(nodename=raw)):
+        got = host_name()
+    assert got == (re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")[:64] or "host")

@@ -17,6 +17,7 @@ import os
 import stat
 
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
+from edgar_min.digests import sha256_hex
 from edgar_min.errors import NotFound, Refused
 from edgar_min.logfile import append_row, read_rows, timestamp
 from edgar_min.records import dataclass, field
@@ -53,9 +54,7 @@ _MIN_PREFIX = 7
 
 
 def sha256_text(text: str) -> str:
-    import hashlib  # loads OpenSSL: only the writes hash, reading the ledger does not
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_hex(text.encode("utf-8"))
 
 
 def _is_hash(value: object) -> bool:

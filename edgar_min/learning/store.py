@@ -23,15 +23,11 @@ from collections import Counter
 from itertools import count
 
 from edgar_min.atomic import append_line, check_writable, create_empty
+from edgar_min.digests import sha1_hex
 from edgar_min.learning.sessions import check_session, new_session_id
 from edgar_min.logfile import files_ending, timestamp
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
-
-try:  # CPython's own SHA-1: hashlib loads OpenSSL, a real part of every turn's start-up
-    from _sha1 import sha1
-except ImportError:  # a build without it
-    from hashlib import sha1
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -68,7 +64,7 @@ def _slug(text: str, limit: int = 60) -> str:
     safe = "".join(kept).strip("-.")[:limit] or "x"
     if safe == text:
         return safe
-    return f"{safe}.{sha1(text.encode()).hexdigest()[:10]}"
+    return f"{safe}.{sha1_hex(text.encode())[:10]}"
 
 
 def _host() -> str:

@@ -11,7 +11,6 @@ for each decision id.
 from __future__ import annotations
 
 import os
-import re
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
@@ -29,6 +28,9 @@ __all__ = ["LABEL_SOURCES", "DecisionLog", "LogRead", "chat_rows", "host_name"]
 LABEL_SOURCES = ("self", "human")
 
 
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
 def host_name() -> str:
     """This machine's name, reduced to characters that are safe in a file name."""
     try:
@@ -37,7 +39,9 @@ def host_name() -> str:
         import platform
 
         raw = platform.node()
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")[:64] or "host"
+    # `[^A-Za-z0-9_-]+` -> `-`, as string operations: a pattern would import re for one name.
+    spaced = "".join(c if c in _HOST_CHARS else " " for c in raw)
+    return "-".join(spaced.split()).strip("-")[:64] or "host"
 
 
 @dataclass(frozen=True, slots=True)

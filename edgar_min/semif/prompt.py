@@ -17,8 +17,7 @@ Both orders end with the same answer line, so the letter slot is read the same w
 
 from __future__ import annotations
 
-import hashlib
-
+from edgar_min.digests import sha256_hex
 from edgar_min.semif.types import LETTERS, PROMPT_ORDERS
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -84,5 +83,4 @@ def render_many(decisions: Sequence[DecisionRequest]) -> str:
 
 def prompt_hash(request: DecisionRequest, order: PromptOrder = "options_first") -> str:
     """sha256 of the system and user text: rows with the same prompt share it."""
-    digest = hashlib.sha256(f"{SYSTEM}\n\n{render(request, order)}".encode())
-    return "sha256:" + digest.hexdigest()[:32]
+    return "sha256:" + sha256_hex(f"{SYSTEM}\n\n{render(request, order)}".encode())[:32]
