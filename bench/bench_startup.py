@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[list[str], str | None, float | None]] = {
 }
 OPTIONAL: dict[str, tuple[list[str], str | None, float | None]] = {
     "prompt hook, nothing to say": (["hook", "user-prompt-submit"], "prompt.json", 2.5),
+    "prompt hook, hands over a skill": (["hook", "user-prompt-submit"], "prompt-skill.json", 3.0),
 }
 
 
@@ -109,6 +110,8 @@ def make_project(root: Path) -> None:
         "prompt": "zq xv",
     }
     (root / "prompt.json").write_text(json.dumps(prompt))
+    # A prompt that names one skill: routed, decided, logged, and the skill handed over.
+    (root / "prompt-skill.json").write_text(json.dumps({**prompt, "prompt": "run skill-042 on this repo"}))
 
 
 class Runner:
