@@ -111,7 +111,13 @@ def make_project(root: Path) -> None:
     }
     (root / "prompt.json").write_text(json.dumps(prompt))
     # A prompt that names one skill: routed, decided, logged, and the skill handed over.
-    (root / "prompt-skill.json").write_text(json.dumps({**prompt, "prompt": "run skill-042 on this repo"}))
+    # Another session: what it is handed must not reach the Stop hook's turns measured above.
+    handed = {
+        **prompt,
+        "session_id": "9d1e5a7c-2b3f-4c8d-8e6a-1f0b3c5d7e92",
+        "prompt": "run skill-042 on this repo",
+    }
+    (root / "prompt-skill.json").write_text(json.dumps(handed))
 
 
 class Runner:
