@@ -29,6 +29,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SESSION = "3f2b8c1e-7d4a-4e59-9a61-0c5d2e8b7a10"
+OTHER_SESSION = "9d1e5a7c-2b3f-4c8d-8e6a-1f0b3c5d7e92"
 
 # label -> (arguments after the pyz, stdin, target ratio to bare). The prompt hook is measured
 # when the build has it (see OPTIONAL).
