@@ -13,9 +13,22 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["sha1_hex", "sha256_hex"]
+__all__ = ["cache_key", "sha1_hex", "sha256_hex"]
 
 _made: dict[str, Callable[[bytes], Any]] = {}
+
+
+def cache_key(data: bytes) -> str:
+    """A key that changes when `data` does: for caches of derived data, not for trust.
+
+    `data` as one number modulo the prime 2**61 - 1, and its length: a change to any one byte
+    always changes it, chance collisions are one in 2**61, and it needs no extension module
+    (zlib) on a prompt hook that would load nothing else of it.
+    """
+    return f"{int.from_bytes(data, 'little') % _PRIME:016x}{len(data):x}"
+
+
+_PRIME = 2**61 - 1
 
 
 def sha1_hex(data: bytes) -> str:

@@ -32,3 +32,15 @@ def test_hashing_loads_no_openssl():
         [sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+
+
+@given(st.binary(min_size=1, max_size=200), st.integers(min_value=0, max_value=199), st.integers(1, 255))
+def test_a_cache_key_changes_with_any_one_byte(data, at, delta):
+    from edgar_min.digests import cache_key
+
+    at %= len(data)
+    changed = bytearray(data)
+    changed[at] = (changed[at] + delta) % 256
+    assert cache_key(bytes(changed)) != cache_key(data)
+    assert cache_key(data) == cache_key(bytes(data))
+    assert cache_key(data) != cache_key(data + b"\0")  # the length is in it

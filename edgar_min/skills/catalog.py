@@ -19,9 +19,10 @@ import os
 import time
 
 from edgar_min import jsoncodec
+from edgar_min.digests import cache_key
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass
-from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key, stat_key
+from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
             continue
         parts.append(f"{name}\0{skill.path}\0{skill.origin}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
         settled = settled and st.st_mtime_ns < limit
-    return stat_key("".join(parts).encode()), settled
+    return cache_key("".join(parts).encode()), settled
 
 
 def _from_cache(layout: Layout, digest: str) -> Catalog | None:

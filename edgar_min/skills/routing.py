@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.background import background_counts
@@ -43,7 +44,6 @@ __all__ = [
     "card_terms",
     "rule_key",
     "singular",
-    "stat_key",
     "stem",
     "words",
 ]
@@ -455,18 +455,7 @@ def rule_key() -> str:
             TERMS_RULE,
         )
     )
-    return stat_key(rule.encode())
-
-
-def stat_key(data: bytes) -> str:
-    """A key that changes when `data` does: for caches of derived data, not for trust.
-
-    CRC-32, Adler-32 and the length: no collision a cache would meet by chance, and zlib is
-    loaded already where hashlib (its OpenSSL) costs ~2.5 ms at every prompt-hook start.
-    """
-    import zlib
-
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+    return cache_key(rule.encode())
 
 
 def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
