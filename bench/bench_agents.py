@@ -169,7 +169,7 @@ def mcp_round_trip(pyz: Path, root: Path, calls: int) -> tuple[float, float]:
     return first, statistics.median(times)
 
 
-def _in_process_body(code, job, *, wall, seconds, answer, on_phase):
+def _in_process_body(code, job, *, wall, seconds, answer, on_phase, answer_many=None):
     """Reference only: the body called in this process with no child and no wall (the old cost)."""
     import types
 
@@ -177,7 +177,7 @@ def _in_process_body(code, job, *, wall, seconds, answer, on_phase):
     from edgar_min.agent.child import BodyReport
     from edgar_min.agent.loader import install_aliases
 
-    del wall, seconds
+    del wall, seconds, answer_many
     install_aliases(skills)
 
     class Engine:

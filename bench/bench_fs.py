@@ -54,12 +54,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         layout = Layout(root, root / "home")
-        log = layout.ledger
+        log = Path(layout.ledger)
         report(
             f"append one line to {log.relative_to(root)}",
             *paired(runs, lambda i: append_line(log, f"{i}", root=root), lambda i: append_line(log, f"{i}")),
         )
-        deep = layout.learned / "pin-bump" / "SKILL.md"
+        deep = Path(layout.learned) / "pin-bump" / "SKILL.md"
         text = "x" * 2000
         report(
             f"replace {deep.relative_to(root)} atomically (with fsync)",

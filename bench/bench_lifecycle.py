@@ -65,7 +65,7 @@ def make_store(folder: Path, turns: int, skills: list[str], rng: random.Random) 
             lines.append(
                 f"1\t{stamp}\ts-{n // 20}\t{rng.choice(shapes)}\t{rng.choice(verdicts)}\t{loaded}\t-\n"
             )
-        path = folder / "turns" / "box" / f"2026-{month + 1:02d}.tsv"
+        path = Path(folder) / "turns" / "box" / f"2026-{month + 1:02d}.tsv"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(lines))
 
@@ -97,19 +97,19 @@ def bench_stats(turns: int, runs: int) -> None:
         layout = Layout(root, root / "home")
         names = [f"skill-{i}" for i in range(40)]
         for name in names:
-            folder = layout.learned / name
+            folder = Path(layout.learned) / name
             folder.mkdir(parents=True)
             (folder / "SKILL.md").write_text(
                 f"---\nname: {name}\ndescription: Skill {name}.\nmetadata:\n  learned: 'true'\n---\n\n"
                 + body("1. x")
             )
         make_store(layout.experience, turns, names, rng)
-        size = sum(p.stat().st_size for p in layout.experience.rglob("*.tsv"))
+        size = sum(p.stat().st_size for p in Path(layout.experience).rglob("*.tsv"))
         evidence_s = median(lambda: collect(layout).all_stats(), runs)
         if run_cli("--root", str(root), "--json", "skills", "stats") != 0:
             raise SystemExit("skills stats failed")
         cli_s = median(lambda: run_cli("--root", str(root), "--json", "skills", "stats"), runs)
-        files = sorted(layout.experience.rglob("*.tsv"))
+        files = sorted(Path(layout.experience).rglob("*.tsv"))
         # The floor for any stdlib reader: read the same bytes and split them at tabs, nothing more.
         floor_s = median(lambda: [p.read_bytes().split(b"\t") for p in files], runs)
         check = collect(layout)
@@ -148,7 +148,7 @@ def bench_similarity(count: int) -> None:
         root = Path(tmp)
         layout = Layout(root, root / "home")
         for name, description, procedure in texts:
-            folder = layout.skills / name
+            folder = Path(layout.skills) / name
             folder.mkdir(parents=True)
             (folder / "SKILL.md").write_text(
                 f"---\nname: {name}\ndescription: {description}\n---\n\n{body(procedure)}"
@@ -168,13 +168,13 @@ def bench_similarity(count: int) -> None:
                 raise SystemExit("the writer let a near-duplicate through")
 
         def cold() -> None:
-            layout.word_cache.unlink(missing_ok=True)
+            Path(layout.word_cache).unlink(missing_ok=True)
             writer_path()
 
         cold_s = median(cold, 3)
         warm_s = median(writer_path, 21)
         discover_s = median(lambda: discover(layout), 21)
-        size = layout.word_cache.stat().st_size
+        size = Path(layout.word_cache).stat().st_size
         print(
             f"  whole writer path, cold (no cache, reads each SKILL.md) {cold_s * 1000:7.0f} ms (median of 3)"
         )
@@ -182,7 +182,7 @@ def bench_similarity(count: int) -> None:
         print(
             f"    of which discover() alone                      {discover_s * 1000:7.1f} ms (median of 21)"
         )
-        print(f"    cache file {size / 1e6:.1f} MB ({layout.word_cache.relative_to(root)})")
+        print(f"    cache file {size / 1e6:.1f} MB ({layout.relative(layout.word_cache)})")
 
 
 def bench_order(count: int, turns: int) -> None:
@@ -192,7 +192,7 @@ def bench_order(count: int, turns: int) -> None:
         layout = Layout(root, root / "home")
         names = [f"skill-{i}" for i in range(count)]
         for name in names:
-            folder = layout.skills / name
+            folder = Path(layout.skills) / name
             folder.mkdir(parents=True)
             (folder / "SKILL.md").write_text(
                 f"---\nname: {name}\ndescription: Skill {name}.\n---\n\nProse.\n"
