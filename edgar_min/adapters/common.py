@@ -6,6 +6,7 @@ The adapters (`claude_code`, `codex`) stream a log through `jsonl` and build one
 
 from __future__ import annotations
 
+from edgar_min.charsets import ALNUM, DIGITS, LETTERS, consists_of
 from edgar_min.errors import ConfigError
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.records import dataclass, field
@@ -98,8 +99,8 @@ def map_tool(name: str, table: dict[str, str]) -> str:
     return text or "tool"
 
 
-_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
-_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+_NAME_START = frozenset(LETTERS + "_")
+_NAME_CHARS = ALNUM + "_"
 
 
 # The words of a command are read on every turn, so these rules are string operations: as
@@ -107,7 +108,7 @@ _NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 def _is_assignment(word: str) -> bool:
     """`NAME=value` (a shell variable set for the command): `[A-Za-z_][A-Za-z0-9_]*=.*`."""
     name, equals, _ = word.partition("=")
-    return bool(equals) and name[:1] in _NAME_START and not name.strip(_NAME_CHARS)
+    return bool(equals) and name[:1] in _NAME_START and consists_of(name, _NAME_CHARS)
 
 
 # Words that only prepare the shell for the next command of a `&&`/`;` chain.
@@ -149,7 +150,7 @@ _WRAPPERS: dict[tuple[str, ...], frozenset[str]] = {
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "ksh"})
 
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "{", "}", "!"})
-_DIGITS = "0123456789."
+_DIGITS = DIGITS + "."
 _NOT_LOWER = "0123456789_.-"  # what a mapped name may hold besides a-z
 # Characters shell quoting leaves alone (shlex's own "safe" set) and the spaces between words.
 _PLAIN = frozenset(_NAME_CHARS + "@%+=:,./- \t\r\n")
@@ -157,13 +158,13 @@ _PLAIN = frozenset(_NAME_CHARS + "@%+=:,./- \t\r\n")
 
 def _is_python(name: str) -> bool:
     """`python`, `python3`, `python3.12`: `python[0-9.]*`."""
-    return name.startswith("python") and not name[6:].strip(_DIGITS)
+    return name.startswith("python") and consists_of(name[6:], _DIGITS)
 
 
 def _is_duration(word: str) -> bool:
     """The duration `timeout` takes before the command (`60`, `1.5m`): `[0-9.]+[smhd]?`."""
     number = word[:-1] if word.endswith(("s", "m", "h", "d")) else word
-    return bool(number) and not number.strip(_DIGITS)
+    return bool(number) and consists_of(number, _DIGITS)
 
 
 def _words(command: str) -> list[str]:

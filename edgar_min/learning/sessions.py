@@ -9,18 +9,18 @@ from __future__ import annotations
 import os
 import time
 
+from edgar_min.charsets import ALNUM, consists_of
 from edgar_min.errors import BadInput
 
 __all__ = ["check_session", "is_session", "new_session_id"]
 
-_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-_SESSION_CHARS = _ALNUM + "._:@-"
+_SESSION_CHARS = ALNUM + "._:@-"
 
 
 def is_session(value: str) -> bool:
     """1-128 of letters, digits and `. _ : @ -`, starting with a letter or digit (string operations:
     a pattern would import `re` on every turn for this one rule)."""
-    return 0 < len(value) <= 128 and value[0] in _ALNUM and not value.strip(_SESSION_CHARS)
+    return 0 < len(value) <= 128 and value[0] in ALNUM and consists_of(value, _SESSION_CHARS)
 
 
 def check_session(session: str) -> str:

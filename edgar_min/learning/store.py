@@ -23,6 +23,7 @@ from collections import Counter
 from itertools import count
 
 from edgar_min.atomic import append_line, check_writable, create_empty
+from edgar_min.charsets import ALNUM, dashed
 from edgar_min.digests import sha1_hex
 from edgar_min.learning.sessions import check_session, new_session_id
 from edgar_min.logfile import files_ending, timestamp
@@ -48,20 +49,12 @@ MARKER_CAP = 64
 _BLOCK = 1 << 22
 RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
 _VERSION = "1"
-_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+_SAFE = frozenset(ALNUM + "._-")
 
 
 def _slug(text: str, limit: int = 60) -> str:
     """A file name for `text`: readable part plus a short hash when it had to be changed."""
-    kept: list[str] = []
-    in_run = False
-    for char in text:  # each run of other characters becomes one '-'
-        if char in _SAFE:
-            kept.append(char)
-        elif not in_run:
-            kept.append("-")
-        in_run = char not in _SAFE
-    safe = "".join(kept).strip("-.")[:limit] or "x"
+    safe = dashed(text, _SAFE).strip("-.")[:limit] or "x"
     if safe == text:
         return safe
     return f"{safe}.{sha1_hex(text.encode())[:10]}"

@@ -8,6 +8,7 @@ record with any other key is refused whole, not trimmed.
 from __future__ import annotations
 
 from edgar_min import jsoncodec
+from edgar_min.charsets import ALNUM, DIGITS, LOWER, consists_of
 from edgar_min.errors import BadInput
 from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
@@ -34,9 +35,8 @@ ERROR_KEYS = ("tool", "kind", "exit_code", "program")
 VERDICTS = ("passed", "failed", "unverified")
 ERROR_KINDS = ("nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed")
 
-_LOWER = "abcdefghijklmnopqrstuvwxyz"
-_TOOL_CHARS = _LOWER + "0123456789_.-"
-_PROGRAM_CHARS = frozenset(_TOOL_CHARS + _LOWER.upper())
+_TOOL_CHARS = LOWER + DIGITS + "_.-"
+_PROGRAM_CHARS = frozenset(ALNUM + "_.-")
 PROGRAM_MAX = 64
 
 
@@ -44,7 +44,7 @@ PROGRAM_MAX = 64
 # import `re`, about a third of a bare interpreter's start-up, for a turn that needs nothing else of it.
 def is_tool_name(value: str) -> bool:
     """A tool or agent name: lower-case letters, digits, '_', '.', '-'; at most 64, starting with a letter."""
-    return 0 < len(value) <= 64 and value[0] in _LOWER and not value.strip(_TOOL_CHARS)
+    return 0 < len(value) <= 64 and value[0] in LOWER and consists_of(value, _TOOL_CHARS)
 
 
 # Human lines are capped: they are shown to a model and must stay a line, not a file.

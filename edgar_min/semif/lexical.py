@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.semif.types import DecisionResult
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -28,7 +29,7 @@ B = 0.75
 NONE_SCORE = 1.0
 # The words are what `[a-z0-9]+` finds in the lower-cased text, found without the pattern (which
 # would import `re` for every decision).
-_APART = {code: " " for code in range(128) if chr(code) not in "abcdefghijklmnopqrstuvwxyz0123456789"}
+_APART = {code: " " for code in range(128) if chr(code) not in LOWER + DIGITS}
 _STOP_WORDS = (
     "a an and are as at be by can could do does for from has have i in is it its me my of on or "
     "our please should so that the their them then there these this those to was we were what "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.charsets import ALNUM, dashed
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
 from edgar_min.records import dataclass
@@ -28,7 +29,7 @@ __all__ = ["LABEL_SOURCES", "DecisionLog", "LogRead", "chat_rows", "host_name"]
 LABEL_SOURCES = ("self", "human")
 
 
-_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_HOST_CHARS = frozenset(ALNUM + "_-")
 
 
 def host_name() -> str:
@@ -39,9 +40,7 @@ def host_name() -> str:
         import platform
 
         raw = platform.node()
-    # `[^A-Za-z0-9_-]+` -> `-`, as string operations: a pattern would import re for one name.
-    spaced = "".join(c if c in _HOST_CHARS else " " for c in raw)
-    return "-".join(spaced.split()).strip("-")[:64] or "host"
+    return dashed(raw, _HOST_CHARS).strip("-")[:64] or "host"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from edgar_min.charsets import DIGITS, LOWER, consists_of
+
 __all__ = ["NAME_MAX", "RESERVED", "is_skill_name", "name_problem"]
 
 NAME_MAX = 64
-_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-"
+_NAME_CHARS = LOWER + DIGITS + "-"
 # `learned` is the machine-owned folder inside `.edgar/skills/`.
 RESERVED = frozenset({"learned"})
 
@@ -15,7 +17,7 @@ def is_skill_name(name: str) -> bool:
     `[a-z0-9]+(?:-[a-z0-9]+)*` says; string operations, so no turn imports `re` for it)."""
     return (
         0 < len(name) <= NAME_MAX
-        and not name.strip(_NAME_CHARS)
+        and consists_of(name, _NAME_CHARS)
         and name[0] != "-"
         and name[-1] != "-"
         and "--" not in name

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
@@ -110,8 +111,7 @@ MAX_QUERY_CHARS = 2000
 # `words` finds it with string operations: it runs on every prompt, and as a pattern it would
 # import `re`, about a third of a bare interpreter's start-up, for the prompt hook alone.
 WORD_RULE = r"[a-z0-9]+(?:\+\+|#)?"
-_WORD_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
-_APART = {code: " " for code in range(128) if chr(code) not in _WORD_CHARS + "+#"}
+_APART = {code: " " for code in range(128) if chr(code) not in LOWER + DIGITS + "+#"}
 
 
 def split_words(text: str) -> list[str]:
@@ -694,7 +694,7 @@ class RoutingIndex:
         """
         if len(raw) < 4:
             return None, None
-        letters = "abcdefghijklmnopqrstuvwxyz"
+        letters = LOWER
         splits = [(raw[:i], raw[i:]) for i in range(len(raw) + 1)]
         edits = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
         edits.update(a + c + b for a, b in splits for c in letters)
