@@ -37,10 +37,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_doctor, needs_config=False)
 
 
-def _rel(layout: Layout, path: str) -> str:
-    return layout.relative(path)
-
-
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
     from edgar_min.errors import EdgarError
     from edgar_min.models import get_provider
@@ -80,7 +76,7 @@ def _skills(layout: Layout, attention: list[str]) -> dict[str, Any]:
         "learned": sum(1 for s in index.skills.values() if s.origin == "learned"),
         "problems": problems,
         "shadowed": [
-            {"name": lo.name, "path": _rel(layout, lo.path), "hidden_by": _rel(layout, w.path)}
+            {"name": lo.name, "path": layout.relative(lo.path), "hidden_by": layout.relative(w.path)}
             for lo, w in index.shadowed
         ],
     }
@@ -154,7 +150,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                 pid = temp_file_pid(name)
                 if pid is None or not stat.S_ISREG(st.st_mode):
                     continue
-                shown = _rel(layout, path)
+                shown = layout.relative(path)
                 if _leftover(pid, st.st_mtime, now):
                     try:
                         remove_tree(path, root=layout.root)
@@ -188,7 +184,7 @@ def _reach(layout: Layout, place: str, found: dict[str, list[str]]) -> Reached:
             st = os.lstat(current)
         except OSError:
             return "missing"
-        shown = _rel(layout, current)
+        shown = layout.relative(current)
         if stat.S_ISLNK(st.st_mode):
             line = _link_line(layout, current)
             if line not in found["links"]:
@@ -214,7 +210,7 @@ def _link_line(layout: Layout, path: str) -> str:
         target = f" (to {os.readlink(path)})"
     except OSError:
         target = ""
-    return f"{_rel(layout, path)} is a symbolic link{target}"
+    return f"{layout.relative(path)} is a symbolic link{target}"
 
 
 def _leftover(pid: int, mtime: float, now: float) -> bool:
@@ -306,7 +302,7 @@ def diagnose(
     report["store"] = {"records": health.turns, "torn": health.torn, "files": health.files}
     if health.torn:
         attention.append(
-            f"store: {health.torn} torn or unreadable line(s) in {_rel(layout, layout.experience)} "
+            f"store: {health.torn} torn or unreadable line(s) in {layout.relative(layout.experience)} "
             "(skipped when read; a crash mid-write leaves one)"
         )
     report["lifecycle"] = lifecycle_findings(layout, config, evidence)
@@ -321,7 +317,7 @@ def diagnose(
 
     report["rejections"] = {
         "logged": _count_lines(layout.rejections),
-        "path": _rel(layout, layout.rejections),
+        "path": layout.relative(layout.rejections),
         "replies_kept": len(list_rejected(layout)),
     }
     report["hook_problems"] = _hook_problems(layout)
@@ -349,7 +345,7 @@ def _hook_problems(layout: Layout) -> dict[str, Any]:
     newest = rows[-1] if rows else {}
     return {
         "logged": len(rows),
-        "path": _rel(layout, layout.hook_problems),
+        "path": layout.relative(layout.hook_problems),
         "newest": newest.get("problem"),
         "newest_time": newest.get("time"),
     }

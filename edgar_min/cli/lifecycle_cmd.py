@@ -35,10 +35,6 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_restore)
 
 
-def _rel(ctx: Context, path: str) -> str:
-    return ctx.layout.relative(path)
-
-
 def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
@@ -113,8 +109,8 @@ def cmd_prune(ctx: Context) -> int:
             done.append({"name": name, "reason": reason, "archived_to": None})
             continue
         target = forget(ctx.layout, name, evidence.index)
-        ctx.out(f"archived {name}: {reason} (moved to {_rel(ctx, target)})")
-        done.append({"name": name, "reason": reason, "archived_to": _rel(ctx, target)})
+        ctx.out(f"archived {name}: {reason} (moved to {ctx.layout.relative(target)})")
+        done.append({"name": name, "reason": reason, "archived_to": ctx.layout.relative(target)})
     ctx.emit({"dry_run": bool(ctx.ns.dry_run), "pruned": done})
     return 0
 
@@ -126,7 +122,10 @@ def cmd_log(ctx: Context) -> int:
     name = ctx.ns.name
     ledger = read_ledger(ctx.layout, name)
     if ledger.torn:
-        ctx.warn(f"edgar: skipped {ledger.torn} torn or garbage line(s) in {_rel(ctx, ctx.layout.ledger)}")
+        ctx.warn(
+            f"edgar: skipped {ledger.torn} torn or garbage line(s) in "
+            f"{ctx.layout.relative(ctx.layout.ledger)}"
+        )
     if name is not None and not ledger.rows and discover(ctx.layout).get(name) is None:
         msg = f"no skill named {name[:80]!r}, and no ledger rows for it"
         raise NotFound(msg)
@@ -146,6 +145,6 @@ def cmd_restore(ctx: Context) -> int:
     from edgar_min.learning.lifecycle import restore
 
     digest, path = restore(ctx.layout, ctx.ns.name, ctx.ns.to)
-    ctx.out(f"restored {ctx.ns.name} to version {digest[:12]}: {_rel(ctx, path)}")
-    ctx.emit({"name": ctx.ns.name, "version": digest, "path": _rel(ctx, path)})
+    ctx.out(f"restored {ctx.ns.name} to version {digest[:12]}: {ctx.layout.relative(path)}")
+    ctx.emit({"name": ctx.ns.name, "version": digest, "path": ctx.layout.relative(path)})
     return 0

@@ -49,22 +49,18 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_reject)
 
 
-def _rel(ctx: Context, path: str) -> str:
-    return ctx.layout.relative(path)
-
-
 def _entry(ctx: Context, skill: Skill, shadowed_by: Skill | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "name": skill.name,
         "origin": skill.origin,
         "scope": skill.scope,
-        "path": _rel(ctx, skill.path),
+        "path": ctx.layout.relative(skill.path),
         "description": skill.description,
         "warning": skill.warning,
     }
     if skill.origin == "learned":
         entry["provenance"] = skill.provenance
-    entry["shadowed_by"] = _rel(ctx, shadowed_by.path) if shadowed_by else None
+    entry["shadowed_by"] = ctx.layout.relative(shadowed_by.path) if shadowed_by else None
     return entry
 
 
@@ -181,7 +177,7 @@ def cmd_validate(ctx: Context) -> int:
         found = validate_file(path)
         problems += found
         if not found and not ctx.json:
-            ctx.out(f"ok {_rel(ctx, path)}")
+            ctx.out(f"ok {ctx.layout.relative(path)}")
     checked, code_problems = _validate_code(ctx, code_paths)
     problems += code_problems
     checked += len(targets)
@@ -233,8 +229,8 @@ def cmd_forget(ctx: Context) -> int:
     from edgar_min.learning.lifecycle import forget
 
     target = forget(ctx.layout, ctx.ns.name)
-    ctx.out(f"forgot {ctx.ns.name}: moved to {_rel(ctx, target)}")
-    ctx.emit({"name": ctx.ns.name, "archived_to": _rel(ctx, target)})
+    ctx.out(f"forgot {ctx.ns.name}: moved to {ctx.layout.relative(target)}")
+    ctx.emit({"name": ctx.ns.name, "archived_to": ctx.layout.relative(target)})
     return 0
 
 
@@ -243,7 +239,7 @@ def cmd_proposals(ctx: Context) -> int:
 
     proposals = list_proposals(ctx.layout)
     if ctx.json:
-        ctx.emit([{**p.as_json(), "path": _rel(ctx, p.path)} for p in proposals])
+        ctx.emit([{**p.as_json(), "path": ctx.layout.relative(p.path)} for p in proposals])
         return 0
     if not proposals:
         ctx.out("no proposals waiting")
@@ -251,7 +247,8 @@ def cmd_proposals(ctx: Context) -> int:
     for p in proposals:
         patch = f" (patch to {p.patch_of})" if p.patch_of else ""
         ctx.out(
-            f"{p.name}{patch}  trigger={p.trigger or '?'}  created={p.created or '?'}  {_rel(ctx, p.path)}"
+            f"{p.name}{patch}  trigger={p.trigger or '?'}  created={p.created or '?'}  "
+            f"{ctx.layout.relative(p.path)}"
         )
         if p.description:
             ctx.out(f"    {p.description}")
@@ -264,8 +261,8 @@ def cmd_accept(ctx: Context) -> int:
     from edgar_min.learning.lifecycle import accept
 
     path = accept(ctx.layout, ctx.ns.name)
-    ctx.out(f"accepted {ctx.ns.name}: {_rel(ctx, path)}")
-    ctx.emit({"name": ctx.ns.name, "path": _rel(ctx, path)})
+    ctx.out(f"accepted {ctx.ns.name}: {ctx.layout.relative(path)}")
+    ctx.emit({"name": ctx.ns.name, "path": ctx.layout.relative(path)})
     return 0
 
 
@@ -273,6 +270,6 @@ def cmd_reject(ctx: Context) -> int:
     from edgar_min.learning.lifecycle import reject
 
     target = reject(ctx.layout, ctx.ns.name)
-    ctx.out(f"rejected {ctx.ns.name}: moved to {_rel(ctx, target)}")
-    ctx.emit({"name": ctx.ns.name, "archived_to": _rel(ctx, target)})
+    ctx.out(f"rejected {ctx.ns.name}: moved to {ctx.layout.relative(target)}")
+    ctx.emit({"name": ctx.ns.name, "archived_to": ctx.layout.relative(target)})
     return 0

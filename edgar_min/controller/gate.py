@@ -440,7 +440,7 @@ class Gate:
                 path = self._write(dup.existing, description, body, to="proposal", source=source, **how)
             except Refused as exc:
                 return self._refused(exc, fired, dup.name, session=session, trigger=trigger, reply=reply)
-            shown = self._shown(path)
+            shown = self.layout.relative(path)
             message = (
                 f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
                 f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
@@ -448,7 +448,7 @@ class Gate:
             return Outcome(fired, "proposed", shown, _because(message, reason), dup.existing)
         except Refused as exc:
             return self._refused(exc, fired, name, session=session, trigger=trigger, reply=reply)
-        shown = self._shown(path)
+        shown = self.layout.relative(path)
         if place == "learned":
             return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
         message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
@@ -476,9 +476,6 @@ class Gate:
             self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
         )
         return Outcome(fired, "refused", None, exc.message, name)
-
-    def _shown(self, path: str) -> str:
-        return self.layout.relative(path)
 
 
 def _because(message: str, reason: str) -> str:
