@@ -1006,3 +1006,10 @@ def test_every_character_the_reader_refuses_is_one_isprintable_refuses():
     assert not [c for c in refused if c.isprintable()]
     assert "\x7f" in refused
     assert "\u2028" in refused
+
+
+def test_a_duplicate_key_is_left_out_with_every_line_of_its_value():
+    """A quoted value may run on over lines that look like keys: none of them becomes one."""
+    parsed = parse_skill("---\nk: v\nk: 'x\nname: evil\n  y'\n---\nbody\n", "SKILL.md")
+    assert parsed.data == {}
+    assert parsed.warnings == ("SKILL.md:3: duplicate key 'k'",)

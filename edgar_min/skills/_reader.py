@@ -40,10 +40,11 @@ _FLOW_STOP = frozenset(",[]{}?")
 class Failure(Exception):
     """The reader cannot read line `index` of the frontmatter."""
 
-    def __init__(self, index: int, sentence: str) -> None:
+    def __init__(self, index: int, sentence: str, end: int | None = None) -> None:
         super().__init__(sentence)
         self.index = index
         self.sentence = sentence
+        self.end = end  # the line after the entry, when reading it found where it ends
 
 
 def read(lines: list[str], bad: list[tuple[int, str]]) -> tuple[dict[str, Any], list[Failure]]:
@@ -165,6 +166,8 @@ class _Reader:
         first, end = self.span(failure.index)
         if first is None:
             raise failure
+        if failure.end is not None:
+            end = max(end, failure.end)
         if start is not None and start < first and _top_key_line(self.lines[start]):
             first = start
         try:
@@ -235,14 +238,14 @@ class _Reader:
         found = self.plain_entry(self.lines[index], at, indent, index)
         if found is _SLOW:
             key, after = self.key(index, at)
+            value, nxt = self.value(index, after, at, depth)
         else:
-            key, after = found[0], -1
+            key, value, nxt = found
         if key in seen or (not depth and key in self.dropped):
-            self.fail(index, f"duplicate key {key!r}")
+            # Told after the value is read: it may run on over lines that look like keys, and the
+            # whole entry is left out, not only up to the next of those.
+            raise Failure(index, f"duplicate key {key!r}", end=nxt)
         seen[key] = index
-        if found is not _SLOW:
-            return found
-        value, nxt = self.value(index, after, at, depth)
         return key, value, nxt
 
     def plain_entry(self, line: str, at: int, indent: int, index: int) -> Any:
