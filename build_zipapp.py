@@ -7,7 +7,7 @@ Each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout
 (`pkg/mod.pyc`, not `__pycache__`): zipimport ignores `__pycache__` and
 silently rejects timestamp-based pycs from a zip, and an unchecked-hash pyc
 is used without looking at the source's mtime. Those are for the builder's
-Python; on another one `__main__.py` uses `edgar_min.bytecode` instead.
+Python; on another one `__main__.py` has `edgar_min.bytecode` find or write a copy for it.
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PACKAGE = "edgar_min"
 SHEBANG = b"#!/usr/bin/env python3\n"
-# The entry point. On a Python other than the builder's the .pyc files here are ignored, so
-# it first finds (or writes) a copy compiled for the running one (edgar_min/bytecode.py). The
-# build puts that module's source at the top of the archive too, as `LOOKUP`: imported from
-# there it needs nothing of edgar's imported from source (the package: about 1 ms a run).
+# The entry point. It imports edgar through edgar_min/bytecode.py's importer, which reads each
+# module's bytecode once: the .pyc files here on the builder's Python, a copy compiled for the
+# running one on any other (found, or written by the first run). The build puts that module's
+# source at the top of the archive too, as `LOOKUP`: imported from there it needs nothing of
+# edgar's imported from source (the package: about 1 ms a run on another Python).
 # `--version` is answered before that, with the version the package had when it was built.
 # `leave` ends the process without the interpreter's teardown when nothing needs it.
 LOOKUP = "_edgar_bytecode"
+IMPORTER = "_edgar_importer"  # edgar_min/importer.py, which LOOKUP hands the imports to
 MAIN = """import gc
 gc.set_threshold(50_000, 50, 100)  # see edgar_min/__main__.py
 import sys
@@ -40,10 +42,12 @@ if sys.version_info < (3, 11):
 if sys.argv[1:] == ["--version"]:
     print("edgar {version}")
     sys.exit(0)
-from importlib.util import MAGIC_NUMBER
-if MAGIC_NUMBER != {magic!r} and hasattr(__loader__, "archive"):
-    from {lookup} import use_cache
-    use_cache(__loader__.archive)
+if hasattr(__loader__, "archive"):
+    # Not `import {lookup}`: zipimport would compile its source twice on another Python.
+    lookup = sys.modules["{lookup}"] = type(sys)("{lookup}")
+    lookup.__file__ = __loader__.archive + "/{lookup}.py"
+    exec(__loader__.get_code("{lookup}"), lookup.__dict__)
+    lookup.use_archive(__loader__.archive, {magic!r})
 from edgar_min.cli import leave, main
 leave(main())
 """
@@ -86,8 +90,9 @@ def entries(package_dir: Path) -> list[tuple[str, bytes]]:
         magic, version = importlib.util.MAGIC_NUMBER, _version(package_dir)
         main.write_text(MAIN.format(magic=magic, version=version, lookup=LOOKUP))
         found = [("__main__.py", main.read_bytes()), ("__main__.pyc", _pyc(main, "__main__.py"))]
-        lookup = package_dir / "bytecode.py"
-        found += [(f"{LOOKUP}.py", lookup.read_bytes()), (f"{LOOKUP}.pyc", _pyc(lookup, f"{LOOKUP}.py"))]
+        for name, module in ((LOOKUP, "bytecode.py"), (IMPORTER, "importer.py")):
+            source = package_dir / module
+            found += [(f"{name}.py", source.read_bytes()), (f"{name}.pyc", _pyc(source, f"{name}.py"))]
     for path in sorted(package_dir.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file() or path.suffix in {".pyc", ".pyo"}:
             continue

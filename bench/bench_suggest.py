@@ -426,7 +426,7 @@ def write_background(skills: list[dict]) -> None:
     path = REPO / "edgar_min" / "skills" / "background.py"
     text = path.read_text()
     head, _, _ = text.partition("DOCUMENTS = ")
-    tail = text[text.index('"""\n\n\n@lru_cache') + 4 :]
+    tail = text[text.index('"""\n\n\n_COUNTS') + 4 :]
     body = "\n".join(textwrap.wrap(items, 100))
     path.write_text(f'{head}DOCUMENTS = {len(skills)}\nCOUNTS = """\n{body}\n"""\n{tail}')
     print(f"wrote {path}: {len(skills)} skills, {items.count(':')} words")

@@ -9,9 +9,11 @@ from importlib.util import MAGIC_NUMBER, source_hash
 
 __all__ = ["write_cache"]
 
+IMPORTER_SOURCE = "_edgar_importer.py"  # edgar_min.bytecode.IMPORTER
+
 
 def write_cache(archive: str, target: str) -> None:
-    """Write a copy of `archive` with this interpreter's unchecked-hash `.pyc` files at `target`.
+    """Write this interpreter's unchecked-hash `.pyc` file of each of `archive`'s modules to `target`.
 
     Written to a temporary file first and linked into place, so a reader sees the whole file or
     none; a copy that another run wrote first is kept, since other runs may be reading it.
@@ -24,19 +26,20 @@ def write_cache(archive: str, target: str) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as raw:
             with zipfile.ZipFile(archive) as source, zipfile.ZipFile(raw, "w") as copy:
-                for info in source.infolist():
+                infos = [i for i in source.infolist() if i.filename.endswith(".py")]
+                # The importer first: the entry point finds it there without reading the directory.
+                infos.sort(key=lambda info: info.filename != IMPORTER_SOURCE)
+                for info in infos:
                     name = info.filename
-                    if name.startswith("__main__.") or name.endswith(".pyc"):
+                    if name == "__main__.py":
                         continue
+                    # Only bytecode, stored: it is read on every import, and the importer reads
+                    # sources (for tracebacks) from the archive itself.
                     data = source.read(info)
-                    # Sources are read only for tracebacks: compressed. Bytecode is read on
-                    # every import: stored, so no run pays for inflating it.
-                    copy.writestr(_entry(name, info, zipfile.ZIP_DEFLATED), data)
-                    if name.endswith(".py"):
-                        code = compile(data, name, "exec", dont_inherit=True)
-                        flags = (0b01).to_bytes(4, "little")  # hash-based, unchecked
-                        pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
-                        copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
+                    code = compile(data, name, "exec", dont_inherit=True)
+                    flags = (0b01).to_bytes(4, "little")  # hash-based, unchecked
+                    pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
+                    copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
             raw.flush()
             os.fsync(raw.fileno())
         try:

@@ -19,7 +19,10 @@ absent: ordering, `kw_only`, `InitVar`.
 
 from __future__ import annotations
 
-from operator import attrgetter
+try:  # operator's C half: on 3.12+ the interpreter imports neither, and operator.py costs more
+    from _operator import attrgetter
+except ImportError:  # an interpreter without it
+    from operator import attrgetter
 
 TYPE_CHECKING = False  # typing's own, without importing typing on every run
 if TYPE_CHECKING:

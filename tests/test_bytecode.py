@@ -97,12 +97,13 @@ def answers(python: str, pyz: Path, root: Path, home: Path, cache: Path | None =
 
 
 def imported_from(python: str, pyz: Path, home: Path, cache: Path) -> str:
-    """Where a run on `python` took `edgar_min.cli` from."""
+    """The file whose bytecode ran `edgar_min.cli` on `python`, or its source when none did."""
     script = (
         "import atexit, runpy, sys\n"
         f"sys.argv = [{str(pyz)!r}, '--help']\n"  # --version is answered before edgar is imported
         # Said at exit: the run ends the process itself (cli.leave), which waits for what atexit holds.
-        "atexit.register(lambda: print(sys.modules['edgar_min.cli'].__file__))\n"
+        "m = lambda: sys.modules['edgar_min.cli']\n"
+        "atexit.register(lambda: print(getattr(m().__loader__, 'code', m().__file__)))\n"
         f"runpy.run_path({str(pyz)!r}, run_name='__main__')\n"
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(cache)}
@@ -129,7 +130,9 @@ def test_another_python_gives_the_same_answers_and_caches_its_bytecode_once(pyz,
     assert imported_from(python, pyz, home, cache).startswith(str(copy))
     with zipfile.ZipFile(copy) as zf, zipfile.ZipFile(pyz) as original:
         sources = sorted(n for n in original.namelist() if n.endswith(".py") and n != "__main__.py")
-        assert sorted(n for n in zf.namelist() if n.endswith(".py")) == sources
+        # Bytecode only, the importer first: sources are read from the archive itself.
+        assert zf.namelist()[0] == "_edgar_importer.pyc"
+        assert sorted(zf.namelist()) == sorted(n[:-3] + ".pyc" for n in sources)
         magic = zf.read(sources[0][:-3] + ".pyc")[:4]
         assert magic != importlib.util.MAGIC_NUMBER  # the other Python's, not the builder's
         for name in sources:
@@ -277,3 +280,17 @@ def test_a_module_whose_bytecode_is_missing_from_the_copy_comes_from_its_source(
     again = run(python, pyz, project, "skills", "list", home=home, cache=cache)
     assert (again.returncode, again.stdout) == (0, first.stdout)
     assert "tidy-imports" in again.stdout
+
+
+@needs_other
+def test_the_hooks_it_installs_run_the_archive_not_its_bytecode_copy(pyz, project, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    for python in (sys.executable, OTHERS[0]):
+        done = run(python, pyz, project, "install", "claude-code", "--dry-run", home=home, cache=cache)
+        assert done.returncode == 0, done.stderr
+        commands = [line for line in done.stdout.splitlines() if "hook:" in line]
+        assert len(commands) == 3
+        assert all(f"{pyz} --root" in line for line in commands), done.stdout
+    assert (cache / "edgar" / "bytecode").exists()  # the other Python did run from its copy

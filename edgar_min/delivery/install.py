@@ -69,7 +69,9 @@ def edgar_command(argv0: str | None = None, executable: str | None = None) -> st
     loader = getattr(edgar_min, "__loader__", None)
     archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz
     if archive:
-        return f"python3 {shlex.quote(os.path.realpath(archive))}"
+        # Isolated and without `site`: the archive needs nothing installed, and a `site` that
+        # reads many packages' .pth files would cost each hook more than edgar itself does.
+        return f"python3 -I -S {shlex.quote(os.path.realpath(archive))}"
     script = argv0 if argv0 is not None else sys.argv[0]
     if os.path.basename(script) == "edgar" and os.path.isfile(script):
         return shlex.quote(os.path.realpath(script))

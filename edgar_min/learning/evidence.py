@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import os
 import time
-from operator import itemgetter
 
 from edgar_min.errors import EdgarError
 from edgar_min.learning.observations import read_history
@@ -302,9 +301,9 @@ class Evidence:
                 (tier, -lift if tier == 0 else 0.0, -loaded, self.scan.last_loaded.get(name, ""), name)
             )
         # Stable sorts: by name, then most recently loaded first, then by tier, lift and use.
-        ranked.sort(key=itemgetter(4))
-        ranked.sort(key=itemgetter(3), reverse=True)
-        ranked.sort(key=itemgetter(0, 1, 2))
+        ranked.sort(key=lambda r: r[4])
+        ranked.sort(key=lambda r: r[3], reverse=True)
+        ranked.sort(key=lambda r: r[:3])
         return [r[4] for r in ranked]
 
 

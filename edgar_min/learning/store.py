@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from itertools import count
 
 from edgar_min.atomic import append_line, check_writable, create_empty
@@ -195,7 +194,7 @@ class _Times:
 class Scan:
     """What one pass over the store found; counts keyed by `shape\\tverdict\\tskills` bytes."""
 
-    combos: Counter = field(default_factory=Counter)
+    combos: dict[bytes, int] = field(default_factory=dict)
     last_loaded: dict[str, str] = field(default_factory=dict)
     times: list[_Times] = field(default_factory=list)
     turns: int = 0
@@ -222,7 +221,10 @@ def _fast(data: bytes, n: int, scan: Scan, blobs: list[bytes]) -> bool:
     if b"\t\t" in data or b"\t\n" in data or not set(fields[4::6]) <= _VERDICT_SET:
         return False
     skills = fields[5::6]
-    scan.combos.update(map(b"\t".join, zip(fields[3::6], fields[4::6], skills, strict=True)))
+    # A dict, not a Counter: collections is not imported by the interpreter on 3.12+.
+    combos, seen = scan.combos, scan.combos.get
+    for key in map(b"\t".join, zip(fields[3::6], fields[4::6], skills, strict=True)):
+        combos[key] = seen(key, 0) + 1
     # The last line that loaded each combination of skills: its time is the skills' last load.
     for loaded, at in dict(zip(skills, count(), strict=False)).items():
         if loaded == b"-":

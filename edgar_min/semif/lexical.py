@@ -10,7 +10,6 @@ option scores), so it wins when no other option shares a word with the evidence.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.semif.types import DecisionResult
@@ -59,18 +58,40 @@ def stem(word: str) -> str:
     return result
 
 
-@lru_cache(maxsize=4096)
+# Memos a long-lived process empties when full, in place of functools.lru_cache: functools is
+# not imported by the interpreter on 3.12+, and this module runs on the prompt hook.
+_tokens: dict[str, tuple[str, ...]] = {}
+_indexes: dict[tuple[Option, ...], tuple[dict[str, list[tuple[int, float]]], int | None]] = {}
+
+
 def tokens(text: str) -> tuple[str, ...]:
     """Lower-cased, stop words dropped, stemmed."""
+    found = _tokens.get(text)
+    if found is None:
+        if len(_tokens) >= 4096:
+            _tokens.clear()
+        found = _tokens[text] = _tokens_of(text)
+    return found
+
+
+def _tokens_of(text: str) -> tuple[str, ...]:
     lowered = text.lower()
     if not lowered.isascii():
         lowered = lowered.encode("ascii", "replace").decode("ascii")
     return tuple(stem(w) for w in lowered.translate(_APART).split() if w not in _STOP)
 
 
-@lru_cache(maxsize=1024)
 def _index(options: tuple[Option, ...]) -> tuple[dict[str, list[tuple[int, float]]], int | None]:
     """term -> [(option index, BM25 weight)] for one option set, and the index of `none`."""
+    found = _indexes.get(options)
+    if found is None:
+        if len(_indexes) >= 1024:
+            _indexes.clear()
+        found = _indexes[options] = _index_of(options)
+    return found
+
+
+def _index_of(options: tuple[Option, ...]) -> tuple[dict[str, list[tuple[int, float]]], int | None]:
     docs = []
     none_at = None
     for i, option in enumerate(options):

@@ -20,7 +20,6 @@ the offline path logs its choice like every other decision.
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.digests import cache_key
@@ -411,24 +410,32 @@ def _alias_forms(word: str) -> list[str]:
     return forms
 
 
-def _alias_table() -> dict[str, tuple[str, ...]]:
-    table: dict[str, tuple[str, ...]] = {}
-    for key, targets in ALIASES.items():
-        found = tuple(dict.fromkeys(stem(t) for t in targets if t not in _STOP))
-        form = singular(key)
-        table[form] = tuple(dict.fromkeys((*table.get(form, ()), *found)))
-    return table
+_ALIAS_KEYS: dict[str, tuple[str, ...]] | None = None
+_alias_targets: dict[str, tuple[str, ...]] = {}
 
 
-_ALIAS_TABLE: dict[str, tuple[str, ...]] | None = None
+def _alias_keys() -> dict[str, tuple[str, ...]]:
+    """The `ALIASES` keys by their singular form (the form a typed word is looked up by)."""
+    global _ALIAS_KEYS  # noqa: PLW0603 - built once, on first use: import time is a budget
+    if _ALIAS_KEYS is None:
+        keys: dict[str, tuple[str, ...]] = {}
+        for key in ALIASES:
+            form = singular(key)
+            keys[form] = (*keys.get(form, ()), key)
+        _ALIAS_KEYS = keys
+    return _ALIAS_KEYS
 
 
-def _aliases() -> dict[str, tuple[str, ...]]:
-    """Alias targets (stemmed) by the singular form of the word typed."""
-    global _ALIAS_TABLE  # noqa: PLW0603 - built once, on first use: import time is a budget
-    if _ALIAS_TABLE is None:
-        _ALIAS_TABLE = _alias_table()
-    return _ALIAS_TABLE
+def alias_targets(form: str) -> tuple[str, ...]:
+    """The index words (stemmed) an alias of the singular form `form` reaches, if it has one.
+
+    Stemmed when first asked for: a prompt asks for a few forms, not all of them.
+    """
+    found = _alias_targets.get(form)
+    if found is None:
+        targets = (t for key in _alias_keys().get(form, ()) for t in ALIASES[key] if t not in _STOP)
+        found = _alias_targets[form] = tuple(dict.fromkeys(stem(t) for t in targets))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,9 +608,10 @@ class RoutingIndex:
             bags.append((card.name, bag, sum(bag.values())))
         self.size = len(bags)
         avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
-        df: Counter[str] = Counter()
+        df: dict[str, int] = {}
         for _, bag, _ in bags:
-            df.update(bag.keys())
+            for term in bag:
+                df[term] = df.get(term, 0) + 1
         # Word weights from this project's skills plus a background catalogue of public
         # skills, so that "file" counts for little and "gif" for much even among five skills.
         background, documents = background_counts()
@@ -702,8 +710,8 @@ class RoutingIndex:
             edits.update(a + b[1:] for a, b in splits if b)
             edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
         edits.discard(raw)
-        aliases = _aliases()
-        alias = min((singular(e) for e in edits if singular(e) in aliases), default=None)
+        keys = _alias_keys()
+        alias = min((singular(e) for e in edits if singular(e) in keys), default=None)
         found = [s for s in {stem(e) for e in edits if len(e) >= 3} if s in self.idf]
         if not found:
             return None, alias
@@ -719,7 +727,6 @@ class RoutingIndex:
 
     def expand(self, text: str) -> list[tuple[str, list[tuple[str, float]]]]:
         """Each distinct query word with the index words it matches and how much each match counts."""
-        aliases = _aliases()
         expanded = []
         raw_words: dict[str, list[str]] = {}
         for raw in split_words(text[:MAX_QUERY_CHARS]):
@@ -743,7 +750,7 @@ class RoutingIndex:
                 for whole in self._started(raw) if len(raw) >= PREFIX_LETTERS else ():
                     matches.setdefault(whole, TYPO_WEIGHT)
             for source, factor in sources:
-                for alias in aliases.get(source, ()):
+                for alias in alias_targets(source):
                     if alias in self.idf and alias not in matches:
                         matches[alias] = ALIAS_WEIGHT * factor
             expanded.append((term, list(matches.items())))

@@ -1,0 +1,143 @@
+"""The archive's own importer: each module's bytecode read once, sources for tracebacks, else zipimport."""
+
+from __future__ import annotations
+
+import importlib.util
+import marshal
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from edgar_min.bytecode import directory
+from edgar_min.importer import ArchiveImporter, entries, install
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def pyc(source: str, name: str, magic: bytes = importlib.util.MAGIC_NUMBER) -> bytes:
+    code = compile(source, name, "exec", dont_inherit=True)
+    return (
+        magic
+        + (0b01).to_bytes(4, "little")
+        + importlib.util.source_hash(source.encode())
+        + marshal.dumps(code)
+    )
+
+
+def archive(path: Path, files: dict[str, bytes], prefix: bytes = b"#!/usr/bin/env python3\n") -> str:
+    with path.open("wb") as raw:
+        raw.write(prefix)
+        with zipfile.ZipFile(raw, "w") as zf:
+            for name, data in files.items():
+                zf.writestr(name, data)
+    return str(path)
+
+
+def importer(path: str) -> ArchiveImporter:
+    listing = directory(path)
+    assert listing is not None
+    found = entries(*listing)
+    return ArchiveImporter(path, path, found, found)
+
+
+@pytest.fixture
+def small(tmp_path):
+    source = "ANSWER = 42\n\ndef where():\n    return __file__\n"
+    path = archive(
+        tmp_path / "small.pyz",
+        {
+            "edgar_min/__init__.py": b"",
+            "edgar_min/__init__.pyc": pyc("", "edgar_min/__init__.py"),
+            "edgar_min/answer.py": source.encode(),
+            "edgar_min/answer.pyc": pyc(source, "edgar_min/answer.py"),
+            "edgar_min/old.py": b"X = 1\n",
+            "edgar_min/old.pyc": pyc("X = 1\n", "edgar_min/old.py", magic=b"\x00\x00\r\n"),
+            "other.py": b"",
+            "other.pyc": pyc("", "other.py"),
+        },
+    )
+    return path, source
+
+
+def test_a_module_runs_from_its_bytecode_and_names_the_archive(small):
+    path, source = small
+    found = importer(path)
+    spec = found.find_spec("edgar_min.answer")
+    assert spec is not None
+    assert not found.is_package("edgar_min.answer")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.ANSWER == 42
+    assert module.where() == f"{path}/edgar_min/answer.py"
+    assert found.get_source("edgar_min.answer") == source  # what a traceback shows
+    package = found.find_spec("edgar_min")
+    assert package.submodule_search_locations == [f"{path}/edgar_min"]
+    assert found.archive == path  # what `edgar install` writes into a hook
+
+
+def test_what_it_has_no_bytecode_for_is_left_to_zipimport(small):
+    path, _ = small
+    found = importer(path)
+    assert found.find_spec("edgar_min.old") is None  # another Python's bytecode
+    assert found.find_spec("edgar_min.missing") is None
+    assert found.find_spec("other") is None  # not edgar's
+    with pytest.raises(ImportError, match=r"no bytecode for edgar_min\.old"):
+        found.get_code("edgar_min.old")
+
+
+def test_an_entry_whose_bytes_are_not_where_the_directory_says_is_not_run(tmp_path, small):
+    path, _ = small
+    data = bytearray(Path(path).read_bytes())
+    found = importer(path)
+    at, _size = found._entries["edgar_min/answer.pyc"]
+    data[at : at + 4] = b"XXXX"  # the local header gone
+    broken = tmp_path / "broken.pyz"
+    broken.write_bytes(bytes(data))
+    assert importer(str(broken)).find_spec("edgar_min.answer") is None
+
+
+def test_install_refuses_an_archive_without_the_package(tmp_path):
+    path = archive(tmp_path / "empty.pyz", {"other.pyc": pyc("", "other.py")})
+    listing = directory(path)
+    before = list(sys.meta_path)
+    assert install(path, path, listing, listing) is False
+    assert sys.meta_path == before
+
+
+def test_directory_and_entries_agree_with_zipfile_on_the_built_archive(tmp_path):
+    out = tmp_path / "edgar.pyz"
+    subprocess.run(
+        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, capture_output=True
+    )
+    listing = directory(str(out))
+    assert listing is not None
+    found = entries(*listing)
+    raw = out.read_bytes()
+    with zipfile.ZipFile(out) as zf:
+        assert sorted(found) == sorted(zf.namelist())
+        for info in zf.infolist():
+            at, size = found[info.filename]
+            assert size == info.file_size
+            assert raw[at : at + 4] == b"PK\x03\x04"
+    # Every module of the package runs from it, and its source is the package's own file.
+    every = importer(str(out))
+    for source in sorted((REPO / "edgar_min").rglob("*.py")):
+        name = ".".join(source.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        assert every.find_spec(name) is not None, name
+        assert every.get_source(name) == source.read_text(), name
+
+
+def test_a_zip_with_a_comment_or_no_zip_at_all_gives_no_directory(tmp_path):
+    path = tmp_path / "commented.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("a", b"a")
+        zf.comment = b"hello"
+    assert directory(str(path)) is None
+    (tmp_path / "short").write_bytes(b"PK")
+    assert directory(str(tmp_path / "short")) is None
+    assert directory(str(tmp_path / "missing")) is None
+    with pytest.raises(ValueError, match="not a zip central directory"):
+        entries(b"\x00" * 60, 0)
