@@ -3,10 +3,10 @@
 
 Reproducible: entries sorted, timestamps fixed from `SOURCE_DATE_EPOCH`
 (default: 2026-01-01), permissions fixed, so two builds are byte-identical.
-Each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout
-(`pkg/mod.pyc`, not `__pycache__`): zipimport ignores `__pycache__` and
-silently rejects timestamp-based pycs from a zip, and an unchecked-hash pyc
-is used without looking at the source's mtime. Those are for the builder's
+The package is packed in one stored entry, `edgar_min.zip` (see edgar_min/importer.py), and
+each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout (`pkg/mod.pyc`,
+not `__pycache__`), used without looking at the source: zipimport (which runs the entry point)
+ignores `__pycache__` and rejects timestamp-based pycs from a zip. Those are for the builder's
 Python; on another one `__main__.py` has `edgar_min.bytecode` find or write a copy for it.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import os
 import py_compile
 import sys
@@ -25,15 +26,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PACKAGE = "edgar_min"
 SHEBANG = b"#!/usr/bin/env python3\n"
-# The entry point. It imports edgar through edgar_min/bytecode.py's importer, which reads each
-# module's bytecode once: the .pyc files here on the builder's Python, a copy compiled for the
-# running one on any other (found, or written by the first run). The build puts that module's
-# source at the top of the archive too, as `LOOKUP`: imported from there it needs nothing of
-# edgar's imported from source (the package: about 1 ms a run on another Python).
+# The entry point. It hands edgar's imports to edgar_min/importer.py, which reads each module
+# once from the packed package: the .pyc files there on the builder's Python, a copy compiled
+# for the running one on any other (edgar_min/bytecode.py finds it, or the first run writes
+# it), the sources where there is neither. The build puts both modules at the top of the
+# archive (`LOOKUP`, `IMPORTER`), so that this needs nothing of edgar's first.
 # `--version` is answered before that, with the version the package had when it was built.
 # `leave` ends the process without the interpreter's teardown when nothing needs it.
 LOOKUP = "_edgar_bytecode"
-IMPORTER = "_edgar_importer"  # edgar_min/importer.py, which LOOKUP hands the imports to
+IMPORTER = "_edgar_importer"
+PACKED = "edgar_min.zip"  # edgar_min.importer.PACKED: the package, in one entry
 MAIN = """import gc
 gc.set_threshold(50_000, 50, 100)  # see edgar_min/__main__.py
 import sys
@@ -42,14 +44,31 @@ if sys.version_info < (3, 11):
 if sys.argv[1:] == ["--version"]:
     print("edgar {version}")
     sys.exit(0)
-if hasattr(__loader__, "archive"):
-    # Not `import {lookup}`: zipimport would compile its source twice on another Python.
-    lookup = sys.modules["{lookup}"] = type(sys)("{lookup}")
-    lookup.__file__ = __loader__.archive + "/{lookup}.py"
-    exec(__loader__.get_code("{lookup}"), lookup.__dict__)
-    lookup.use_archive(__loader__.archive, {magic!r})
+archive = getattr(__loader__, "archive", None)
+if archive is None:
+    sys.stderr.write("edgar: run edgar.pyz itself (python3 edgar.pyz ...), not a folder unpacked from it\\n")
+    sys.exit(2)
+# Not `import {lookup}`: zipimport would compile its source twice on another Python.
+lookup = sys.modules["{lookup}"] = type(sys)("{lookup}")
+lookup.__file__ = archive + "/{lookup}.py"
+exec(__loader__.get_code("{lookup}"), lookup.__dict__)
+if not lookup.use_archive(archive, {magic!r}):
+    sys.stderr.write(f"edgar: {{archive}} cannot be read, or is damaged; copy edgar.pyz again\\n")
+    sys.exit(2)
 from edgar_min.cli import leave, main
 leave(main())
+"""
+# The package's name at the top of the archive, for a program that puts edgar.pyz on sys.path:
+# it installs the importer, which then imports the packed package in its place.
+STAND_IN = """\"\"\"edgar_min, for a program with edgar.pyz on sys.path: the package is packed inside.\"\"\"
+import os
+import sys
+
+from {lookup} import use_archive
+
+if not use_archive(os.path.dirname(__file__), {magic!r}):
+    raise ImportError("edgar.pyz cannot be read, or is damaged", name=__name__)
+import edgar_min  # noqa: E402, F401, PLW0406 - the packed package, which takes this module's place
 """
 DEFAULT_EPOCH = 1767225600  # 2026-01-01T00:00:00Z
 
@@ -83,16 +102,15 @@ def _version(package_dir: Path) -> str:
     raise SystemExit(msg)
 
 
-def entries(package_dir: Path) -> list[tuple[str, bytes]]:
-    """(archive name, bytes) for every file of the package plus `__main__.py`, sorted."""
-    with tempfile.TemporaryDirectory() as tmp:
-        main = Path(tmp) / "__main__.py"
-        magic, version = importlib.util.MAGIC_NUMBER, _version(package_dir)
-        main.write_text(MAIN.format(magic=magic, version=version, lookup=LOOKUP))
-        found = [("__main__.py", main.read_bytes()), ("__main__.pyc", _pyc(main, "__main__.py"))]
-        for name, module in ((LOOKUP, "bytecode.py"), (IMPORTER, "importer.py")):
-            source = package_dir / module
-            found += [(f"{name}.py", source.read_bytes()), (f"{name}.pyc", _pyc(source, f"{name}.py"))]
+def _generated(tmp: str, name: str, text: str) -> list[tuple[str, bytes]]:
+    path = Path(tmp) / f"{name}.py"
+    path.write_text(text)
+    return [(f"{name}.py", path.read_bytes()), (f"{name}.pyc", _pyc(path, f"{name}.py"))]
+
+
+def package_entries(package_dir: Path) -> list[tuple[str, bytes]]:
+    """(name, bytes) for every file of the package, with a `.pyc` beside each `.py`, sorted."""
+    found = []
     for path in sorted(package_dir.rglob("*")):
         if "__pycache__" in path.parts or not path.is_file() or path.suffix in {".pyc", ".pyo"}:
             continue
@@ -103,24 +121,43 @@ def entries(package_dir: Path) -> list[tuple[str, bytes]]:
     return sorted(found)
 
 
+def entries(package_dir: Path) -> list[tuple[str, bytes]]:
+    """(archive name, bytes): the entry point, the lookup, the importer, the packed package; sorted."""
+    magic, version = importlib.util.MAGIC_NUMBER, _version(package_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        found = _generated(tmp, "__main__", MAIN.format(magic=magic, version=version, lookup=LOOKUP))
+        found += _generated(tmp, PACKAGE, STAND_IN.format(magic=magic, lookup=LOOKUP))
+    for name, module in ((LOOKUP, "bytecode.py"), (IMPORTER, "importer.py")):
+        source = package_dir / module
+        found += [(f"{name}.py", source.read_bytes()), (f"{name}.pyc", _pyc(source, f"{name}.py"))]
+    found.append((PACKED, _zip(package_entries(package_dir))))
+    return sorted(found)
+
+
+def _zip(files: list[tuple[str, bytes]], prefix: bytes = b"") -> bytes:
+    """The bytes of a zip of `files`, each stored, with the build's fixed dates and modes."""
+    stamp = _date_time()
+    out = io.BytesIO()
+    out.write(prefix)
+    with zipfile.ZipFile(out, "w") as zf:
+        for arcname, data in files:
+            info = zipfile.ZipInfo(arcname, date_time=stamp)
+            # Stored, not compressed: a run reads bytecode on every import, and on another
+            # Python than the builder's the entry point and its bytecode lookup from source,
+            # so no run imports zlib or inflates a module (compressed, 7% of `learn` on the
+            # builder, 2 ms of every run on another). The importer reads stored entries only.
+            info.compress_type = zipfile.ZIP_STORED
+            info.external_attr = (0o100644 & 0xFFFF) << 16
+            info.create_system = 3  # unix, whatever machine builds it
+            zf.writestr(info, data)
+    return out.getvalue()
+
+
 def build(output: Path, package_dir: Path = HERE / PACKAGE) -> Path:
     """Write the zipapp to `output` atomically and return it."""
-    stamp = _date_time()
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_name(output.name + ".tmp")
-    with tmp.open("wb") as raw:
-        raw.write(SHEBANG)
-        with zipfile.ZipFile(raw, "w") as zf:
-            for arcname, data in entries(package_dir):
-                info = zipfile.ZipInfo(arcname, date_time=stamp)
-                # Stored, not compressed: a run reads bytecode on every import, and on another
-                # Python than the builder's the entry point, the package and its bytecode
-                # cache's code from source, so no run imports zlib or inflates a module
-                # (compressed, 7% of `learn` on the builder, 2 ms of every run on another).
-                info.compress_type = zipfile.ZIP_STORED
-                info.external_attr = (0o100644 & 0xFFFF) << 16
-                info.create_system = 3  # unix, whatever machine builds it
-                zf.writestr(info, data)
+    tmp.write_bytes(_zip(entries(package_dir), prefix=SHEBANG))
     tmp.chmod(0o755)
     tmp.replace(output)
     return output

@@ -1,19 +1,19 @@
-"""Bytecode for the Python that runs `edgar.pyz`, and the importer that runs edgar from it.
+"""Bytecode for the Python that runs `edgar.pyz`, and how the entry point hands imports to it.
 
-zipimport takes only legacy `.pyc` files beside each `.py`, and those are for the builder's
-Python: any other one would compile every module it imports from source, on every run. So
-the first run on another Python compiles the whole archive once into a copy with its own
-`.pyc` files, `$XDG_CACHE_HOME/edgar/bytecode/KEY-MAGIC.zip` (default `~/.cache/...`), keyed
-by a hash of the archive's directory (every entry's name, size and CRC-32) and this
-interpreter's magic number; later runs import from the copy through `edgar_min.importer`, as
-the builder's Python imports from the archive's own `.pyc` files. Where nothing can be written
-(no home, a read-only one, `python3 -B`), edgar runs from its sources, as before.
+The archive carries `.pyc` files for the Python that built it. Any other Python would compile
+every module it imports from source, on every run; so the first run on another Python compiles
+the whole package once into a copy with its own `.pyc` files,
+`$XDG_CACHE_HOME/edgar/bytecode/KEY-MAGIC.zip` (default `~/.cache/...`), keyed by a hash of the
+archive's directory (every entry's name, size and CRC-32) and this interpreter's magic number.
+`use_archive` then installs the importer (`edgar_min.importer`) over that copy, or over the
+archive's own bytecode on the builder's Python. Where nothing can be written (no home, a
+read-only one, `python3 -B`), it installs the importer over the archive's sources.
 
 The build puts a copy of this module at the top of the archive (`_edgar_bytecode`), where the
-entry point imports it without the package; another Python compiles it from source on every
-run, so it stays small and imports nothing of edgar's. The importer it needs there is the
-copy's first entry, compiled for that Python; the writer (`bytecode_writer`) is imported only
-on the run that writes.
+entry point runs it without the package; another Python compiles it from source on every run,
+so it stays small and imports nothing of edgar's. The importer it needs there is the copy's
+first entry, compiled for that Python; the writer (`bytecode_writer`) is imported only on the
+run that writes.
 """
 
 from __future__ import annotations
@@ -30,28 +30,6 @@ IMPORTER = "_edgar_importer"  # the archive's copy of edgar_min/importer.py
 _PRIME = 2**61 - 1
 
 
-def directory(archive: str) -> tuple[bytes, int] | None:
-    """A zip's central directory with its end record, and where the zip starts in the file.
-
-    None for a zip with a comment, or anything that is not a zip: no cheap reading of it.
-    """
-    try:
-        with open(archive, "rb") as handle:
-            end_at = handle.seek(-22, os.SEEK_END)
-            end = handle.read(22)
-            if end[:4] != b"PK\x05\x06":
-                return None
-            size = int.from_bytes(end[12:16], "little")
-            if size > end_at:
-                return None
-            handle.seek(end_at - size)
-            listing = handle.read(size) + end
-    except OSError:
-        return None
-    # A prefix before the zip (the `#!` line) moves every offset the directory gives.
-    return listing, end_at - size - int.from_bytes(end[16:20], "little")
-
-
 def cache_file(archive: str, environ: dict[str, str] | None = None) -> str | None:
     """Where this interpreter's bytecode for `archive` lives, or None when there is no home."""
     environ = os.environ if environ is None else environ
@@ -61,10 +39,18 @@ def cache_file(archive: str, environ: dict[str, str] | None = None) -> str | Non
         if not os.path.isabs(home):
             return None
         base = os.path.join(home, ".cache")
-    found = directory(archive)
-    if found is None:
+    # Read here, not by the importer: on another Python the importer comes from the copy this names.
+    try:
+        with open(archive, "rb") as handle:
+            end_at = handle.seek(-22, os.SEEK_END)
+            end = handle.read(22)
+            if end[:4] != b"PK\x05\x06":
+                return None  # a zip comment or not a zip: no cheap key, run from sources
+            size = int.from_bytes(end[12:16], "little")
+            handle.seek(max(0, end_at - size))
+            listing = handle.read(size) + end
+    except OSError:
         return None
-    listing = found[0]
     # The directory as one number modulo the prime 2**61 - 1: a change to any one field (a
     # CRC-32, a size, a name) always changes it, and it needs no extension module (zlib).
     key = f"{int.from_bytes(listing, 'little') % _PRIME:016x}{len(listing):x}"
@@ -81,26 +67,17 @@ def _ours(path: str) -> bool:
     return (info.st_mode & 0o170022) == 0o100000 and info.st_uid == owner
 
 
-def _cached(archive: str) -> str | None:
-    """This interpreter's bytecode copy of `archive`, written first if need be; None if none."""
-    target = cache_file(archive)
-    if target is None:
-        return None
-    if not _ours(target):
-        # A file there that is not ours alone is never used, and never worth rewriting each run.
-        if sys.dont_write_bytecode or os.path.lexists(target):
-            return None
-        try:
-            # Where the folder cannot be made, every run ends here: without importing the writer.
-            os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
-            from edgar_min.bytecode_writer import write_cache
+def _write(archive: str, target: str) -> bool:
+    """Write this interpreter's copy of `archive`'s bytecode at `target`; whether it can be used."""
+    try:
+        # Where the folder cannot be made, every run ends here: without importing the writer.
+        os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+        from edgar_min.bytecode_writer import write_cache
 
-            write_cache(archive, target)
-        except (OSError, ValueError, SyntaxError):
-            return None
-        if not _ours(target):
-            return None
-    return target
+        write_cache(archive, target)
+    except (OSError, ValueError, SyntaxError):
+        return False
+    return _ours(target)
 
 
 def _first_module(path: str, name: str) -> object | None:
@@ -125,23 +102,27 @@ def _first_module(path: str, name: str) -> object | None:
 
 
 def use_archive(archive: str, built_for: bytes) -> bool:
-    """Import edgar from `archive` with bytecode for the running Python, through the importer.
+    """Install the importer for `archive`, with bytecode for the running Python where it can.
 
-    `built_for` is the magic number of the archive's own `.pyc` files. Returns False, changing
-    nothing, when there is no such bytecode: zipimport then imports edgar from the sources.
+    `built_for` is the magic number of the archive's own `.pyc` files. False when the archive
+    cannot be read: then edgar cannot be imported at all.
     """
-    if not hasattr(os, "pread"):
-        return False
-    listing = directory(archive)
-    if listing is None:
-        return False
     if built_for == MAGIC_NUMBER:
-        code, code_listing = archive, listing
-        importer = __import__(IMPORTER)
-    else:
-        code = _cached(archive)
-        code_listing = None if code is None else directory(code)
-        importer = None if code_listing is None else _first_module(code, IMPORTER)
-    if importer is None:
+        return __import__(IMPORTER).install(archive)
+    target = cache_file(archive)
+    if target is not None and _ours(target):
+        importer = _first_module(target, IMPORTER)
+        if importer is not None and importer.install(archive, target):
+            return True
+        # A damaged copy: from sources, and not rewritten (other runs may be reading it).
+        return __import__(IMPORTER).install(archive)
+    # The importer from the archive's source, so that the writer can be imported at all.
+    if not __import__(IMPORTER).install(archive):
         return False
-    return importer.install(archive, code, code_listing, listing)
+    # A file there that is not ours alone is never used, and never worth rewriting each run.
+    if target is None or sys.dont_write_bytecode or os.path.lexists(target) or not _write(archive, target):
+        return True
+    importer = _first_module(target, IMPORTER)
+    if importer is not None:
+        importer.install(archive, target)
+    return True

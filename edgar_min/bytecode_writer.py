@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import io
 import marshal
 import os
 import zipfile
 from importlib.util import MAGIC_NUMBER, source_hash
 
-__all__ = ["write_cache"]
+from edgar_min.bytecode import IMPORTER
+from edgar_min.importer import PACKED
 
-IMPORTER_SOURCE = "_edgar_importer.py"  # edgar_min.bytecode.IMPORTER
+__all__ = ["write_cache"]
 
 
 def write_cache(archive: str, target: str) -> None:
-    """Write this interpreter's unchecked-hash `.pyc` file of each of `archive`'s modules to `target`.
+    """Write this interpreter's unchecked-hash `.pyc` of each of `archive`'s modules to `target`.
 
     Written to a temporary file first and linked into place, so a reader sees the whole file or
     none; a copy that another run wrote first is kept, since other runs may be reading it.
+    Raises OSError, or ValueError for an archive that is not edgar's.
     """
     folder = os.path.dirname(target)
     os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -25,21 +28,11 @@ def write_cache(archive: str, target: str) -> None:
         # Private whatever the umask: a group-writable copy would not be trusted, so never used.
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as raw:
-            with zipfile.ZipFile(archive) as source, zipfile.ZipFile(raw, "w") as copy:
-                infos = [i for i in source.infolist() if i.filename.endswith(".py")]
-                # The importer first: the entry point finds it there without reading the directory.
-                infos.sort(key=lambda info: info.filename != IMPORTER_SOURCE)
-                for info in infos:
-                    name = info.filename
-                    if name == "__main__.py":
-                        continue
-                    # Only bytecode, stored: it is read on every import, and the importer reads
-                    # sources (for tracebacks) from the archive itself.
-                    data = source.read(info)
-                    code = compile(data, name, "exec", dont_inherit=True)
-                    flags = (0b01).to_bytes(4, "little")  # hash-based, unchecked
-                    pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
-                    copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
+            try:
+                _write(archive, raw)
+            except (zipfile.BadZipFile, KeyError) as exc:
+                msg = f"{archive} is not an edgar archive: {exc}"
+                raise ValueError(msg) from None
             raw.flush()
             os.fsync(raw.fileno())
         try:
@@ -53,6 +46,22 @@ def write_cache(archive: str, target: str) -> None:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+
+
+def _write(archive: str, raw: io.RawIOBase) -> None:
+    with zipfile.ZipFile(archive) as outer, zipfile.ZipFile(raw, "w") as copy:
+        # The importer first: the entry point finds it there without reading the directory.
+        found = [(outer.getinfo(f"{IMPORTER}.py"), outer.read(f"{IMPORTER}.py"))]
+        with zipfile.ZipFile(io.BytesIO(outer.read(PACKED))) as package:
+            found += [(i, package.read(i)) for i in package.infolist() if i.filename.endswith(".py")]
+        for info, data in found:
+            # Only bytecode, stored: it is read on every import, and the importer reads sources
+            # (for tracebacks, or a module missing here) from the archive itself.
+            name = info.filename
+            code = compile(data, name, "exec", dont_inherit=True)
+            flags = (0b01).to_bytes(4, "little")  # hash-based, unchecked
+            pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
+            copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
 
 
 def _entry(name: str, like: zipfile.ZipInfo, compression: int) -> zipfile.ZipInfo:

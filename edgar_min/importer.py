@@ -1,11 +1,12 @@
-"""The importer `edgar.pyz` runs its own modules with: each one's bytecode read once.
+"""The importer `edgar.pyz` runs its own modules with: each one read once, from one packed entry.
 
-zipimport reads and unmarshals a module's bytecode twice (once to name its file, once to run
-it), and takes only the `.pyc` files beside each `.py`, which are the builder's Python's.
-`ArchiveImporter` goes first on `sys.meta_path` for `edgar_min` and reads each module's `.pyc`
-entry once, with one `pread`, from the archive or from this Python's copy of its bytecode
-(`edgar_min.bytecode`). A module it has no bytecode for is left to zipimport, which compiles it
-from the archive's source.
+The archive keeps the package in one stored entry, `edgar_min.zip` (its sources and the
+builder's `.pyc` files), so that the archive's own directory, which zipimport reads in Python on
+every run, has a handful of entries instead of two hundred. `ArchiveImporter` goes first on
+`sys.meta_path` for `edgar_min` and reads each module with one read: its bytecode from the
+packed entry, or from this Python's copy of it (`edgar_min.bytecode`); a module without bytecode
+for this Python is compiled from its source, once (zipimport compiles such a module twice, and
+reads every `.pyc` twice).
 
 The build puts a copy of this module at the top of the archive (`_edgar_importer`), and the
 bytecode copy for another Python starts with it, so that Python loads it already compiled.
@@ -19,51 +20,120 @@ import sys
 from importlib.machinery import ModuleSpec
 from importlib.util import MAGIC_NUMBER
 
-__all__ = ["ArchiveImporter", "entries", "install"]
+__all__ = ["PACKED", "ArchiveImporter", "directory", "entries", "install", "packed"]
 
 PACKAGE = "edgar_min"
+PACKED = "edgar_min.zip"  # the archive's entry holding the package
+_END = b"PK\x05\x06"  # the end of a zip's central directory, 22 bytes without a comment
 _ENTRY = b"PK\x01\x02"  # a central directory entry
 _LOCAL = b"PK\x03\x04"  # a local file header
 
+Listing = dict[str, tuple[int, int]]  # entry name -> where its local header is in the file, its size
 
-def entries(directory: bytes, start: int) -> dict[str, tuple[int, int]]:
+
+def directory(path: str, end: int | None = None) -> tuple[bytes, int] | None:
+    """The central directory of the zip that ends at `end` in `path` (default: the file's end).
+
+    Returned with its end record, and with where that zip starts in the file; None for a zip
+    with a comment, or anything that is not a zip: no cheap reading of it.
+    """
+    try:
+        with open(path, "rb") as handle:
+            end_at = handle.seek(-22, os.SEEK_END) if end is None else handle.seek(end - 22)
+            record = handle.read(22)
+            if record[:4] != _END:
+                return None
+            size = int.from_bytes(record[12:16], "little")
+            if size > end_at:
+                return None
+            handle.seek(end_at - size)
+            listing = handle.read(size) + record
+    except (OSError, ValueError):
+        return None
+    # A prefix before the zip (the `#!` line, or the archive around a packed zip) moves every
+    # offset the directory gives.
+    return listing, end_at - size - int.from_bytes(record[16:20], "little")
+
+
+def entries(listing: bytes, start: int) -> Listing:
     """Each uncompressed entry of a zip directory: where its local header is in the file, and its size.
 
-    `start` is where the zip begins in the file (after a `#!` line, say). Raises ValueError
-    for anything that is not a zip directory.
+    `start` is where the zip begins in the file. Raises ValueError for anything that is not a
+    zip directory.
     """
-    found: dict[str, tuple[int, int]] = {}
-    at, last = 0, len(directory) - 22  # the end record closes it
+    found: Listing = {}
+    at, last = 0, len(listing) - 22  # the end record closes it
     while at < last:
-        if directory[at : at + 4] != _ENTRY:
+        if listing[at : at + 4] != _ENTRY:
             msg = "not a zip central directory"
             raise ValueError(msg)
-        method = int.from_bytes(directory[at + 10 : at + 12], "little")
-        size = int.from_bytes(directory[at + 20 : at + 24], "little")
-        name_size = int.from_bytes(directory[at + 28 : at + 30], "little")
-        skip = int.from_bytes(directory[at + 30 : at + 32], "little")
-        skip += int.from_bytes(directory[at + 32 : at + 34], "little")
-        local = int.from_bytes(directory[at + 42 : at + 46], "little")
+        method = int.from_bytes(listing[at + 10 : at + 12], "little")
+        size = int.from_bytes(listing[at + 20 : at + 24], "little")
+        name_size = int.from_bytes(listing[at + 28 : at + 30], "little")
+        skip = int.from_bytes(listing[at + 30 : at + 32], "little")
+        skip += int.from_bytes(listing[at + 32 : at + 34], "little")
+        local = int.from_bytes(listing[at + 42 : at + 46], "little")
         if method == 0:
-            name = directory[at + 46 : at + 46 + name_size].decode("utf-8", "replace")
+            name = listing[at + 46 : at + 46 + name_size].decode("utf-8", "replace")
             found[name] = (start + local, size)
         at += 46 + name_size + skip
     return found
+
+
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    """`os.pread`, or a seek and a read where the platform has no pread (Windows)."""
+    if _HAS_PREAD:
+        return os.pread(fd, size, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
+_HAS_PREAD = hasattr(os, "pread")
 
 
 def read_entry(fd: int, where: tuple[int, int], name: str) -> bytes | None:
     """The data of the stored entry `name` at `where`, or None when the file does not hold it."""
     offset, size = where
     head = 30 + len(name.encode())
-    data = os.pread(fd, head + size, offset)
+    data = _pread(fd, head + size, offset)
     if data[:4] != _LOCAL:
         return None
     name_size = int.from_bytes(data[26:28], "little")
     extra = int.from_bytes(data[28:30], "little")
     if extra or name_size != head - 30:  # a local header unlike its directory entry
-        data = os.pread(fd, size, offset + 30 + name_size + extra)
+        data = _pread(fd, size, offset + 30 + name_size + extra)
         return data if len(data) == size else None
     return data[head:] if len(data) == head + size else None
+
+
+def _listing(path: str, end: int | None = None) -> Listing | None:
+    found = directory(path, end)
+    if found is None:
+        return None
+    try:
+        return entries(*found)
+    except ValueError:
+        return None
+
+
+def packed(archive: str) -> int | None:
+    """Where the packed package's zip ends in `archive`, or None when the archive has none."""
+    found = _listing(archive)
+    where = None if found is None else found.get(PACKED)
+    if where is None:
+        return None
+    try:
+        fd = os.open(archive, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = _pread(fd, 30, where[0])
+    finally:
+        os.close(fd)
+    if head[:4] != _LOCAL:
+        return None
+    skip = int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
+    return where[0] + 30 + skip + where[1]
 
 
 def _loads(pyc: bytes) -> object:
@@ -72,43 +142,59 @@ def _loads(pyc: bytes) -> object:
 
 
 class ArchiveImporter:
-    """Finds and loads `edgar_min` modules from the `.pyc` entries of one zip, each read once.
+    """Finds and loads `edgar_min` modules from one archive: bytecode if it has this Python's, else source.
 
-    `archive` is the `edgar.pyz` being run: modules' `__file__`, their sources (for tracebacks)
-    and what `edgar install` writes into a hook name it. `code` is the file whose bytecode runs:
-    the archive itself, or this Python's copy of its bytecode.
+    `archive` is the `edgar.pyz` being run: modules' `__file__`, their sources and what `edgar
+    install` writes into a hook name it. `code` is the file whose `.pyc` entries (`compiled`)
+    run; `sources` are the packed entries of the archive (`.py` and the builder's `.pyc`),
+    or where the packed zip ends, read when first needed.
     """
 
-    def __init__(self, archive: str, code: str, found: dict[str, tuple[int, int]], sources: object) -> None:
+    def __init__(self, archive: str, code: str, compiled: Listing, sources: Listing | int) -> None:
         self.archive = archive
         self.code = code
-        self._entries = found
-        self._sources = sources  # the archive's entries, or its (directory, start) until asked
-        self._fd = os.open(code, os.O_RDONLY)  # kept for the run: one pread per module
+        self._compiled = compiled
+        self._sources = sources
+        self._fd = os.open(code, os.O_RDONLY)  # kept for the run: one read per module
+        self._archive_fd = self._fd if code == archive else None
 
-    def _bytecode(self, name: str) -> tuple[str, bool, bytes] | None:
-        """The entry stem, whether it is a package, and the `.pyc` data of module `name`."""
+    def _source_entries(self) -> Listing:
+        if isinstance(self._sources, int):
+            self._sources = _listing(self.archive, self._sources) or {}
+        return self._sources
+
+    def _read_source(self, key: str) -> bytes | None:
+        where = self._source_entries().get(key)
+        if where is None:
+            return None
+        if self._archive_fd is None:
+            self._archive_fd = os.open(self.archive, os.O_RDONLY)
+        return read_entry(self._archive_fd, where, key)
+
+    def _find(self, name: str) -> tuple[str, bool, bytes, bool] | None:
+        """The entry stem, whether it is a package, and its `.pyc` data (True) or source (False)."""
         if name != PACKAGE and not name.startswith(PACKAGE + "."):
             return None
         stem = name.replace(".", "/")
         for key, package in ((stem + "/__init__", True), (stem, False)):
-            where = self._entries.get(key + ".pyc")
-            if where is not None:
-                data = read_entry(self._fd, where, key + ".pyc")
-                # Another Python's bytecode, or a damaged entry: left to zipimport, from source.
-                if data is None or data[:4] != MAGIC_NUMBER:
-                    return None
-                return key, package, data
+            where = self._compiled.get(key + ".pyc")
+            data = None if where is None else read_entry(self._fd, where, key + ".pyc")
+            if data is not None and data[:4] == MAGIC_NUMBER:
+                return key, package, data, True
+            # Another Python's bytecode, none, or a damaged entry: the source, compiled here.
+            source = self._read_source(key + ".py")
+            if source is not None:
+                return key, package, source, False
         return None
 
     def find_spec(self, name: str, _path: object = None, _target: object = None) -> ModuleSpec | None:
-        found = self._bytecode(name)
+        found = self._find(name)
         if found is None:
             return None
-        key, package, data = found
+        key, package, _data, _compiled = found
         spec = ModuleSpec(name, self, origin=f"{self.archive}/{key}.py", is_package=package)
         spec.has_location = True
-        spec.loader_state = data
+        spec.loader_state = found
         if package:
             spec.submodule_search_locations = [f"{self.archive}/{key.rpartition('/')[0]}"]
         return spec
@@ -118,19 +204,26 @@ class ArchiveImporter:
 
     def exec_module(self, module: object) -> None:
         spec = module.__spec__
-        data, spec.loader_state = spec.loader_state, None
-        code = self.get_code(spec.name) if data is None else _loads(data)
+        found, spec.loader_state = spec.loader_state, None
+        code = self.get_code(spec.name) if found is None else self._code(found)
         exec(code, module.__dict__)  # noqa: S102 - an importer runs the module's code
 
+    @staticmethod
+    def _code(found: tuple[str, bool, bytes, bool]) -> object:
+        key, _package, data, compiled = found
+        # The name a traceback shows, as the builder's bytecode has it.
+        return _loads(data) if compiled else compile(data, f"{key}.py", "exec", dont_inherit=True)
+
     def get_code(self, name: str) -> object:
-        found = self._bytecode(name)
+        found = self._find(name)
         if found is None:
-            msg = f"no bytecode for {name} in {self.code}"
+            msg = f"no module {name} in {self.archive}"
             raise ImportError(msg, name=name)
-        return _loads(found[2])
+        return self._code(found)
 
     def is_package(self, name: str) -> bool:
-        return f"{name.replace('.', '/')}/__init__.pyc" in self._entries
+        key = f"{name.replace('.', '/')}/__init__"
+        return f"{key}.pyc" in self._compiled or f"{key}.py" in self._source_entries()
 
     def get_filename(self, name: str) -> str:
         stem = name.replace(".", "/")
@@ -138,44 +231,38 @@ class ArchiveImporter:
 
     def get_source(self, name: str) -> str | None:
         """The module's source from the archive, for tracebacks; None when it cannot be read."""
-        if isinstance(self._sources, tuple):
-            try:
-                self._sources = entries(*self._sources)
-            except ValueError:
-                self._sources = {}
         key = self.get_filename(name)[len(self.archive) + 1 :]
-        where = self._sources.get(key)
-        if where is None:
-            return None
         try:
-            fd = os.open(self.archive, os.O_RDONLY)
+            data = self._read_source(key)
         except OSError:
             return None
-        try:
-            data = read_entry(fd, where, key)
-        finally:
-            os.close(fd)
         return None if data is None else data.decode("utf-8", "replace")
 
 
-def install(archive: str, code: str, code_directory: tuple[bytes, int], directory: tuple[bytes, int]) -> bool:
-    """Import edgar from `code`'s bytecode from now on; False, changing nothing, if it holds none.
+def install(archive: str, code: str | None = None) -> bool:
+    """Import edgar from `archive` from now on: with `code`'s bytecode, else its own, else its sources.
 
-    `code_directory` and `directory` are the zip directories of `code` and of `archive`.
+    `code` is this Python's bytecode copy of the archive, if it has one. Returns False,
+    changing nothing, when the archive holds no packed package or cannot be read.
     """
-    try:
-        found = entries(*code_directory)
-    except ValueError:
+    end = packed(archive)
+    if end is None:
         return False
-    if f"{PACKAGE}/__init__.pyc" not in found:
+    if code is None:
+        compiled = _listing(archive, end)
+        sources: Listing | int = compiled or {}
+    else:
+        compiled, sources = _listing(code), end
+    if not compiled:
         return False
     try:
-        importer = ArchiveImporter(archive, code, found, found if code == archive else directory)
+        importer = ArchiveImporter(archive, code or archive, compiled, sources)
     except OSError:
         return False
     sys.meta_path.insert(0, importer)
-    # Modules already imported from the archive's sources (the package and the writer, on the
-    # run that wrote the copy) go, so that every edgar module of this run comes from `code`.
+    # Modules already imported another way (the writer, on the run that wrote the copy; the
+    # package's stand-in for a program with the archive on sys.path) go, so that every edgar
+    # module of this run comes from here.
     for name in [n for n in sys.modules if n == PACKAGE or n.startswith(PACKAGE + ".")]:
         del sys.modules[name]
     return True

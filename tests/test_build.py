@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -35,23 +36,55 @@ def test_two_builds_are_byte_identical(built):
     assert a.read_bytes() == b.read_bytes()
 
 
+def packed(pyz: Path) -> zipfile.ZipFile:
+    with zipfile.ZipFile(pyz) as zf:
+        return zipfile.ZipFile(io.BytesIO(zf.read("edgar_min.zip")))
+
+
 def test_shebang_compression_and_legacy_unchecked_pycs(built):
     data = built[0].read_bytes()
     assert data.startswith(b"#!/usr/bin/env python3\n")
     with zipfile.ZipFile(built[0]) as zf:
         names = zf.namelist()
-        assert names == sorted(names)
-        assert "__main__.py" in names
-        assert not any("__pycache__" in n for n in names)
-        for name in names:
-            info = zf.getinfo(name)
+    # A handful of entries: zipimport reads every one of them on every run.
+    assert names == sorted(names)
+    assert names == [
+        "__main__.py", "__main__.pyc", "_edgar_bytecode.py", "_edgar_bytecode.pyc",
+        "_edgar_importer.py", "_edgar_importer.pyc", "edgar_min.py", "edgar_min.pyc", "edgar_min.zip",
+    ]  # fmt: skip
+    package = packed(built[0])
+    inside = package.namelist()
+    assert inside == sorted(inside)
+    sources = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "edgar_min").rglob("*.py"))
+    assert [n for n in inside if n.endswith(".py")] == sources
+    assert not any("__pycache__" in n for n in inside)
+    for archive, entries in ((zipfile.ZipFile(built[0]), names), (package, inside)):
+        for name in entries:
+            info = archive.getinfo(name)
             assert info.compress_type == zipfile.ZIP_STORED, name  # no run imports zlib to inflate it
             assert info.date_time == (2026, 1, 1, 0, 0, 0)
-            if name.endswith(".py") and name != "__main__.py":
-                pyc = zf.read(name[:-3] + ".pyc")
+            if name.endswith(".py"):
+                pyc = archive.read(name[:-3] + ".pyc")
                 assert pyc[:4] == importlib.util.MAGIC_NUMBER
                 flags = int.from_bytes(pyc[4:8], "little")
                 assert flags == 0b01, name  # hash-based, unchecked
+
+
+def test_a_damaged_archive_is_a_sentence_and_exit_2(built, tmp_path):
+    damaged = tmp_path / "damaged.pyz"
+    with zipfile.ZipFile(built[0]) as src, zipfile.ZipFile(damaged, "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info, b"not a zip" if info.filename == "edgar_min.zip" else src.read(info.filename))
+    done = subprocess.run([sys.executable, str(damaged), "skills", "list"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"edgar: {damaged} cannot be read, or is damaged; copy edgar.pyz again\n"
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(built[0]) as src:
+        src.extractall(unpacked)
+    done = subprocess.run([sys.executable, str(unpacked), "skills", "list"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "run edgar.pyz itself" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_pyz_runs_from_another_folder(built, tmp_path):
@@ -85,10 +118,17 @@ def test_the_pyz_imports_from_the_zip_not_the_checkout(built, tmp_path):
 
 def test_validate_works_with_the_learning_package_deleted(built, tmp_path):
     stripped = tmp_path / "stripped.pyz"
+    inner = io.BytesIO()
+    with packed(built[0]) as package, zipfile.ZipFile(inner, "w") as kept:
+        for info in package.infolist():
+            if not info.filename.startswith("edgar_min/learning/"):
+                kept.writestr(info, package.read(info.filename))
     with zipfile.ZipFile(built[0]) as src, zipfile.ZipFile(stripped, "w") as dst:
         for info in src.infolist():
-            if not info.filename.startswith("edgar_min/learning/"):
-                dst.writestr(info, src.read(info.filename))
+            data = inner.getvalue() if info.filename == "edgar_min.zip" else src.read(info.filename)
+            dst.writestr(info, data)
+    with packed(stripped) as package:
+        assert "edgar_min/learning/__init__.py" not in package.namelist()
     validate = [sys.executable, str(stripped), "--root", str(tmp_path / "proj"), "skills", "validate"]
     skill = tmp_path / "proj" / ".edgar" / "skills" / "mine" / "SKILL.md"
     skill.parent.mkdir(parents=True)

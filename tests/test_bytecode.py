@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import edgar_min
 from edgar_min.bytecode import _ours, cache_file
 
 REPO = Path(__file__).resolve().parents[1]
@@ -129,10 +131,10 @@ def test_another_python_gives_the_same_answers_and_caches_its_bytecode_once(pyz,
     assert oct(copy.stat().st_mode & 0o777) == "0o600"
     assert imported_from(python, pyz, home, cache).startswith(str(copy))
     with zipfile.ZipFile(copy) as zf, zipfile.ZipFile(pyz) as original:
-        sources = sorted(n for n in original.namelist() if n.endswith(".py") and n != "__main__.py")
+        with zipfile.ZipFile(io.BytesIO(original.read("edgar_min.zip"))) as packed:
+            sources = ["_edgar_importer.py", *sorted(n for n in packed.namelist() if n.endswith(".py"))]
         # Bytecode only, the importer first: sources are read from the archive itself.
-        assert zf.namelist()[0] == "_edgar_importer.pyc"
-        assert sorted(zf.namelist()) == sorted(n[:-3] + ".pyc" for n in sources)
+        assert zf.namelist() == [n[:-3] + ".pyc" for n in sources]
         magic = zf.read(sources[0][:-3] + ".pyc")[:4]
         assert magic != importlib.util.MAGIC_NUMBER  # the other Python's, not the builder's
         for name in sources:
@@ -294,3 +296,18 @@ def test_the_hooks_it_installs_run_the_archive_not_its_bytecode_copy(pyz, projec
         assert len(commands) == 3
         assert all(f"{pyz} --root" in line for line in commands), done.stdout
     assert (cache / "edgar" / "bytecode").exists()  # the other Python did run from its copy
+
+
+@needs_other
+def test_a_program_with_the_archive_on_sys_path_imports_the_package_on_any_python(pyz, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    code = (
+        "import edgar_min, edgar_min.skills.names as n\n"
+        "print(edgar_min.__version__, edgar_min.__file__, n.is_skill_name('tidy-imports'))\n"
+    )
+    for python in (sys.executable, OTHERS[0]):
+        env = {"PATH": os.environ["PATH"], "HOME": str(home), "PYTHONPATH": str(pyz)}
+        done = subprocess.run([python, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [edgar_min.__version__, f"{pyz}/edgar_min/__init__.py", "True"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import marshal
 import subprocess
 import sys
@@ -11,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from edgar_min.bytecode import directory
-from edgar_min.importer import ArchiveImporter, entries, install
+from edgar_min.importer import PACKED, ArchiveImporter, directory, entries, install, packed
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -78,52 +78,72 @@ def test_a_module_runs_from_its_bytecode_and_names_the_archive(small):
     assert found.archive == path  # what `edgar install` writes into a hook
 
 
-def test_what_it_has_no_bytecode_for_is_left_to_zipimport(small):
+def test_a_module_without_this_pythons_bytecode_is_compiled_from_its_source(small):
     path, _ = small
     found = importer(path)
-    assert found.find_spec("edgar_min.old") is None  # another Python's bytecode
+    spec = found.find_spec("edgar_min.old")  # another Python's bytecode beside its source
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.X == 1
     assert found.find_spec("edgar_min.missing") is None
     assert found.find_spec("other") is None  # not edgar's
-    with pytest.raises(ImportError, match=r"no bytecode for edgar_min\.old"):
-        found.get_code("edgar_min.old")
+    with pytest.raises(ImportError, match=r"no module edgar_min\.missing in"):
+        found.get_code("edgar_min.missing")
 
 
 def test_an_entry_whose_bytes_are_not_where_the_directory_says_is_not_run(tmp_path, small):
     path, _ = small
     data = bytearray(Path(path).read_bytes())
-    found = importer(path)
-    at, _size = found._entries["edgar_min/answer.pyc"]
-    data[at : at + 4] = b"XXXX"  # the local header gone
-    broken = tmp_path / "broken.pyz"
-    broken.write_bytes(bytes(data))
-    assert importer(str(broken)).find_spec("edgar_min.answer") is None
-
-
-def test_install_refuses_an_archive_without_the_package(tmp_path):
-    path = archive(tmp_path / "empty.pyz", {"other.pyc": pyc("", "other.py")})
     listing = directory(path)
+    assert listing is not None
+    found = entries(*listing)
+    for name in ("edgar_min/answer.pyc", "edgar_min/answer.py"):
+        at, _size = found[name]
+        data[at : at + 4] = b"XXXX"  # its local header gone
+        broken = tmp_path / "broken.pyz"
+        broken.write_bytes(bytes(data))
+        spec = importer(str(broken)).find_spec("edgar_min.answer")
+        if name.endswith(".pyc"):  # the damaged bytecode is passed over for the source
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            assert module.ANSWER == 42
+        else:
+            assert spec is None
+
+
+def test_install_refuses_an_archive_without_the_packed_package(tmp_path):
     before = list(sys.meta_path)
-    assert install(path, path, listing, listing) is False
+    path = archive(tmp_path / "empty.pyz", {"other.pyc": pyc("", "other.py")})
+    assert packed(path) is None
+    assert install(path) is False
+    damaged = archive(tmp_path / "damaged.pyz", {PACKED: b"not a zip"})
+    assert install(damaged) is False
     assert sys.meta_path == before
 
 
 def test_directory_and_entries_agree_with_zipfile_on_the_built_archive(tmp_path):
     out = tmp_path / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, capture_output=True
-    )
-    listing = directory(str(out))
+    build = [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)]
+    subprocess.run(build, check=True, capture_output=True)
+    raw = out.read_bytes()
+    outer = directory(str(out))
+    assert outer is not None
+    end = packed(str(out))
+    assert end is not None
+    with zipfile.ZipFile(out) as zf:
+        assert sorted(entries(*outer)) == sorted(zf.namelist())
+        inner = zipfile.ZipFile(io.BytesIO(zf.read(PACKED)))
+    listing = directory(str(out), end)
     assert listing is not None
     found = entries(*listing)
-    raw = out.read_bytes()
-    with zipfile.ZipFile(out) as zf:
-        assert sorted(found) == sorted(zf.namelist())
-        for info in zf.infolist():
-            at, size = found[info.filename]
-            assert size == info.file_size
-            assert raw[at : at + 4] == b"PK\x03\x04"
+    assert sorted(found) == sorted(inner.namelist())
+    for info in inner.infolist():
+        at, size = found[info.filename]
+        assert size == info.file_size
+        assert raw[at : at + 4] == b"PK\x03\x04"
     # Every module of the package runs from it, and its source is the package's own file.
-    every = importer(str(out))
+    every = ArchiveImporter(str(out), str(out), found, found)
     for source in sorted((REPO / "edgar_min").rglob("*.py")):
         name = ".".join(source.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
         assert every.find_spec(name) is not None, name

@@ -16,7 +16,8 @@ from edgar_min.semif.types import DecisionResult
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
     from edgar_min.semif.types import DecisionRequest, Option, PromptOrder
 
@@ -64,14 +65,18 @@ _tokens: dict[str, tuple[str, ...]] = {}
 _indexes: dict[tuple[Option, ...], tuple[dict[str, list[tuple[int, float]]], int | None]] = {}
 
 
+def _remembered(memo: dict, limit: int, key: object, make: Callable[[Any], Any]) -> Any:
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= limit:
+            memo.clear()
+        found = memo[key] = make(key)
+    return found
+
+
 def tokens(text: str) -> tuple[str, ...]:
     """Lower-cased, stop words dropped, stemmed."""
-    found = _tokens.get(text)
-    if found is None:
-        if len(_tokens) >= 4096:
-            _tokens.clear()
-        found = _tokens[text] = _tokens_of(text)
-    return found
+    return _remembered(_tokens, 4096, text, _tokens_of)
 
 
 def _tokens_of(text: str) -> tuple[str, ...]:
@@ -83,12 +88,7 @@ def _tokens_of(text: str) -> tuple[str, ...]:
 
 def _index(options: tuple[Option, ...]) -> tuple[dict[str, list[tuple[int, float]]], int | None]:
     """term -> [(option index, BM25 weight)] for one option set, and the index of `none`."""
-    found = _indexes.get(options)
-    if found is None:
-        if len(_indexes) >= 1024:
-            _indexes.clear()
-        found = _indexes[options] = _index_of(options)
-    return found
+    return _remembered(_indexes, 1024, options, _index_of)
 
 
 def _index_of(options: tuple[Option, ...]) -> tuple[dict[str, list[tuple[int, float]]], int | None]:
