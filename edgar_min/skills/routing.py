@@ -9,7 +9,8 @@ gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
 accounts for); their product is the evidence. Whether the best skill is meant
 at all is a small logistic model (`Ranking.log_odds`) over its evidence, its
-coverage and how many content words the message has: a chat line, or a small
+coverage, how many content words the message has, and two signs of a small edit
+(an editing verb first, a file or identifier named): a chat line, or a small
 task that shares a word or two with a skill but is about something else, gets
 no skill, while a long task whose words spread over a skill's description does.
 
