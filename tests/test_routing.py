@@ -10,7 +10,18 @@ from hypothesis import strategies as st
 from suggestfiles import SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
-from edgar_min.skills.routing import Card, Hit, Ranking, RoutingEngine, RoutingIndex, card_terms, stem, words
+from edgar_min.skills.routing import (
+    Card,
+    Hit,
+    Ranking,
+    RoutingEngine,
+    RoutingIndex,
+    card_terms,
+    names_file,
+    opens_with_edit,
+    stem,
+    words,
+)
 
 
 @pytest.fixture(scope="module")
@@ -289,6 +300,56 @@ def test_the_same_evidence_counts_for_more_in_a_longer_message():
     assert Ranking((hit,), terms=2).best is None
     assert Ranking((hit,), terms=8).best is hit
     assert Ranking((), terms=0).best is None
+
+
+@pytest.mark.parametrize(
+    ("text", "edit"),
+    [
+        ("rename the slides variable to pages", True),
+        ("pls bump the footer font size to 14px", True),
+        ("can you remove the dead helper", True),
+        ("make a deck about q3", False),
+        ("the renamed file is gone", False),
+        ("", False),
+    ],
+)
+def test_a_message_opening_with_an_editing_verb_is_told(text, edit):
+    assert opens_with_edit(text) is edit
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("update it in config.yaml", True),
+        ("remove the helper in utils.py.", True),
+        ("add a docstring to parse_protein", True),
+        ("what does `x` hold", True),
+        ("add node_modules to the .gitignore", True),
+        ("e.g. a chart of the totals", False),
+        ("bump it to 2.0.1", False),
+        ("make a gif for slack", False),
+    ],
+)
+def test_a_message_naming_a_file_or_identifier_is_told(text, named):
+    assert names_file(text) is named
+
+
+def test_a_small_edit_needs_more_evidence_than_a_task():
+    hit = Hit("pptx", score=20.0, coverage=0.5, evidence=12.0, matched=3)
+    task = Ranking((hit,), terms=5)
+    assert task.best is hit
+    assert Ranking((hit,), terms=5, edit=True).log_odds() < task.log_odds()
+    assert Ranking((hit,), terms=5, names_file=True).log_odds() < task.log_odds()
+    assert Ranking((hit,), terms=5, edit=True, names_file=True).best is None
+
+
+def test_a_small_edit_in_a_skills_words_gets_none_and_the_task_gets_the_skill(index):
+    edit = index.rank("rename the slides variable to pages in deck.js")
+    assert edit.hits[0].name == "pptx"  # it shares the skill's words...
+    assert edit.best is None  # ...and needs none of it
+    task = index.rank("add slides to my deck about the q3 numbers")
+    assert task.best is not None
+    assert task.best.name == "pptx"
 
 
 def test_the_engine_gives_none_the_odds_the_ranking_says(wider):

@@ -60,6 +60,17 @@ def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
     assert result.out.split()[0] == "git-cleanup"
 
 
+def test_a_small_edit_that_shares_a_skills_words_gets_none(project, edgar):
+    result = edgar("--root", str(project), "--json", "skills", "suggest", "rename the pdf_pages helper")
+    assert result.code == 0, result
+    doc = result.json()
+    assert doc["candidates"][0]["name"] == "pdf"  # "pdf" and "pages" are the pdf skill's words...
+    assert doc["skills"] == []  # ...but renaming a function needs no skill
+    # Opening with an editing verb does not bar a task the skill does.
+    result = edgar("--root", str(project), "skills", "suggest", "add page numbers to the merged pdf")
+    assert result.out.split()[0] == "pdf"
+
+
 def test_json_lists_the_choice_the_candidates_and_the_decision(project, edgar):
     result = edgar("--root", str(project), "--json", "skills", "suggest", "ci is red on my pr, fix it")
     assert result.code == 0, result
