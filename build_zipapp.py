@@ -52,7 +52,7 @@ if archive is None:
 lookup = sys.modules["{lookup}"] = type(sys)("{lookup}")
 lookup.__file__ = archive + "/{lookup}.py"
 exec(__loader__.get_code("{lookup}"), lookup.__dict__)
-if not lookup.use_archive(archive, {magic!r}):
+if not lookup.use_archive(archive, {magic!r}, __loader__):
     sys.stderr.write(f"edgar: {{archive}} cannot be read, or is damaged; copy edgar.pyz again\\n")
     sys.exit(2)
 from edgar_min.cli import leave, main
@@ -66,7 +66,7 @@ import sys
 
 from {lookup} import use_archive
 
-if not use_archive(os.path.dirname(__file__), {magic!r}):
+if not use_archive(os.path.dirname(__file__), {magic!r}, __loader__):
     raise ImportError("edgar.pyz cannot be read, or is damaged", name=__name__)
 import edgar_min  # noqa: E402, F401, PLW0406 - the packed package, which takes this module's place
 """

@@ -80,6 +80,14 @@ def _write(archive: str, target: str) -> bool:
     return _ours(target)
 
 
+def _module(name: str, file: str, code: object) -> object:
+    module = type(sys)(name)
+    module.__file__ = file
+    sys.modules[name] = module
+    exec(code, module.__dict__)  # noqa: S102 - the archive's importer, or this Python's copy of it
+    return module
+
+
 def _first_module(path: str, name: str) -> object | None:
     """Module `name` from the `.pyc` that is the first entry of the zip at `path`, if it is."""
     entry = f"{name}.pyc".encode()
@@ -94,30 +102,34 @@ def _first_module(path: str, name: str) -> object | None:
         code = marshal.loads(memoryview(data)[16:])  # noqa: S302 - bytecode in a private copy (_ours)
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    module = type(sys)(name)
-    module.__file__ = f"{path}/{name}.py"
-    sys.modules[name] = module
-    exec(code, module.__dict__)  # noqa: S102 - the importer, compiled by this Python's first run
-    return module
+    return _module(name, f"{path}/{name}.py", code)
 
 
-def use_archive(archive: str, built_for: bytes) -> bool:
+def use_archive(archive: str, built_for: bytes, loader: object) -> bool:
     """Install the importer for `archive`, with bytecode for the running Python where it can.
 
-    `built_for` is the magic number of the archive's own `.pyc` files. False when the archive
-    cannot be read: then edgar cannot be imported at all.
+    `built_for` is the magic number of the archive's own `.pyc` files, `loader` the zipimporter
+    that runs the entry point. False when the archive cannot be read: then edgar cannot be
+    imported at all.
     """
+
+    def archived() -> object:
+        # Not `import`: zipimport reads a module twice, and compiles twice one it has no bytecode for.
+        return sys.modules.get(IMPORTER) or _module(
+            IMPORTER, f"{archive}/{IMPORTER}.py", loader.get_code(IMPORTER)
+        )
+
     if built_for == MAGIC_NUMBER:
-        return __import__(IMPORTER).install(archive)
+        return archived().install(archive)
     target = cache_file(archive)
     if target is not None and _ours(target):
         importer = _first_module(target, IMPORTER)
         if importer is not None and importer.install(archive, target):
             return True
         # A damaged copy: from sources, and not rewritten (other runs may be reading it).
-        return __import__(IMPORTER).install(archive)
+        return archived().install(archive)
     # The importer from the archive's source, so that the writer can be imported at all.
-    if not __import__(IMPORTER).install(archive):
+    if not archived().install(archive):
         return False
     # A file there that is not ours alone is never used, and never worth rewriting each run.
     if target is None or sys.dont_write_bytecode or os.path.lexists(target) or not _write(archive, target):
