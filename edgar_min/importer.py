@@ -176,12 +176,15 @@ class ArchiveImporter:
         if name != PACKAGE and not name.startswith(PACKAGE + "."):
             return None
         stem = name.replace(".", "/")
-        for key, package in ((stem + "/__init__", True), (stem, False)):
+        candidates = ((stem + "/__init__", True), (stem, False))
+        for key, package in candidates:
             where = self._compiled.get(key + ".pyc")
             data = None if where is None else read_entry(self._fd, where, key + ".pyc")
             if data is not None and data[:4] == MAGIC_NUMBER:
                 return key, package, data, True
-            # Another Python's bytecode, none, or a damaged entry: the source, compiled here.
+        # Another Python's bytecode, none, or a damaged entry: the source, compiled here. Only
+        # now, since on another Python that reads the archive's directory of sources.
+        for key, package in candidates:
             source = self._read_source(key + ".py")
             if source is not None:
                 return key, package, source, False

@@ -161,3 +161,21 @@ def test_a_zip_with_a_comment_or_no_zip_at_all_gives_no_directory(tmp_path):
     assert directory(str(tmp_path / "missing")) is None
     with pytest.raises(ValueError, match="not a zip central directory"):
         entries(b"\x00" * 60, 0)
+
+
+def test_a_module_in_the_bytecode_copy_is_found_without_reading_the_sources(small):
+    # On another Python the sources' directory is read only for a module the copy lacks
+    # (or a traceback): reading it costs a tenth of a prompt's start-up.
+    path, source = small
+    listing = directory(path)
+    assert listing is not None
+    found = entries(*listing)
+    compiled = {k: v for k, v in found.items() if k.endswith(".pyc")}
+    end = Path(path).stat().st_size
+    lazy = ArchiveImporter(path, path, compiled, end)
+    assert lazy.find_spec("edgar_min.answer") is not None
+    assert lazy.find_spec("edgar_min") is not None
+    assert lazy._sources == end  # not read
+    assert lazy.find_spec("edgar_min.old") is not None  # another Python's bytecode: from source
+    assert lazy.get_source("edgar_min.answer") == source
+    assert isinstance(lazy._sources, dict)

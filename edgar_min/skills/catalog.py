@@ -26,12 +26,14 @@ from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, ru
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
     from edgar_min.layout import Layout
     from edgar_min.skills.discovery import Skill
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 5"  # 5: "When to apply" read as When to use; the body's opening
+FORMAT = "edgar-min routing 6"  # 6: the names as routing stems them; 5: "When to apply", the opening
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -62,12 +64,61 @@ class Entry:
         return "\n".join(lines[self.body_line - 1 :])
 
 
+class CachedEntries:
+    """The entries read from the routing cache by name, each made when first asked for.
+
+    A prompt needs the few it suggests, not the hundreds it ranks: making them all is a
+    tenth of the prompt hook. Reads like a dict of `Entry`.
+    """
+
+    __slots__ = ("_made", "_rows")
+
+    def __init__(self, rows: dict[str, tuple[str, str, str, str, str, int]]) -> None:
+        self._rows = rows  # name -> description, when, opening, path, origin, body line
+        self._made: dict[str, Entry] = {}
+
+    def __getitem__(self, name: str) -> Entry:
+        found = self._made.get(name)
+        if found is None:
+            description, when, opening, path, origin, body_line = self._rows[name]
+            found = self._made[name] = Entry(Card(name, description, when, opening), path, origin, body_line)
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self.items()) == (
+            dict(other.items()) if isinstance(other, (dict, CachedEntries)) else other
+        )
+
+    __hash__ = None  # type: ignore[assignment] - equal by value, like a dict
+
+    def get(self, name: str, default: Entry | None = None) -> Entry | None:
+        return self[name] if name in self._rows else default
+
+    def keys(self) -> Iterable[str]:
+        return self._rows.keys()
+
+    def items(self) -> list[tuple[str, Entry]]:
+        return [(name, self[name]) for name in self._rows]
+
+    def values(self) -> list[Entry]:
+        return [self[name] for name in self._rows]
+
+
 @dataclass(slots=True)
 class Catalog:
     """The routing index over every readable skill, the entries by name, and what was skipped."""
 
     index: RoutingIndex
-    entries: dict[str, Entry]
+    entries: dict[str, Entry] | CachedEntries
     warnings: list[str]
 
 
@@ -157,19 +208,27 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
             data = jsoncodec.loads(handle.read())
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        entries, bags, name_parts = {}, [], {}
+        rows, bags, name_parts = {}, [], {}
         for name, description, when, opening, path, origin, body_line, bag, parts in data["skills"]:
-            card = Card(name, description, when, opening)
-            entries[name] = Entry(card, path, origin, int(body_line))
+            texts = (name, description, when, opening, path, origin)
+            if not all(isinstance(t, str) for t in texts) or name in rows:
+                return None
+            rows[name] = (description, when, opening, path, origin, int(body_line))
             if not isinstance(bag, dict) or not all(isinstance(p, str) and p in bag for p in parts):
                 return None
-            bags.append((card, bag))  # JSON gives str keys and float values, as written
+            bags.append((name, bag))  # JSON gives str keys and float values, as written
             if parts:
                 name_parts[name] = tuple(parts)
+        entries = CachedEntries(rows)
+        by_name = data["by_name"]
+        if not all(
+            isinstance(names, list) and all(n in entries for n in names) for names in by_name.values()
+        ):
+            return None
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
-    return Catalog(RoutingIndex.from_terms(bags, name_parts), entries, warnings)
+    return Catalog(RoutingIndex.from_terms(bags, name_parts, by_name), entries, warnings)
 
 
 def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[str, float]]) -> None:
@@ -191,7 +250,13 @@ def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[st
         ]
         for name, e in catalog.entries.items()
     ]
-    document = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "skills": rows}
+    document = {
+        "format": FORMAT,
+        "digest": digest,
+        "warnings": catalog.warnings,
+        "skills": rows,
+        "by_name": catalog.index.by_name,
+    }
     try:
         text = jsoncodec.dumps(document, ensure_ascii=False, separators=(",", ":"))
         write_text(layout.routing_cache, text, root=layout.root)
@@ -218,7 +283,7 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
             card, body_line = read
             entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
             bags[name] = card_terms(card)
-    catalog = Catalog(RoutingIndex.from_terms((entries[n].card, bags[n]) for n in entries), entries, warnings)
+    catalog = Catalog(RoutingIndex.from_terms((n, bags[n]) for n in entries), entries, warnings)
     if use_cache and settled and os.path.isdir(layout.edgar):
         _save(layout, digest, catalog, bags)
     return catalog

@@ -625,35 +625,70 @@ class Ranking:
         return self.hits[0] if self.log_odds() > 0 else None
 
 
+class _Weights(dict):
+    """Each index word's idf, worked out when first asked for: a prompt asks for a few dozen words.
+
+    `in` and `get` answer for every word some skill has, as a dict of all of them would.
+    """
+
+    __slots__ = ("_background", "_df", "_n")
+
+    def __init__(self, df: dict[str, int], background: dict[str, int], n: int) -> None:
+        super().__init__()
+        self._df, self._background, self._n = df, background, n
+
+    def __missing__(self, term: str) -> float:
+        seen = self._df[term] + self._background.get(term, 0)  # KeyError for a word no skill has
+        weight = self[term] = math.log(1 + (self._n - seen + 0.5) / (seen + 0.5))
+        return weight
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._df
+
+    def get(self, term: str, default: float | None = None) -> float | None:  # type: ignore[override]
+        return self[term] if term in self._df else default
+
+
 class RoutingIndex:
     """An inverted index over skill cards; `search(text)` ranks them by evidence."""
 
     def __init__(self, cards: Iterable[Card]) -> None:
-        self._build((card, card_terms(card)) for card in cards)
+        self.cards: dict[str, Card] = {}  # the cards it was built from
+        for card in cards:
+            self.cards.setdefault(card.name, card)
+        self._build((name, card_terms(card)) for name, card in self.cards.items())
 
     @classmethod
     def from_terms(
         cls,
-        pairs: Iterable[tuple[Card, dict[str, float]]],
+        pairs: Iterable[tuple[str, dict[str, float]]],
         name_parts: dict[str, tuple[str, ...]] | None = None,
+        by_name: dict[str, list[str]] | None = None,
     ) -> RoutingIndex:
-        """The index over cards whose weighted words (`card_terms`) and, if given, `name_parts` are known."""
+        """The index over skills whose weighted words (`card_terms`) and, if given, name words are known.
+
+        `name_parts` and `by_name` are what an index built before said of the names (the
+        routing cache keeps them), so that no name is split or stemmed again.
+        """
         index = cls.__new__(cls)
-        index._build(pairs, name_parts)
+        index.cards = {}
+        index._build(pairs, name_parts, by_name)
         return index
 
     def _build(
         self,
-        pairs: Iterable[tuple[Card, dict[str, float]]],
+        pairs: Iterable[tuple[str, dict[str, float]]],
         known_parts: dict[str, tuple[str, ...]] | None = None,
+        known_names: dict[str, list[str]] | None = None,
     ) -> None:
-        self.cards: dict[str, Card] = {}
         bags: list[tuple[str, dict[str, float], float]] = []
-        for card, bag in pairs:
-            if card.name in self.cards:
+        seen: set[str] = set()
+        for name, bag in pairs:
+            if name in seen:
                 continue
-            self.cards[card.name] = card
-            bags.append((card.name, bag, sum(bag.values())))
+            seen.add(name)
+            bags.append((name, bag, sum(bag.values())))
+        self.names = [name for name, _, _ in bags]
         self.size = len(bags)
         avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
         df: dict[str, int] = {}
@@ -664,12 +699,7 @@ class RoutingIndex:
         # skills, so that "file" counts for little and "gif" for much even among five skills.
         background, documents = background_counts()
         n = self.size + documents
-        self.idf = {
-            term: math.log(
-                1 + (n - count - background.get(term, 0) + 0.5) / (count + background.get(term, 0) + 0.5)
-            )
-            for term, count in df.items()
-        }
+        self.idf = _Weights(df, background, n)
         # A word no skill has: as much as the background says, else as much as the rarest word.
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
         self._background = background
@@ -691,8 +721,9 @@ class RoutingIndex:
                 for part in parts:
                     self.by_part.setdefault(part, []).append(name)
         self._long_words: list[str] | None = None
-        self.by_name: dict[str, list[str]] = {}
-        for name in self.cards:
+        # Each skill by its whole name, stemmed as a typed word is.
+        self.by_name: dict[str, list[str]] = {} if known_names is None else known_names
+        for name in self.names if known_names is None else ():
             whole = name.replace("-", "")
             self.by_name.setdefault(stem(whole), []).append(name)
             if "-" not in name and _py_named(name):
@@ -703,7 +734,7 @@ class RoutingIndex:
         """The name words (stemmed) that the typed word `raw` starts, PREFIX_REST letters or more short."""
         if self._long_words is None:  # sorted once, on first use: a prefix is then a bisection
             least = PREFIX_LETTERS + PREFIX_REST
-            self._long_words = sorted({w for name in self.cards for w in name.split("-") if len(w) >= least})
+            self._long_words = sorted({w for name in self.names for w in name.split("-") if len(w) >= least})
         from bisect import bisect_left  # an extension module: only for a prompt with a long word
 
         words, found = self._long_words, []
