@@ -211,7 +211,7 @@ def _read_now(fd: int, limit: int) -> tuple[bytes, bool]:
     try:
         blocking = os.get_blocking(fd)
         os.set_blocking(fd, False)
-    except OSError:  # a descriptor without a non-blocking mode: waited for instead
+    except (OSError, AttributeError):  # no non-blocking mode here (Windows before 3.12): waited for
         return b"", False
     try:
         while size < limit:
