@@ -43,7 +43,12 @@ if sys.version_info < (3, 11):
     sys.exit("edgar needs Python 3.11 or newer")
 if sys.argv[1:] == ["--version"]:
     print("edgar {version}")
-    sys.exit(0)
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):  # a closed pipe: the normal exit says so, as Python does
+        sys.exit(0)
+    import os
+    os._exit(0)  # nothing to tear down yet (edgar_min.cli.leave does this for every command)
 if not hasattr(__loader__, "archive"):
     sys.stderr.write("edgar: run edgar.pyz itself (python3 edgar.pyz ...), not a folder unpacked from it\\n")
     sys.exit(2)
