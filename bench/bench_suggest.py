@@ -110,6 +110,9 @@ def scores(results: list[dict]) -> dict[str, float]:
         "none_precision": sum(not r["gold"] for r in said_none) / len(said_none) if said_none else 1.0,
         "none_recall": sum(r["chosen"] is None for r in truly_none) / max(1, len(truly_none)),
         "end_to_end": right / max(1, len(results)),
+        # What a wrong answer costs most: a skill handed to the agent that the prompt did not need.
+        "wrong_skill": sum(r["chosen"] is not None and r["chosen"] not in r["gold"] for r in results)
+        / max(1, len(results)),
         "ms_per_prompt": 1000 * statistics.median(r["seconds"] for r in results),
     }
 
@@ -122,8 +125,8 @@ def report(label: str, results: list[dict], *, show_failures: bool = True, timed
         s = scores(part)
         print(
             f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
-            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}"
-            + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
+            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
+            f"wrong skill {s['wrong_skill']:.1%}" + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
         )
     if not show_failures:
         return
@@ -380,10 +383,10 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
                 ys.append(1 if r["gold"] else 0)
         return xs, ys
 
-    def choose(ranking, w) -> str | None:
+    def choose(ranking, w, shift: float = 0.0) -> str | None:
         if not ranking.hits:
             return None
-        z = sum(a * b for a, b in zip(w, none_features(ranking), strict=True))
+        z = shift + sum(a * b for a, b in zip(w, none_features(ranking), strict=True))
         hits = ranking.hits[:15]
         evidence = [h.evidence for h in hits] + [hits[0].evidence - routing.TEMPERATURE * z]
         exps = [math.exp((e - max(evidence)) / routing.TEMPERATURE) for e in evidence]
@@ -426,6 +429,48 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
         show_failures=False,
         timed=False,
     )
+    operating_points(ranked, examples, choose)
+
+
+# Shifts of the `none` log-odds tried as operating points: below 0 `none` comes more often.
+SHIFTS = tuple(x / 10 for x in range(-30, 31, 2))
+
+
+def operating_points(ranked, examples, choose) -> None:
+    """End to end, `none` precision and wrong skills handed over at other `none` operating points.
+
+    Each split is scored by weights fitted on the others, shifted by the shift that gives the
+    best end to end with `none` precision >= 0.9 on those others (the target), and at a few
+    fixed shifts, so that what a higher `none` precision costs in wrong skills is seen.
+    """
+    splits = sorted({r["split"] for r, _ in ranked})
+    folds = {}
+    for split in splits:
+        train = [(r, k) for r, k in ranked if r["split"] != split]
+        w = fit_logistic(*examples(train))
+        best = None
+        for shift in SHIFTS:
+            chosen = [{**r, "ranked": [], "chosen": choose(k, w, shift), "seconds": 0.0} for r, k in train]
+            s = scores(chosen)
+            if s["none_precision"] >= 0.9 and (best is None or s["end_to_end"] > best[0]):
+                best = (s["end_to_end"], shift)
+        folds[split] = (w, best[1] if best else max(SHIFTS))
+    print("operating points of the none decision (leave-one-split-out, all readable splits together):")
+    fixed = (-2.0, -1.0, 0.0, 1.0, 2.0)
+    points = [("fitted for none precision >= 0.9", None), *((f"shift {x:+.1f}", x) for x in fixed)]
+    for label, shift in points:
+        held = []
+        for r, k in ranked:
+            w, fitted = folds[r["split"]]
+            ranks = [h.name for h in k.hits]
+            chosen = choose(k, w, fitted if shift is None else shift)
+            held.append({**r, "ranked": ranks, "chosen": chosen, "seconds": 0.0})
+        s = scores(held)
+        print(
+            f"  {label:<34} top-1 {s['top1']:.1%}  none P {s['none_precision']:.2f} "
+            f"R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  wrong skill {s['wrong_skill']:.1%}"
+        )
+    print("  shifts fitted per held-out split: " + ", ".join(f"{s} {folds[s][1]:+.1f}" for s in splits))
 
 
 def write_background(skills: list[dict]) -> None:
