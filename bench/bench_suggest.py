@@ -7,8 +7,9 @@ Prints:
   `holdout` to `holdout8`: written later, each before the changes it is reported on; see
   bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
-  and the failures of `test` and `fresh` by kind (the holdouts' only with `--show-holdout`: they
-  are kept unread while tuning); `--quality-only` stops there;
+  the share of prompts handed a skill they did not need, and the failures of `test` and `fresh`
+  by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
+  `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -18,7 +19,9 @@ Prints:
   run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
 
 `--fit-none` fits the `none` decision's weights (routing.NONE_*) on the readable splits and prints
-them with their leave-one-split-out figures beside the router as it stands.
+them with their leave-one-split-out figures beside the router as it stands, then the decision's
+operating points: the one fitted for `none` precision >= 0.9 and a few fixed shifts, each with the
+share of prompts handed a wrong skill.
 
 Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
        [--model-all] [--write-background] [--fit-none]
