@@ -43,20 +43,20 @@ if sys.version_info < (3, 11):
     sys.exit("edgar needs Python 3.11 or newer")
 if sys.argv[1:] == ["--version"]:
     print("edgar {version}")
-    sys.exit(0)
-archive = getattr(__loader__, "archive", None)
-if archive is None:
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):  # a closed pipe: the normal exit says so, as Python does
+        sys.exit(0)
+    import os
+    os._exit(0)  # nothing to tear down yet (edgar_min.cli.leave does this for every command)
+if not hasattr(__loader__, "archive"):
     sys.stderr.write("edgar: run edgar.pyz itself (python3 edgar.pyz ...), not a folder unpacked from it\\n")
     sys.exit(2)
-# Not `import {lookup}`: zipimport would compile its source twice on another Python.
+# The rest is in {lookup}: another Python compiles this file twice (zipimport's way), that once.
 lookup = sys.modules["{lookup}"] = type(sys)("{lookup}")
-lookup.__file__ = archive + "/{lookup}.py"
+lookup.__file__ = __loader__.archive + "/{lookup}.py"
 exec(__loader__.get_code("{lookup}"), lookup.__dict__)
-if not lookup.use_archive(archive, {magic!r}, __loader__):
-    sys.stderr.write(f"edgar: {{archive}} cannot be read, or is damaged; copy edgar.pyz again\\n")
-    sys.exit(2)
-from edgar_min.cli import leave, main
-leave(main())
+lookup.run(__loader__, {magic!r})
 """
 # The package's name at the top of the archive, for a program that puts edgar.pyz on sys.path:
 # it installs the importer, which then imports the packed package in its place.

@@ -23,7 +23,7 @@ import os
 import sys
 from importlib.util import MAGIC_NUMBER
 
-__all__ = ["cache_file", "use_archive"]
+__all__ = ["cache_file", "run", "use_archive"]
 
 IMPORTER = "_edgar_importer"  # the archive's copy of edgar_min/importer.py
 
@@ -138,3 +138,18 @@ def use_archive(archive: str, built_for: bytes, loader: object) -> bool:
     if importer is not None:
         importer.install(archive, target)
     return True
+
+
+def run(loader: object, built_for: bytes) -> None:
+    """The entry point's work after `--version`: the importer installed, then edgar's command line.
+
+    `loader` is the zipimporter running the archive's `__main__`. An archive whose package
+    cannot be read is a sentence and exit 2; edgar itself never gets to say anything then.
+    """
+    archive = loader.archive
+    if not use_archive(archive, built_for, loader):
+        sys.stderr.write(f"edgar: {archive} cannot be read, or is damaged; copy edgar.pyz again\n")
+        sys.exit(2)
+    from edgar_min.cli import leave, main
+
+    leave(main())

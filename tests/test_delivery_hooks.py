@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 import time
 from pathlib import Path
 
@@ -10,7 +12,9 @@ import pytest
 from suggestfiles import write_skills
 from transcripts import SESSION, Claude, config_toml, stdin_bytes
 
+from edgar_min.delivery import hooks
 from edgar_min.delivery.hooks import EVENTS
+from edgar_min.errors import BadInput
 
 PROMPT = "the ci checks on my pull request are failing, figure out why and fix it"
 
@@ -337,3 +341,46 @@ def test_a_linked_history_folder_keeps_the_turn_and_logs_the_lost_observation(
     assert [row["problem"] for row in logged] == [problem]
     # The turn itself is stored.
     assert edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()["loaded"] == 1
+
+
+def _pipe_stream(payload: bytes | None, *, later: bytes = b"", close: bool = True):
+    """A real pipe's read end as stdin: `payload` written before reading, `later` after 0.2 s."""
+    read_end, write_end = os.pipe()
+    if payload:
+        os.write(write_end, payload)
+
+    def finish() -> None:
+        time.sleep(0.2)
+        if later:
+            os.write(write_end, later)
+        if close:
+            os.close(write_end)
+
+    threading.Thread(target=finish, daemon=True).start()
+    return os.fdopen(read_end, "rb")
+
+
+def test_a_payload_in_a_pipe_is_read_whole_written_at_once_or_in_parts(monkeypatch):
+    document = {"session_id": "s-1", "prompt": "merge these pdfs"}
+    text = json.dumps(document).encode()
+    with _pipe_stream(text) as stream:
+        assert hooks.read_payload(stream) == document
+    with _pipe_stream(text[:10], later=text[10:]) as stream:  # the harness still writing
+        assert hooks.read_payload(stream) == document
+    with _pipe_stream(None, later=text) as stream:  # not a byte yet when the hook starts
+        assert hooks.read_payload(stream) == document
+
+
+def test_a_payload_that_never_arrives_or_never_ends_is_a_sentence(monkeypatch):
+    monkeypatch.setattr(hooks, "PAYLOAD_WAIT_S", 0.5)
+    for stream in (_pipe_stream(None, close=False), _pipe_stream(b'{"session_id": ', close=False)):
+        started = time.monotonic()
+        with stream, pytest.raises(BadInput, match=r"no hook payload arrived on stdin within 0\.5 s"):
+            hooks.read_payload(stream)
+        assert time.monotonic() - started < 5
+
+
+def test_a_payload_over_the_cap_is_refused_without_reading_it_all(monkeypatch):
+    monkeypatch.setattr(hooks, "MAX_PAYLOAD_BYTES", 1000)
+    with _pipe_stream(b"x" * 5000, close=False) as stream, pytest.raises(BadInput, match="larger than 1000"):
+        hooks.read_payload(stream)

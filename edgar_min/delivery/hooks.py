@@ -150,17 +150,12 @@ def bounded(work: Callable[[_Clock], Any], seconds: float) -> Any:
 
 def read_payload(stream: BinaryIO | Any) -> dict[str, Any]:
     """The hook's JSON object from stdin, or `BadInput` with a sentence."""
-    import select
-
     raw = getattr(stream, "buffer", stream)
     try:
-        ready, _, _ = select.select([raw], [], [], PAYLOAD_WAIT_S)
-    except (OSError, ValueError, TypeError, AttributeError):
-        ready = [raw]  # not a selectable file (a test's buffer): read it directly
-    if not ready:
-        msg = f"no hook payload arrived on stdin within {PAYLOAD_WAIT_S:g} s"
-        raise BadInput(msg)
-    data = raw.read(MAX_PAYLOAD_BYTES + 1)
+        fd = raw.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None  # not a file (a test's buffer): read it directly
+    data = raw.read(MAX_PAYLOAD_BYTES + 1) if fd is None else _read_fd(fd)
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
     if len(data) > MAX_PAYLOAD_BYTES:
@@ -175,6 +170,62 @@ def read_payload(stream: BinaryIO | Any) -> dict[str, Any]:
         msg = "the hook payload on stdin is not a JSON object"
         raise BadInput(msg)
     return payload
+
+
+def _read_fd(fd: int) -> bytes:
+    """Stdin's bytes, up to one past the cap; `BadInput` when none arrive within PAYLOAD_WAIT_S.
+
+    The harness has written the payload, and often closed the pipe, before the hook reads it:
+    what is there is read without waiting (and without importing `select`); only a payload
+    still arriving, or a terminal, is waited for.
+    """
+    data, whole = b"", False
+    if not os.isatty(fd):  # a terminal's blocking mode is its shell's too: left alone
+        data, whole = _read_now(fd, MAX_PAYLOAD_BYTES + 1)
+    if whole:
+        return data
+    import select
+
+    deadline = time.monotonic() + PAYLOAD_WAIT_S
+    chunks = [data]
+    size = len(data)
+    while size <= MAX_PAYLOAD_BYTES:
+        try:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        except (OSError, ValueError):
+            ready = [fd]  # not selectable: read it directly
+        if not ready:
+            msg = f"no hook payload arrived on stdin within {PAYLOAD_WAIT_S:g} s"
+            raise BadInput(msg)
+        chunk = os.read(fd, MAX_PAYLOAD_BYTES + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_now(fd: int, limit: int) -> tuple[bytes, bool]:
+    """What `fd` holds now, up to `limit` bytes, and whether that is all of it (or the limit)."""
+    chunks, size = [], 0
+    try:
+        blocking = os.get_blocking(fd)
+        os.set_blocking(fd, False)
+    except (OSError, AttributeError):  # no non-blocking mode here (Windows before 3.12): waited for
+        return b"", False
+    try:
+        while size < limit:
+            try:
+                chunk = os.read(fd, limit - size)
+            except BlockingIOError:  # the writer has not finished, or not begun
+                return b"".join(chunks), False
+            if not chunk:
+                return b"".join(chunks), True
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks), True
+    finally:
+        os.set_blocking(fd, blocking)
 
 
 def _path(payload: dict[str, Any], key: str, required: bool) -> str | None:
