@@ -2,13 +2,14 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 1,319 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 1,499 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout` to `holdout7`: written later, each before the changes it is reported on; see
+  `holdout` to `holdout8`: written later, each before the changes it is reported on; see
   bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
-  and the failures of `test` and `fresh` by kind (the holdouts' only with `--show-holdout`: they
-  are kept unread while tuning); `--quality-only` stops there;
+  the share of prompts handed a skill they did not need, and the failures of `test` and `fresh`
+  by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
+  `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
@@ -18,7 +19,9 @@ Prints:
   run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
 
 `--fit-none` fits the `none` decision's weights (routing.NONE_*) on the readable splits and prints
-them with their leave-one-split-out figures beside the router as it stands.
+them with their leave-one-split-out figures beside the router as it stands, then the decision's
+operating points: the one fitted for `none` precision >= 0.9 and a few fixed shifts, each with the
+share of prompts handed a wrong skill.
 
 Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
        [--model-all] [--write-background] [--fit-none]
@@ -44,9 +47,9 @@ sys.path.insert(0, str(REPO))
 
 DATA = HERE / "data"
 # Splits kept unread while tuning: their failures are listed only with --show-holdout.
-HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7")
+HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8")
 # Holdouts whose failures have been read and tuned on since: `--fit-none` may learn from them.
-# `holdout7` is not among them: the figure to trust.
+# `holdout7` and `holdout8` are not among them: the figures to trust.
 TUNED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 
 
@@ -110,6 +113,9 @@ def scores(results: list[dict]) -> dict[str, float]:
         "none_precision": sum(not r["gold"] for r in said_none) / len(said_none) if said_none else 1.0,
         "none_recall": sum(r["chosen"] is None for r in truly_none) / max(1, len(truly_none)),
         "end_to_end": right / max(1, len(results)),
+        # What a wrong answer costs most: a skill handed to the agent that the prompt did not need.
+        "wrong_skill": sum(r["chosen"] is not None and r["chosen"] not in r["gold"] for r in results)
+        / max(1, len(results)),
         "ms_per_prompt": 1000 * statistics.median(r["seconds"] for r in results),
     }
 
@@ -122,8 +128,8 @@ def report(label: str, results: list[dict], *, show_failures: bool = True, timed
         s = scores(part)
         print(
             f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
-            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}"
-            + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
+            f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
+            f"wrong skill {s['wrong_skill']:.1%}" + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
         )
     if not show_failures:
         return
@@ -380,10 +386,10 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
                 ys.append(1 if r["gold"] else 0)
         return xs, ys
 
-    def choose(ranking, w) -> str | None:
+    def choose(ranking, w, shift: float = 0.0) -> str | None:
         if not ranking.hits:
             return None
-        z = sum(a * b for a, b in zip(w, none_features(ranking), strict=True))
+        z = shift + sum(a * b for a, b in zip(w, none_features(ranking), strict=True))
         hits = ranking.hits[:15]
         evidence = [h.evidence for h in hits] + [hits[0].evidence - routing.TEMPERATURE * z]
         exps = [math.exp((e - max(evidence)) / routing.TEMPERATURE) for e in evidence]
@@ -426,6 +432,48 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
         show_failures=False,
         timed=False,
     )
+    operating_points(ranked, examples, choose)
+
+
+# Shifts of the `none` log-odds tried as operating points: below 0 `none` comes more often.
+SHIFTS = tuple(x / 10 for x in range(-30, 31, 2))
+
+
+def operating_points(ranked, examples, choose) -> None:
+    """End to end, `none` precision and wrong skills handed over at other `none` operating points.
+
+    Each split is scored by weights fitted on the others, shifted by the shift that gives the
+    best end to end with `none` precision >= 0.9 on those others (the target), and at a few
+    fixed shifts, so that what a higher `none` precision costs in wrong skills is seen.
+    """
+    splits = sorted({r["split"] for r, _ in ranked})
+    folds = {}
+    for split in splits:
+        train = [(r, k) for r, k in ranked if r["split"] != split]
+        w = fit_logistic(*examples(train))
+        best = None
+        for shift in SHIFTS:
+            chosen = [{**r, "ranked": [], "chosen": choose(k, w, shift), "seconds": 0.0} for r, k in train]
+            s = scores(chosen)
+            if s["none_precision"] >= 0.9 and (best is None or s["end_to_end"] > best[0]):
+                best = (s["end_to_end"], shift)
+        folds[split] = (w, best[1] if best else max(SHIFTS))
+    print("operating points of the none decision (leave-one-split-out, all readable splits together):")
+    fixed = (-2.0, -1.0, 0.0, 1.0, 2.0)
+    points = [("fitted for none precision >= 0.9", None), *((f"shift {x:+.1f}", x) for x in fixed)]
+    for label, shift in points:
+        held = []
+        for r, k in ranked:
+            w, fitted = folds[r["split"]]
+            ranks = [h.name for h in k.hits]
+            chosen = choose(k, w, fitted if shift is None else shift)
+            held.append({**r, "ranked": ranks, "chosen": chosen, "seconds": 0.0})
+        s = scores(held)
+        print(
+            f"  {label:<34} top-1 {s['top1']:.1%}  none P {s['none_precision']:.2f} "
+            f"R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  wrong skill {s['wrong_skill']:.1%}"
+        )
+    print("  shifts fitted per held-out split: " + ", ".join(f"{s} {folds[s][1]:+.1f}" for s in splits))
 
 
 def write_background(skills: list[dict]) -> None:
