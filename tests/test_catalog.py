@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -173,3 +174,17 @@ def test_a_word_only_the_bodys_opening_uses_still_finds_the_skill(tmp_path):
     layout = Layout(tmp_path, tmp_path / "home")
     hits = load_catalog(layout, use_cache=False).index.search("why does this happen, find the root cause")
     assert [h.name for h in hits] == ["systematic-debugging"]
+
+
+def test_a_cache_whose_index_is_not_one_is_rebuilt_and_a_damaged_posting_never_breaks_routing(layout):
+    load_catalog(layout)
+    cache = Path(layout.routing_cache)
+    document = json.loads(cache.read_text())
+    for key, junk in (("postings", {"pdf": 7}), ("names", ["pdf"]), ("lengths", "long")):
+        broken = {**document, "index": {**document["index"], key: junk}}
+        cache.write_text(json.dumps(broken))
+        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"  # rebuilt
+    damaged = {**document["index"], "postings": dict.fromkeys(document["index"]["postings"], "x:y,999:1.0")}
+    cache.write_text(json.dumps({**document, "index": damaged}))
+    hits = load_catalog(layout).index.search("merge pdfs")  # no exception: the words say nothing now
+    assert [h.name for h in hits] == ["pdf"]  # found by its name alone

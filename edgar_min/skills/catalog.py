@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 6"  # 6: the names as routing stems them; 5: "When to apply", the opening
+FORMAT = "edgar-min routing 7"  # 7: the index as built (postings by word); 5: "When to apply"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -208,54 +208,36 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
             data = jsoncodec.loads(handle.read())
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        rows, bags, name_parts = {}, [], {}
-        for name, description, when, opening, path, origin, body_line, bag, parts in data["skills"]:
+        rows = {}
+        for name, description, when, opening, path, origin, body_line in data["skills"]:
             texts = (name, description, when, opening, path, origin)
             if not all(isinstance(t, str) for t in texts) or name in rows:
                 return None
             rows[name] = (description, when, opening, path, origin, int(body_line))
-            if not isinstance(bag, dict) or not all(isinstance(p, str) and p in bag for p in parts):
-                return None
-            bags.append((name, bag))  # JSON gives str keys and float values, as written
-            if parts:
-                name_parts[name] = tuple(parts)
-        entries = CachedEntries(rows)
-        by_name = data["by_name"]
-        if not all(
-            isinstance(names, list) and all(n in entries for n in names) for names in by_name.values()
-        ):
+        index = RoutingIndex.from_cached(data["index"])
+        if index is None or index.names != list(rows):
             return None
+        entries = CachedEntries(rows)
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
-    return Catalog(RoutingIndex.from_terms(bags, name_parts, by_name), entries, warnings)
+    return Catalog(index, entries, warnings)
 
 
-def _save(layout: Layout, digest: str, catalog: Catalog, bags: dict[str, dict[str, float]]) -> None:
+def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     from edgar_min.atomic import write_text
     from edgar_min.errors import Refused
 
-    parts = catalog.index.name_parts
     rows = [
-        [
-            e.card.name,
-            e.card.description,
-            e.card.when,
-            e.card.opening,
-            e.path,
-            e.origin,
-            e.body_line,
-            bags[name],
-            parts.get(name, ()),
-        ]
-        for name, e in catalog.entries.items()
+        [e.card.name, e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
+        for e in catalog.entries.values()
     ]
     document = {
         "format": FORMAT,
         "digest": digest,
         "warnings": catalog.warnings,
         "skills": rows,
-        "by_name": catalog.index.by_name,
+        "index": catalog.index.cached(),
     }
     try:
         text = jsoncodec.dumps(document, ensure_ascii=False, separators=(",", ":"))
@@ -285,5 +267,5 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
             bags[name] = card_terms(card)
     catalog = Catalog(RoutingIndex.from_terms((n, bags[n]) for n in entries), entries, warnings)
     if use_cache and settled and os.path.isdir(layout.edgar):
-        _save(layout, digest, catalog, bags)
+        _save(layout, digest, catalog)
     return catalog

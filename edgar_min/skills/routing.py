@@ -31,6 +31,7 @@ from edgar_min.skills.background import background_counts
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
 
     from edgar_min.semif.types import DecisionRequest, DecisionResult
 
@@ -625,6 +626,26 @@ class Ranking:
         return self.hits[0] if self.log_odds() > 0 else None
 
 
+class _Counts(dict):
+    """How many skills have each index word, counted when first asked for from its postings."""
+
+    __slots__ = ("_encoded",)
+
+    def __init__(self, encoded: dict[str, str]) -> None:
+        super().__init__()
+        self._encoded = encoded
+
+    def __missing__(self, term: str) -> int:
+        count = self[term] = self._encoded[term].count(",") + 1  # KeyError for a word no skill has
+        return count
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._encoded
+
+    def get(self, term: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        return self[term] if term in self._encoded else default
+
+
 class _Weights(dict):
     """Each index word's idf, worked out when first asked for: a prompt asks for a few dozen words.
 
@@ -633,7 +654,7 @@ class _Weights(dict):
 
     __slots__ = ("_background", "_df", "_n")
 
-    def __init__(self, df: dict[str, int], background: dict[str, int], n: int) -> None:
+    def __init__(self, df: _Counts, background: dict[str, int], n: int) -> None:
         super().__init__()
         self._df, self._background, self._n = df, background, n
 
@@ -650,7 +671,12 @@ class _Weights(dict):
 
 
 class RoutingIndex:
-    """An inverted index over skill cards; `search(text)` ranks them by evidence."""
+    """An inverted index over skill cards; `search(text)` ranks them by evidence.
+
+    Each word's postings are kept as one string ("3:1.0,17:0.3": skill number, weight of the
+    word in that skill) and read when a query first asks for the word: the routing cache keeps
+    them so, and a fresh process per prompt reads a few dozen of thousands.
+    """
 
     def __init__(self, cards: Iterable[Card]) -> None:
         self.cards: dict[str, Card] = {}  # the cards it was built from
@@ -659,42 +685,91 @@ class RoutingIndex:
         self._build((name, card_terms(card)) for name, card in self.cards.items())
 
     @classmethod
-    def from_terms(
-        cls,
-        pairs: Iterable[tuple[str, dict[str, float]]],
-        name_parts: dict[str, tuple[str, ...]] | None = None,
-        by_name: dict[str, list[str]] | None = None,
-    ) -> RoutingIndex:
-        """The index over skills whose weighted words (`card_terms`) and, if given, name words are known.
-
-        `name_parts` and `by_name` are what an index built before said of the names (the
-        routing cache keeps them), so that no name is split or stemmed again.
-        """
+    def from_terms(cls, pairs: Iterable[tuple[str, dict[str, float]]]) -> RoutingIndex:
+        """The index over skills whose weighted words (`card_terms`) are known."""
         index = cls.__new__(cls)
         index.cards = {}
-        index._build(pairs, name_parts, by_name)
+        index._build(pairs)
         return index
 
-    def _build(
-        self,
-        pairs: Iterable[tuple[str, dict[str, float]]],
-        known_parts: dict[str, tuple[str, ...]] | None = None,
-        known_names: dict[str, list[str]] | None = None,
-    ) -> None:
-        bags: list[tuple[str, dict[str, float], float]] = []
+    def cached(self) -> dict[str, Any]:
+        """What `from_cached` makes this index again from: plain JSON values."""
+        return {
+            "names": self.names,
+            "lengths": self._lengths,
+            "postings": self._encoded,
+            "name_parts": self.name_parts,
+            "by_name": self.by_name,
+        }
+
+    @classmethod
+    def from_cached(cls, document: dict[str, Any]) -> RoutingIndex | None:
+        """The index `cached` gave `document` for, or None when the document is not one."""
+        names, lengths = document["names"], document["lengths"]
+        encoded, parts, by_name = document["postings"], document["name_parts"], document["by_name"]
+        if not (
+            isinstance(names, list)
+            and all(isinstance(n, str) for n in names)
+            and isinstance(lengths, list)
+            and len(lengths) == len(names)
+            and all(type(x) in (int, float) for x in lengths)
+            and isinstance(encoded, dict)
+            and all(type(v) is str for v in encoded.values())
+            and isinstance(parts, dict)
+            and all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in parts.values())
+            and isinstance(by_name, dict)
+            and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in by_name.values())
+        ):
+            return None
+        index = cls.__new__(cls)
+        index.cards = {}
+        index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name)
+        return index
+
+    def _build(self, pairs: Iterable[tuple[str, dict[str, float]]]) -> None:
+        names: list[str] = []
         seen: set[str] = set()
+        lengths: list[float] = []
+        postings: dict[str, list[str]] = {}
+        name_parts: dict[str, tuple[str, ...]] = {}
         for name, bag in pairs:
             if name in seen:
                 continue
             seen.add(name)
-            bags.append((name, bag, sum(bag.values())))
-        self.names = [name for name, _, _ in bags]
-        self.size = len(bags)
-        avg = (sum(length for _, _, length in bags) / (self.size or 1)) or 1.0
-        df: dict[str, int] = {}
-        for _, bag, _ in bags:
-            for term in bag:
-                df[term] = df.get(term, 0) + 1
+            at = len(names)
+            names.append(name)
+            lengths.append(sum(bag.values()))
+            for term, tf in bag.items():
+                postings.setdefault(term, []).append(f"{at}:{tf!r}")
+            parts = _name_parts(name, bag)
+            if len(parts) >= 2:
+                name_parts[name] = parts
+        # Each skill by its whole name, stemmed as a typed word is.
+        by_name: dict[str, list[str]] = {}
+        for name in names:
+            whole = name.replace("-", "")
+            by_name.setdefault(stem(whole), []).append(name)
+            if "-" not in name and _py_named(name):
+                # "dicom" names the skill `pydicom` as much as "pydicom" does.
+                by_name.setdefault(stem(whole[2:]), []).append(name)
+        encoded = {term: ",".join(found) for term, found in postings.items()}
+        self._setup(names, lengths, encoded, name_parts, by_name)
+
+    def _setup(
+        self,
+        names: list[str],
+        lengths: list[float],
+        encoded: dict[str, str],
+        name_parts: dict[str, tuple[str, ...]],
+        by_name: dict[str, list[str]],
+    ) -> None:
+        self.names = names
+        self.size = len(names)
+        avg = (sum(lengths) / (self.size or 1)) or 1.0
+        self._lengths = lengths
+        self._norms = [K1 * (1 - B + B * length / avg) for length in lengths]
+        self._encoded = encoded
+        df = _Counts(encoded)
         # Word weights from this project's skills plus a background catalogue of public
         # skills, so that "file" counts for little and "gif" for much even among five skills.
         background, documents = background_counts()
@@ -705,30 +780,30 @@ class RoutingIndex:
         self._background = background
         self._df = df
         self._documents = n
-        # Each skill's words with its length norm; a word's postings are built the first time a
-        # query asks for it (a fresh process per prompt asks for a few dozen words, not thousands).
-        self._bags = [(name, bag, K1 * (1 - B + B * length / avg)) for name, bag, length in bags]
         self._postings: dict[str, list[tuple[str, float]]] = {}
         self._complete = False
         # The words of a name of several words ("mutation-testing", "googlecalendar-automation"):
         # a query that has them all names the skill as surely as one that types it whole.
-        self.name_parts: dict[str, tuple[str, ...]] = {}
+        self.name_parts = name_parts
         self.by_part: dict[str, list[str]] = {}
-        for name, bag, _ in bags:
-            parts = _name_parts(name, bag) if known_parts is None else known_parts.get(name, ())
-            if len(parts) >= 2:
-                self.name_parts[name] = parts
-                for part in parts:
-                    self.by_part.setdefault(part, []).append(name)
+        for name, parts in name_parts.items():
+            for part in parts:
+                self.by_part.setdefault(part, []).append(name)
         self._long_words: list[str] | None = None
-        # Each skill by its whole name, stemmed as a typed word is.
-        self.by_name: dict[str, list[str]] = {} if known_names is None else known_names
-        for name in self.names if known_names is None else ():
-            whole = name.replace("-", "")
-            self.by_name.setdefault(stem(whole), []).append(name)
-            if "-" not in name and _py_named(name):
-                # "dicom" names the skill `pydicom` as much as "pydicom" does.
-                self.by_name.setdefault(stem(whole[2:]), []).append(name)
+        self.by_name = by_name
+
+    def _decode(self, term: str) -> list[tuple[str, float]]:
+        """`term`'s postings with their BM25F weights; a malformed item (a damaged cache) is skipped."""
+        idf = self.idf[term]
+        names, norms, found = self.names, self._norms, []
+        for item in self._encoded[term].split(","):
+            at, _, weight = item.partition(":")
+            try:
+                i, tf = int(at), float(weight)
+                found.append((names[i], idf * tf * (K1 + 1) / (tf + norms[i])))
+            except (ValueError, IndexError):
+                continue
+        return found
 
     def _started(self, raw: str) -> list[str]:
         """The name words (stemmed) that the typed word `raw` starts, PREFIX_REST letters or more short."""
@@ -752,23 +827,13 @@ class RoutingIndex:
         if found is not None:
             return found
         if len(self._postings) >= EAGER_AFTER and not self._complete:
-            # A long-lived caller: one pass over every skill beats a pass per new word.
+            # A long-lived caller: every word read once beats a pass per new word.
             self._complete = True
-            every: dict[str, list[tuple[str, float]]] = {}
-            for name, bag, norm in self._bags:
-                for word, tf in bag.items():
-                    every.setdefault(word, []).append((name, self.idf[word] * tf * (K1 + 1) / (tf + norm)))
-            self._postings = every
-            return every.get(term, [])
-        if self._complete:
+            self._postings = {word: self._decode(word) for word in self._encoded}
+            return self._postings.get(term, [])
+        if self._complete or term not in self._encoded:
             return []
-        idf = self.idf.get(term, 0.0)
-        found = [
-            (name, idf * bag[term] * (K1 + 1) / (bag[term] + norm))
-            for name, bag, norm in self._bags
-            if term in bag
-        ]
-        self._postings[term] = found
+        found = self._postings[term] = self._decode(term)
         return found
 
     def _near(self, raw: str) -> tuple[str | None, str | None]:
