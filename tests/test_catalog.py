@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from suggestfiles import write_skills
 
+from edgar_min.errors import BadInput
 from edgar_min.layout import Layout
 from edgar_min.skills import catalog as catalog_module
 from edgar_min.skills.catalog import load_catalog
@@ -179,12 +180,32 @@ def test_a_word_only_the_bodys_opening_uses_still_finds_the_skill(tmp_path):
 def test_a_cache_whose_index_is_not_one_is_rebuilt_and_a_damaged_posting_never_breaks_routing(layout):
     load_catalog(layout)
     cache = Path(layout.routing_cache)
-    document = json.loads(cache.read_text())
+    head, _, rows = cache.read_bytes().partition(b"\n")
+    document = json.loads(head)
+
+    def write(header: dict, rest: bytes = rows) -> None:
+        cache.write_bytes(json.dumps(header).encode() + b"\n" + rest)
+
     for key, junk in (("postings", {"pdf": 7}), ("names", ["pdf"]), ("lengths", "long")):
-        broken = {**document, "index": {**document["index"], key: junk}}
-        cache.write_text(json.dumps(broken))
+        write({**document, "index": {**document["index"], key: junk}})
         assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"  # rebuilt
+    write(document, rows.rsplit(b"\n", 2)[0] + b"\n")  # a skill's line missing
+    assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
     damaged = {**document["index"], "postings": dict.fromkeys(document["index"]["postings"], "x:y,999:1.0")}
-    cache.write_text(json.dumps({**document, "index": damaged}))
+    write({**document, "index": damaged})
     hits = load_catalog(layout).index.search("merge pdfs")  # no exception: the words say nothing now
     assert [h.name for h in hits] == ["pdf"]  # found by its name alone
+
+
+def test_a_damaged_line_of_the_cache_is_a_sentence_and_the_cache_is_rebuilt(layout):
+    load_catalog(layout)
+    cache = Path(layout.routing_cache)
+    lines = cache.read_bytes().split(b"\n")
+    names = json.loads(lines[0])["index"]["names"]
+    lines[1 + names.index("pdf")] = b'["half a line'
+    cache.write_bytes(b"\n".join(lines))
+    catalog = load_catalog(layout)
+    with pytest.raises(BadInput, match="the routing cache's line for pdf is damaged; it was removed"):
+        catalog.entries["pdf"]
+    assert not cache.exists()
+    assert load_catalog(layout).entries["pdf"].card.description

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 7"  # 7: the index as built (postings by word); 5: "When to apply"
+FORMAT = "edgar-min routing 8"  # 8: a line per skill; 7: the index as built; 5: "When to apply"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -67,22 +67,38 @@ class Entry:
 class CachedEntries:
     """The entries read from the routing cache by name, each made when first asked for.
 
-    A prompt needs the few it suggests, not the hundreds it ranks: making them all is a
-    tenth of the prompt hook. Reads like a dict of `Entry`.
+    A prompt needs the few it suggests, not the hundreds it ranks: each entry is one line of
+    the cache, parsed when asked for (parsing them all was a tenth of the prompt hook with 200
+    real skills). Reads like a dict of `Entry`.
     """
 
-    __slots__ = ("_made", "_rows")
+    __slots__ = ("_made", "_path", "_rows")
 
-    def __init__(self, rows: dict[str, tuple[str, str, str, str, str, int]]) -> None:
-        self._rows = rows  # name -> description, when, opening, path, origin, body line
+    def __init__(self, rows: dict[str, bytes], path: str) -> None:
+        self._rows = rows  # name -> its JSON line: [description, when, opening, path, origin, body line]
+        self._path = path
         self._made: dict[str, Entry] = {}
 
     def __getitem__(self, name: str) -> Entry:
         found = self._made.get(name)
         if found is None:
-            description, when, opening, path, origin, body_line = self._rows[name]
-            found = self._made[name] = Entry(Card(name, description, when, opening), path, origin, body_line)
+            found = self._made[name] = self._entry(name, self._rows[name])
         return found
+
+    def _entry(self, name: str, line: bytes) -> Entry:
+        try:
+            description, when, opening, path, origin, body_line = jsoncodec.loads(line)
+            if all(isinstance(t, str) for t in (description, when, opening, path, origin)):
+                return Entry(Card(name, description, when, opening), path, origin, int(body_line))
+        except (ValueError, TypeError, RecursionError):
+            pass
+        # Only a hand could have damaged it (it is written whole or not at all): rebuilt next time.
+        try:
+            os.unlink(self._path)
+        except OSError:
+            pass
+        msg = f"{self._path}: the routing cache's line for {name} is damaged; it was removed and is rebuilt"
+        raise BadInput(msg)
 
     def __contains__(self, name: object) -> bool:
         return name in self._rows
@@ -205,19 +221,17 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         if handle is None:
             return None
         with handle:
-            data = jsoncodec.loads(handle.read())
+            raw = handle.read()
+        # The header and the index on the first line, then one line per skill, read when asked for.
+        head, _, rest = raw.partition(b"\n")
+        data = jsoncodec.loads(head)
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        rows = {}
-        for name, description, when, opening, path, origin, body_line in data["skills"]:
-            texts = (name, description, when, opening, path, origin)
-            if not all(isinstance(t, str) for t in texts) or name in rows:
-                return None
-            rows[name] = (description, when, opening, path, origin, int(body_line))
         index = RoutingIndex.from_cached(data["index"])
-        if index is None or index.names != list(rows):
+        lines = rest.split(b"\n")
+        if index is None or lines.pop() != b"" or len(lines) != len(index.names):
             return None
-        entries = CachedEntries(rows)
+        entries = CachedEntries(dict(zip(index.names, lines, strict=True)), layout.routing_cache)
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
@@ -228,19 +242,17 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     from edgar_min.atomic import write_text
     from edgar_min.errors import Refused
 
+    index = catalog.index.cached()
+    header = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "index": index}
+    entries = catalog.entries
     rows = [
-        [e.card.name, e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
-        for e in catalog.entries.values()
+        [e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
+        for e in (entries[name] for name in catalog.index.names)
     ]
-    document = {
-        "format": FORMAT,
-        "digest": digest,
-        "warnings": catalog.warnings,
-        "skills": rows,
-        "index": catalog.index.cached(),
-    }
     try:
-        text = jsoncodec.dumps(document, ensure_ascii=False, separators=(",", ":"))
+        # JSON writes a line break inside a string as an escape: each value stays on its line.
+        lines = [jsoncodec.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in (header, *rows)]
+        text = "\n".join(lines) + "\n"
         write_text(layout.routing_cache, text, root=layout.root)
     except (OSError, Refused):
         pass  # only an accelerator
