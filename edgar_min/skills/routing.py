@@ -508,6 +508,100 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "flowchart": ("diagram", "mermaid"),
     "flyer": ("infographic", "poster", "visual"),
     "news": ("web", "search", "current"),
+    "glitch": ("bug", "unexpected", "debug"),
+    "glitchy": ("bug", "unexpected", "debug"),
+    "buggy": ("bug", "unexpected", "debug"),
+    "misbehaving": ("unexpected", "debug"),
+    "undefined": ("bug", "unexpected"),
+    "regressed": ("regression", "debug", "failure"),
+    "timeout": ("failure", "debug"),
+    "investigate": ("debug", "root", "cause"),
+    "diagnose": ("debug", "root", "cause"),
+    "troubleshoot": ("debug", "troubleshooting"),
+    "critique": ("review", "feedback"),
+    "nitpick": ("review", "feedback"),
+    "nits": ("review", "feedback"),
+    "approve": ("review", "approval"),
+    "scope": ("requirements", "plan"),
+    "milestones": ("plan", "tasks"),
+    "outline": ("outlines", "plan", "structure"),
+    "ideate": ("brainstorm", "ideas"),
+    "ideation": ("brainstorm", "ideas"),
+    "kickoff": ("plan", "brainstorm"),
+    "mvp": ("requirements", "features"),
+    "xls": ("xlsx", "excel", "spreadsheet"),
+    "slideshow": ("presentation", "slides", "pptx"),
+    "brochure": ("pdf", "document"),
+    "signature": ("forms", "fill", "pdf"),
+    "css": ("styling", "design", "frontend"),
+    "nav": ("navigation", "ui"),
+    "navbar": ("navigation", "ui"),
+    "modal": ("ui", "component"),
+    "polish": ("refine", "visual", "design"),
+    "aesthetic": ("aesthetic", "design", "visual"),
+    "vibe": ("aesthetic", "design"),
+    "mockup": ("design", "ui", "prototype"),
+    "wireframe": ("design", "ui", "prototype"),
+    "logo": ("brand", "design", "visual"),
+    "palette": ("colors", "theme"),
+    "typeface": ("typography", "fonts"),
+    "outliers": ("analysis", "quality", "anomalies"),
+    "kpi": ("metrics", "analysis"),
+    "kpis": ("metrics", "analysis"),
+    "cohort": ("statistical", "analysis"),
+    "announce": ("internal", "communications", "company"),
+    "recap": ("summary", "updates"),
+    "writeup": ("report", "document"),
+    "essay": ("writing", "content"),
+    "cite": ("citations", "references"),
+    "lit": ("literature",),
+    "dockerize": ("container", "docker"),
+    "hacked": ("security", "vulnerability"),
+    "pentest": ("security", "audit"),
+    "xss": ("vulnerability", "injection", "security"),
+    "sqli": ("vulnerability", "injection", "security"),
+    "accountant": ("tax", "invoices"),
+    "concurrently": ("parallel", "independent"),
+    "simultaneously": ("parallel", "independent"),
+    "delegate": ("agents", "dispatch", "subagent"),
+}
+
+# Everyday phrases whose words say nothing alone (most are function words: "look over",
+# "not working"), for what the workflow skills are for, written from general English usage:
+# a phrase of two or three words, as typed, matches these words as an alias does.
+PHRASES: dict[str, tuple[str, ...]] = {
+    "look over": ("review",),
+    "once over": ("review",),
+    "go over": ("review",),
+    "fresh eyes": ("review",),
+    "before merging": ("review", "verify", "requirements"),
+    "before i merge": ("review", "verify", "requirements"),
+    "before we merge": ("review", "verify", "requirements"),
+    "before i push": ("verify", "verification", "review"),
+    "before pushing": ("verify", "verification", "review"),
+    "before i commit": ("verify", "verification", "review"),
+    "before committing": ("verify", "verification", "review"),
+    "double check": ("verify", "verification"),
+    "ready to merge": ("complete", "integrate"),
+    "test first": ("test", "driven", "tdd"),
+    "tests first": ("test", "driven", "tdd"),
+    "red green": ("test", "driven", "tdd"),
+    "figure out why": ("debug", "root", "cause"),
+    "not working": ("debug", "failure", "unexpected"),
+    "stopped working": ("debug", "failure", "unexpected"),
+    "doesnt work": ("debug", "failure", "unexpected"),
+    "does not work": ("debug", "failure", "unexpected"),
+    "isnt working": ("debug", "failure", "unexpected"),
+    "now and then": ("flaky", "intermittent", "unexpected"),
+    "passes locally": ("ci", "failing", "checks"),
+    "works locally": ("ci", "failing", "checks"),
+    "think through": ("brainstorm", "design", "ideas"),
+    "think it through": ("brainstorm", "design", "ideas"),
+    "back and forth": ("collaborative", "iteration", "refine"),
+    "break down": ("tasks", "steps", "plan"),
+    "go live": ("deploy",),
+    "look and feel": ("design", "visual", "aesthetic"),
+    "stand out": ("distinctive",),
 }
 
 
@@ -1038,7 +1132,21 @@ class RoutingIndex:
                     if alias in self.idf and alias not in matches:
                         matches[alias] = ALIAS_WEIGHT * factor
             expanded.append((term, list(matches.items())))
-        return expanded
+        return expanded + self._phrases(text[:MAX_QUERY_CHARS])
+
+    def _phrases(self, text: str) -> list[tuple[str, list[tuple[str, float]]]]:
+        """Each `PHRASES` phrase the text holds, as one more query word matching its words."""
+        typed = split_words(text)
+        found = []
+        for size in (2, 3):
+            for at in range(len(typed) - size + 1):
+                phrase = " ".join(typed[at : at + size])
+                targets = PHRASES.get(phrase)
+                if targets is not None and all(p != phrase for p, _ in found):
+                    matches = [(t, ALIAS_WEIGHT) for t in dict.fromkeys(map(stem, targets)) if t in self.idf]
+                    if matches:
+                        found.append((phrase, matches))
+        return found
 
     def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
         """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""
