@@ -564,6 +564,18 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "concurrently": ("parallel", "independent"),
     "simultaneously": ("parallel", "independent"),
     "delegate": ("agents", "dispatch", "subagent"),
+    "vlookup": ("formulas", "spreadsheet", "excel"),
+    "fillable": ("forms", "fill", "pdf"),
+    "conflict": ("merge", "git", "branch"),
+    "conflicts": ("merge", "git", "branch"),
+    "visualize": ("visualization", "plot"),
+    "histogram": ("distribution", "plot"),
+    "heatmap": ("visualization", "plot"),
+    "scatter": ("plot", "visualization"),
+    "correlate": ("correlation", "statistical"),
+    "selenium": ("playwright", "browser", "testing"),
+    "cypress": ("playwright", "browser", "testing"),
+    "puppeteer": ("playwright", "browser", "testing"),
 }
 
 # Everyday phrases whose words say nothing alone (most are function words: "look over",
