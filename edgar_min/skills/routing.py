@@ -3,8 +3,10 @@ text and the opening paragraph of its body.
 
 People do not type a skill's words: they write "slides" for a skill about
 `.pptx` files, "scna" for "scan", and "thanks!" for nothing at all. So a query
-word also matches, with less weight, the words of a small table of everyday
-aliases (`ALIASES`) and the index words one typo away from it. Every skill
+word also matches, with less weight, the words of a table of everyday
+aliases (`ALIASES`) and the index words one typo away from it, and a phrase
+whose words say nothing alone ("look over", "not working") the words of
+`PHRASES`. Every skill
 gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
 accounts for); their product is the evidence. Whether the best skill is meant
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALIASES",
     "NONE_ID",
+    "PHRASES",
     "Card",
     "Hit",
     "Ranking",
