@@ -2,9 +2,10 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 1,499 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 1,730 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout` to `holdout8`: written later, each before the changes it is reported on; see
+  `holdout` to `holdout8`: written later, each before the changes it is reported on; `hard`:
+  everyday prompts of the kind `holdout8` holds, written to be read and tuned on; see
   bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
   the share of prompts handed a skill they did not need, and the failures of `test` and `fresh`

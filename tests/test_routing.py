@@ -375,3 +375,91 @@ def test_words_are_what_the_word_rules_find(text):
     assert split_words(text) == re.findall(WORD_RULE, text.lower())
     found = re.findall("[a-z0-9]+", text.lower())
     assert lexical.tokens(text) == tuple(lexical.stem(w) for w in found if w not in lexical._STOP)
+
+
+# Real descriptions and When-to-use text (obra/superpowers, MIT; trailofbits/skills, CC-BY-SA-4.0;
+# anthropics/skills, Apache-2.0; ComposioHQ/awesome-claude-skills, Apache-2.0; see bench/data/README.md).
+WORKFLOW = [
+    Card(
+        "requesting-code-review",
+        "Use when completing tasks, implementing major features, or before merging to verify work "
+        "meets requirements",
+        "",
+        "Dispatch a code reviewer subagent to catch issues before they cascade.",
+    ),
+    Card(
+        "git-cleanup",
+        "Safely analyzes and cleans up local git branches and worktrees by categorizing them as merged, "
+        "squash-merged, superseded, or active work.",
+        "- When the user has accumulated many local branches and worktrees - When branches have been "
+        "merged but not cleaned up locally",
+    ),
+    Card(
+        "file-organizer",
+        "Intelligently organizes your files and folders across your computer by understanding context, "
+        "finding duplicates, suggesting better structures, and automating cleanup tasks. Reduces "
+        "cognitive load and keeps your digital workspace tidy without manual effort.",
+        "- Your Downloads folder is a chaotic mess - You have duplicate files taking up space",
+    ),
+    Card(
+        "frontend-design",
+        "Guidance for distinctive, intentional visual design when building new UI or reshaping an "
+        "existing one. Helps with aesthetic direction, typography, and making choices that don't read "
+        "as templated defaults.",
+    ),
+    Card(
+        "theme-factory",
+        "Toolkit for styling artifacts with a theme. These artifacts can be slides, docs, reportings, "
+        "HTML landing pages, etc. There are 10 pre-set themes with colors/fonts that you can apply to "
+        "any artifact that has been creating, or can generate a new theme on-the-fly.",
+    ),
+    Card(
+        "verification-before-completion",
+        "Use when about to claim work is complete, fixed, or passing, before committing or creating PRs "
+        "- requires running verification commands and confirming output before making any success "
+        "claims; evidence before assertions always",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def workflow():
+    return RoutingIndex([*(Card(name, d, w) for name, (d, w) in SKILLS.items()), *WORKFLOW])
+
+
+@pytest.mark.parametrize(
+    ("text", "skill"),
+    [
+        ("way too many stale branches on my laptop, prune them", "git-cleanup"),
+        ("give my diff a once over before i merge", "requesting-code-review"),
+        ("this test fails intermittently and i cant see why", "systematic-debugging"),
+        ("the signup screen looks so generic and bland, give it some personality", "frontend-design"),
+        ("add a pivot of sales by region to the workbook", "xlsx"),
+        ("double check it all passes before you tell me its fixed", "verification-before-completion"),
+    ],
+)
+def test_everyday_words_for_what_a_skill_does_find_it(workflow, text, skill):
+    best = workflow.rank(text).best
+    assert best is not None
+    assert best.name == skill
+    assert best.evidence > 0
+    assert workflow.rank(text).log_odds() > 0
+
+
+def test_one_everyday_word_tells_two_near_neighbours_apart_by_what_it_is_said_of(workflow):
+    assert workflow.search("tidy up my old git branches")[0].name == "git-cleanup"
+    assert workflow.search("tidy up my downloads folder")[0].name == "file-organizer"
+
+
+@pytest.mark.parametrize("text", ["lgtm, thanks!", "perfect, that looks good", "ok keep going"])
+def test_a_chat_line_still_gets_no_skill_beside_the_everyday_words(workflow, text):
+    ranking = workflow.rank(text)
+    assert ranking.best is None or ranking.log_odds() < 0
+
+
+def test_a_phrase_counts_only_as_typed_in_order(workflow):
+    assert "once over" in [term for term, _ in workflow.expand("give my diff a once over")]
+    assert "once over" not in [term for term, _ in workflow.expand("over it once")]
+    review = dict(workflow.expand("look over my work")).get("look over")
+    assert review is not None
+    assert [match for match, _ in review] == ["review"]

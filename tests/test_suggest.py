@@ -60,6 +60,18 @@ def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
     assert result.out.split()[0] == "git-cleanup"
 
 
+@pytest.mark.parametrize(
+    "text", ["way too many stale branches on my laptop, prune them", "tidy up the old branches"]
+)
+def test_an_everyday_phrasing_gets_the_skill(project, edgar, text):
+    folder = project / ".claude" / "skills" / "git-cleanup"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(GIT_CLEANUP)
+    result = edgar("--root", str(project), "--json", "skills", "suggest", text)
+    assert result.code == 0, result
+    assert [s["name"] for s in result.json()["skills"]] == ["git-cleanup"]
+
+
 def test_a_small_edit_that_shares_a_skills_words_gets_none(project, edgar):
     result = edgar("--root", str(project), "--json", "skills", "suggest", "rename the pdf_pages helper")
     assert result.code == 0, result

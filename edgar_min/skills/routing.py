@@ -3,8 +3,10 @@ text and the opening paragraph of its body.
 
 People do not type a skill's words: they write "slides" for a skill about
 `.pptx` files, "scna" for "scan", and "thanks!" for nothing at all. So a query
-word also matches, with less weight, the words of a small table of everyday
-aliases (`ALIASES`) and the index words one typo away from it. Every skill
+word also matches, with less weight, the words of a table of everyday
+aliases (`ALIASES`) and the index words one typo away from it, and a phrase
+whose words say nothing alone ("look over", "not working") the words of
+`PHRASES`. Every skill
 gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
 accounts for); their product is the evidence. Whether the best skill is meant
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALIASES",
     "NONE_ID",
+    "PHRASES",
     "Card",
     "Hit",
     "Ranking",
@@ -67,7 +70,13 @@ WHEN_WEIGHT = 0.5
 OPENING_WEIGHT = 0.3
 K1 = 1.2
 B = 0.75
-ALIAS_WEIGHT = 0.6
+# An alias's words count this much of a typed word. With the everyday table as broad as it is
+# now, 0.6 left many everyday requests short of their skill: on the readable splits 0.6 to 0.8
+# score the same end to end (86.5%), on the `hard` split 0.65 gives 55.4% against 53.2% (0.8:
+# 56.3%); from 0.7 up a small edit in a skill's words ("rename the slides variable in deck.js")
+# is handed the skill. (It must differ from TYPO_WEIGHT: a match at that factor is taken for
+# a typed word.)
+ALIAS_WEIGHT = 0.65
 # A query word that is a skill's whole name ("seaborn", "qiskit") is the strongest sign there
 # is: that skill's score gains this many times the word's weight.
 NAME_MATCH = 2.0
@@ -368,6 +377,254 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "subagents": ("subagent", "agents"),
     "lint": ("static", "analysis"),
     "sast": ("static", "analysis", "security"),
+    # Everyday words of office, design and development work, written from general knowledge
+    # of how people name these things, some after reading the failures of the bench's `hard`
+    # split and none from a prompt of `holdout7` or `holdout8` (never read), each mapping to
+    # the words the skills' own texts use for the same thing.
+    # Documents.
+    "workbook": ("spreadsheet", "xlsx", "excel"),
+    "pivot": ("spreadsheet", "tabular", "xlsx"),
+    "formula": ("formulas", "spreadsheet"),
+    "formulas": ("formulas", "spreadsheet"),
+    "ref": ("formulas", "spreadsheet"),
+    "column": ("columns", "spreadsheet", "tabular"),
+    "columns": ("columns", "spreadsheet", "tabular"),
+    "tracker": ("spreadsheet", "tracking"),
+    "keynote": ("presentation", "slides", "pptx"),
+    "pitch": ("pitch", "deck", "presentation"),
+    "office": ("docx", "pptx", "xlsx", "documents"),
+    "md": ("markdown",),
+    "scanned": ("scanned", "ocr", "pdf"),
+    "watermark": ("watermarks", "pdf"),
+    "stamp": ("watermarks",),
+    "password": ("encrypting", "decrypting"),
+    "nda": ("document", "docx", "letter"),
+    "lease": ("document", "forms", "fill"),
+    "redline": ("tracked", "changes", "comments"),
+    "margins": ("formatting", "document", "page"),
+    # Design and the frontend.
+    "generic": ("templated", "defaults", "distinctive"),
+    "bland": ("templated", "distinctive", "aesthetic"),
+    "boring": ("templated", "distinctive", "aesthetic"),
+    "ugly": ("aesthetic", "visual", "design"),
+    "personality": ("distinctive", "identity"),
+    "bootstrap": ("templated", "defaults"),
+    "layout": ("design", "visual", "layouts"),
+    "hero": ("landing", "page", "design"),
+    "redesign": ("design", "visual", "reshaping"),
+    "restyle": ("style", "theme", "design"),
+    "screen": ("ui", "interface"),
+    "a11y": ("accessibility",),
+    "accessible": ("accessibility",),
+    "keyboard": ("accessibility",),
+    "contrast": ("accessibility", "colorblind"),
+    "jank": ("performance", "smooth", "animations"),
+    "janky": ("performance", "smooth", "animations"),
+    "laggy": ("performance", "slow"),
+    "lag": ("performance", "slow"),
+    "stutter": ("performance", "slow"),
+    "choppy": ("performance", "smooth"),
+    "bundle": ("bundle", "performance"),
+    "transition": ("transitions", "animations"),
+    "crossfade": ("transitions", "animations"),
+    "animate": ("animations", "animated"),
+    "props": ("prop", "components"),
+    "widget": ("component", "interactive", "artifacts"),
+    "branding": ("brand", "colors", "typography"),
+    "live": ("deploy",),
+    "phone": ("mobile",),
+    # Something is broken: the words debugging skills use.
+    "fail": ("failure", "debug", "failing"),
+    "fails": ("failure", "debug", "failing"),
+    "failed": ("failure", "debug", "failing"),
+    "broke": ("debug", "failure", "fix"),
+    "error": ("debug", "unexpected", "failure"),
+    "exception": ("debug", "unexpected", "failure"),
+    "traceback": ("debug", "failure"),
+    "stacktrace": ("debug", "failure"),
+    "segfault": ("crash", "memory", "debug"),
+    "hangs": ("debug", "unexpected"),
+    "freezes": ("debug", "unexpected"),
+    "intermittent": ("flaky", "debug", "unexpected"),
+    "intermittently": ("flaky", "debug", "unexpected"),
+    "randomly": ("flaky", "unexpected"),
+    "sporadic": ("flaky", "unexpected"),
+    "leak": ("memory", "debug"),
+    "null": ("bug", "unexpected"),
+    "wrong": ("bug", "unexpected"),
+    "cause": ("root", "debug"),
+    "green": ("passing", "pass"),
+    # Testing.
+    "unit": ("test", "testing"),
+    "e2e": ("testing", "playwright", "browser"),
+    "click": ("browser", "playwright", "interacting"),
+    "localhost": ("local", "web", "applications"),
+    "screenshot": ("screenshots", "browser", "capturing"),
+    "refactor": ("refactoring",),
+    "randomized": ("property", "random"),
+    # Review, git and pull requests.
+    "diff": ("changes", "review", "diffs"),
+    "eyes": ("review",),
+    "pushback": ("feedback", "review"),
+    "land": ("merge", "integrate"),
+    "stale": ("merged", "superseded", "clean"),
+    "prune": ("clean", "cleanup", "delete"),
+    "tidy": ("clean", "organize", "tidy"),
+    "hotfix": ("isolation", "workspace", "branch"),
+    "stash": ("isolation", "workspace", "worktree"),
+    "squash": ("squash", "merge", "integrate"),
+    "wrap": ("complete", "finish"),
+    "tag": ("release", "version"),
+    # Planning.
+    "roadmap": ("plan", "planning", "tasks"),
+    "breakdown": ("tasks", "steps", "plan"),
+    "chunks": ("tasks", "steps"),
+    "rough": ("ideas",),
+    "scenarios": ("scenario", "possibility"),
+    "spec": ("specs", "requirements"),
+    # Data.
+    "significant": ("statistical", "hypothesis", "tests"),
+    "significance": ("statistical", "hypothesis", "tests"),
+    "churn": ("classification", "prediction", "machine", "learning"),
+    "predict": ("prediction", "machine", "learning"),
+    "bar": ("chart", "plot"),
+    "spread": ("distribution", "distributions"),
+    "seasonal": ("time", "series", "forecasting"),
+    "trends": ("time", "series", "analysis"),
+    "insights": ("analysis", "explore"),
+    # Writing and the office.
+    "reorg": ("internal", "communications", "company"),
+    "announcement": ("internal", "communications", "company"),
+    "boss": ("leadership", "updates"),
+    "manager": ("leadership", "updates"),
+    "outage": ("incident", "reports"),
+    "postmortem": ("incident", "reports"),
+    "blog": ("content", "writing", "articles"),
+    "sources": ("citations", "research"),
+    "studies": ("research", "papers", "literature"),
+    "desktop": ("files", "folders", "organize"),
+    "downloads": ("files", "folders", "organize"),
+    "copies": ("duplicates",),
+    "bills": ("invoices", "receipts"),
+    "contest": ("raffle", "giveaway", "winner"),
+    "prizes": ("winner", "raffle"),
+    "mp3": ("audio", "download"),
+    "blurry": ("enhancing", "sharpness", "resolution"),
+    "fuzzy": ("enhancing", "sharpness", "blurry"),
+    "prospects": ("leads",),
+    "cve": ("advisories", "vulnerabilities"),
+    "cves": ("advisories", "vulnerabilities"),
+    "libraries": ("dependencies", "packages"),
+    "flowchart": ("diagram", "mermaid"),
+    "flyer": ("infographic", "poster", "visual"),
+    "news": ("web", "search", "current"),
+    "glitch": ("bug", "unexpected", "debug"),
+    "glitchy": ("bug", "unexpected", "debug"),
+    "buggy": ("bug", "unexpected", "debug"),
+    "misbehaving": ("unexpected", "debug"),
+    "undefined": ("bug", "unexpected"),
+    "regressed": ("regression", "debug", "failure"),
+    "timeout": ("failure", "debug"),
+    "investigate": ("debug", "root", "cause"),
+    "diagnose": ("debug", "root", "cause"),
+    "troubleshoot": ("debug", "troubleshooting"),
+    "critique": ("review", "feedback"),
+    "nitpick": ("review", "feedback"),
+    "nits": ("review", "feedback"),
+    "approve": ("review", "approval"),
+    "scope": ("requirements", "plan"),
+    "milestones": ("plan", "tasks"),
+    "outline": ("outlines", "plan", "structure"),
+    "ideate": ("brainstorm", "ideas"),
+    "ideation": ("brainstorm", "ideas"),
+    "kickoff": ("plan", "brainstorm"),
+    "mvp": ("requirements", "features"),
+    "xls": ("xlsx", "excel", "spreadsheet"),
+    "slideshow": ("presentation", "slides", "pptx"),
+    "brochure": ("pdf", "document"),
+    "signature": ("forms", "fill", "pdf"),
+    "css": ("styling", "design", "frontend"),
+    "nav": ("navigation", "ui"),
+    "navbar": ("navigation", "ui"),
+    "modal": ("ui", "component"),
+    "polish": ("refine", "visual", "design"),
+    "aesthetic": ("aesthetic", "design", "visual"),
+    "vibe": ("aesthetic", "design"),
+    "mockup": ("design", "ui", "prototype"),
+    "wireframe": ("design", "ui", "prototype"),
+    "logo": ("brand", "design", "visual"),
+    "palette": ("colors", "theme"),
+    "typeface": ("typography", "fonts"),
+    "outliers": ("analysis", "quality", "anomalies"),
+    "kpi": ("metrics", "analysis"),
+    "kpis": ("metrics", "analysis"),
+    "cohort": ("statistical", "analysis"),
+    "announce": ("internal", "communications", "company"),
+    "recap": ("summary", "updates"),
+    "writeup": ("report", "document"),
+    "essay": ("writing", "content"),
+    "cite": ("citations", "references"),
+    "lit": ("literature",),
+    "dockerize": ("container", "docker"),
+    "hacked": ("security", "vulnerability"),
+    "pentest": ("security", "audit"),
+    "xss": ("vulnerability", "injection", "security"),
+    "sqli": ("vulnerability", "injection", "security"),
+    "accountant": ("tax", "invoices"),
+    "concurrently": ("parallel", "independent"),
+    "simultaneously": ("parallel", "independent"),
+    "delegate": ("agents", "dispatch", "subagent"),
+    "vlookup": ("formulas", "spreadsheet", "excel"),
+    "fillable": ("forms", "fill", "pdf"),
+    "conflict": ("merge", "git", "branch"),
+    "conflicts": ("merge", "git", "branch"),
+    "visualize": ("visualization", "plot"),
+    "histogram": ("distribution", "plot"),
+    "heatmap": ("visualization", "plot"),
+    "scatter": ("plot", "visualization"),
+    "correlate": ("correlation", "statistical"),
+    "selenium": ("playwright", "browser", "testing"),
+    "cypress": ("playwright", "browser", "testing"),
+    "puppeteer": ("playwright", "browser", "testing"),
+}
+
+# Everyday phrases whose words say nothing alone (most are function words: "look over",
+# "not working"), for what the workflow skills are for, written from general English usage
+# (after reading the `hard` split's failures, as the later aliases were): a phrase of two or
+# three words, as typed, matches these words as an alias does.
+PHRASES: dict[str, tuple[str, ...]] = {
+    "look over": ("review",),
+    "once over": ("review",),
+    "go over": ("review",),
+    "fresh eyes": ("review",),
+    "before merging": ("review", "verify", "requirements"),
+    "before i merge": ("review", "verify", "requirements"),
+    "before we merge": ("review", "verify", "requirements"),
+    "before i push": ("verify", "verification", "review"),
+    "before pushing": ("verify", "verification", "review"),
+    "before i commit": ("verify", "verification", "review"),
+    "before committing": ("verify", "verification", "review"),
+    "double check": ("verify", "verification"),
+    "ready to merge": ("complete", "integrate"),
+    "test first": ("test", "driven", "tdd"),
+    "tests first": ("test", "driven", "tdd"),
+    "red green": ("test", "driven", "tdd"),
+    "figure out why": ("debug", "root", "cause"),
+    "not working": ("debug", "failure", "unexpected"),
+    "stopped working": ("debug", "failure", "unexpected"),
+    "doesnt work": ("debug", "failure", "unexpected"),
+    "does not work": ("debug", "failure", "unexpected"),
+    "isnt working": ("debug", "failure", "unexpected"),
+    "now and then": ("flaky", "intermittent", "unexpected"),
+    "passes locally": ("ci", "failing", "checks"),
+    "works locally": ("ci", "failing", "checks"),
+    "think through": ("brainstorm", "design", "ideas"),
+    "think it through": ("brainstorm", "design", "ideas"),
+    "back and forth": ("collaborative", "iteration", "refine"),
+    "break down": ("tasks", "steps", "plan"),
+    "go live": ("deploy",),
+    "look and feel": ("design", "visual", "aesthetic"),
+    "stand out": ("distinctive",),
 }
 
 
@@ -873,7 +1130,8 @@ class RoutingIndex:
         """Each distinct query word with the index words it matches and how much each match counts."""
         expanded = []
         raw_words: dict[str, list[str]] = {}
-        for raw in split_words(text[:MAX_QUERY_CHARS]):
+        typed = split_words(text[:MAX_QUERY_CHARS])
+        for raw in typed:
             if raw not in _STOP:
                 forms = raw_words.setdefault(stem(raw), [])
                 if raw not in forms:
@@ -898,7 +1156,20 @@ class RoutingIndex:
                     if alias in self.idf and alias not in matches:
                         matches[alias] = ALIAS_WEIGHT * factor
             expanded.append((term, list(matches.items())))
-        return expanded
+        return expanded + self._phrases(typed)
+
+    def _phrases(self, typed: list[str]) -> list[tuple[str, list[tuple[str, float]]]]:
+        """Each `PHRASES` phrase in the typed words, as one more query word matching its words."""
+        found: list[tuple[str, list[tuple[str, float]]]] = []
+        for size in (2, 3):
+            for at in range(len(typed) - size + 1):
+                phrase = " ".join(typed[at : at + size])
+                targets = PHRASES.get(phrase)
+                if targets is not None and all(p != phrase for p, _ in found):
+                    matches = [(t, ALIAS_WEIGHT) for t in dict.fromkeys(map(stem, targets)) if t in self.idf]
+                    if matches:
+                        found.append((phrase, matches))
+        return found
 
     def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
         """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""
