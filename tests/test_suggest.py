@@ -43,11 +43,15 @@ GIT_CLEANUP = (
 )
 
 
-@pytest.mark.parametrize("text", ["what branch am i on", "how do i undo the last git commit"])
-def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
+def add_git_cleanup(project) -> None:
     folder = project / ".claude" / "skills" / "git-cleanup"
     folder.mkdir()
     (folder / "SKILL.md").write_text(GIT_CLEANUP)
+
+
+@pytest.mark.parametrize("text", ["what branch am i on", "how do i undo the last git commit"])
+def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
+    add_git_cleanup(project)
     result = edgar("--root", str(project), "--json", "skills", "suggest", text)
     assert result.code == 0, result
     doc = result.json()
@@ -64,9 +68,7 @@ def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
     "text", ["way too many stale branches on my laptop, prune them", "tidy up the old branches"]
 )
 def test_an_everyday_phrasing_gets_the_skill(project, edgar, text):
-    folder = project / ".claude" / "skills" / "git-cleanup"
-    folder.mkdir()
-    (folder / "SKILL.md").write_text(GIT_CLEANUP)
+    add_git_cleanup(project)
     result = edgar("--root", str(project), "--json", "skills", "suggest", text)
     assert result.code == 0, result
     assert [s["name"] for s in result.json()["skills"]] == ["git-cleanup"]
