@@ -26,7 +26,7 @@ from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, ru
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
 
     from edgar_min.layout import Layout
     from edgar_min.skills.discovery import Skill
@@ -116,17 +116,8 @@ class CachedEntries:
 
     __hash__ = None  # type: ignore[assignment] - equal by value, like a dict
 
-    def get(self, name: str, default: Entry | None = None) -> Entry | None:
-        return self[name] if name in self._rows else default
-
-    def keys(self) -> Iterable[str]:
-        return self._rows.keys()
-
     def items(self) -> list[tuple[str, Entry]]:
         return [(name, self[name]) for name in self._rows]
-
-    def values(self) -> list[Entry]:
-        return [self[name] for name in self._rows]
 
 
 @dataclass(slots=True)

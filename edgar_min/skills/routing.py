@@ -899,14 +899,11 @@ class _Counts(dict):
     def __contains__(self, term: object) -> bool:
         return term in self._encoded
 
-    def get(self, term: str, default: int | None = None) -> int | None:  # type: ignore[override]
-        return self[term] if term in self._encoded else default
-
 
 class _Weights(dict):
     """Each index word's idf, worked out when first asked for: a prompt asks for a few dozen words.
 
-    `in` and `get` answer for every word some skill has, as a dict of all of them would.
+    `in` answers for every word some skill has, as a dict of all of them would.
     """
 
     __slots__ = ("_background", "_df", "_n")
@@ -922,9 +919,6 @@ class _Weights(dict):
 
     def __contains__(self, term: object) -> bool:
         return term in self._df
-
-    def get(self, term: str, default: float | None = None) -> float | None:  # type: ignore[override]
-        return self[term] if term in self._df else default
 
 
 class RoutingIndex:
@@ -1117,7 +1111,7 @@ class RoutingIndex:
         if not found:
             return None, alias
         # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
-        return max(found, key=lambda s: (self._df.get(s, 0) + self._background.get(s, 0), s)), alias
+        return max(found, key=lambda s: (self._df[s] + self._background.get(s, 0), s)), alias
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
