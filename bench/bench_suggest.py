@@ -159,6 +159,66 @@ def lexical_quality(skills: list[dict], rows: list[dict]) -> None:
         report("lexical path (offline)", results)
 
 
+def write_examples(root: Path, history: list[dict], *, taught_none: bool) -> None:
+    """The examples file a project would have after `history`: each prompt that needed a skill as the
+    agent loading its first right skill, and (`taught_none`) each that needed none as a person's `none`."""
+    lines = []
+    for r in history:
+        if r["gold"]:
+            lines.append(
+                {
+                    "time": "2026-12-01T00:00:00Z",
+                    "skill": r["gold"][0],
+                    "text": r["prompt"],
+                    "source": "agent",
+                }
+            )
+        elif taught_none:
+            lines.append(
+                {"time": "2026-12-01T00:00:00Z", "skill": "none", "text": r["prompt"], "source": "person"}
+            )
+    folder = root / ".edgar"
+    folder.mkdir(exist_ok=True)
+    (folder / "routing-examples.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+def share_of(prompt: str, share: float) -> bool:
+    """Whether a prompt is in the first `share` of the history, by a hash of its text (the same every run)."""
+    import hashlib
+
+    return int(hashlib.sha256(prompt.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
+
+
+def learned_quality(skills: list[dict], rows: list[dict]) -> None:
+    """Each split scored with the examples the other splits would have left (leave-one-split-out)."""
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    shares = (1.0,) if "--quick" in sys.argv else (0.25, 1.0)
+    for share in shares:
+        for taught_none in (False, True):
+            results = []
+            for split in sorted({r["split"] for r in rows}):
+                with tempfile.TemporaryDirectory() as tmp:
+                    root = Path(tmp)
+                    write_project(root, skills)
+                    history = [r for r in rows if r["split"] != split and share_of(r["prompt"], share)]
+                    write_examples(root, history, taught_none=taught_none)
+                    layout = Layout(root, root / "home")
+                    results += evaluate(
+                        layout, load_config(layout, environ={}), [r for r in rows if r["split"] == split]
+                    )
+            used = sum(1 for r in rows if share_of(r["prompt"], share))
+            what = "the agent's loads" + (" and a person's `none`s" if taught_none else "")
+            report(
+                f"learned from use: examples from the other splits ({share:.0%} of them, about "
+                f"{used * 11 // 12:,} a split; {what})",
+                results,
+                show_failures=False,
+                timed=False,
+            )
+
+
 def start_llama() -> tuple[subprocess.Popen, str]:
     import socket
 
@@ -508,6 +568,7 @@ def main() -> int:
         model_quality(skills, rows)
         return 0
     lexical_quality(skills, rows)
+    learned_quality(skills, rows)
     if "--quality-only" in sys.argv:
         return 0
     if "--model" in sys.argv:

@@ -139,6 +139,11 @@ class Layout:
         return join(self.edgar, "suggestions")
 
     @property
+    def routing_examples(self) -> str:
+        """The prompts that led to a skill, which routing learns from (skills/examples.py)."""
+        return join(self.edgar, "routing-examples.jsonl")
+
+    @property
     def machine_owned(self) -> tuple[str, ...]:
         """Every place edgar writes on its own: none may be a link, and `doctor` checks them."""
         return (
@@ -153,6 +158,7 @@ class Layout:
             self.rejections,
             self.hook_problems,
             self.suggestions,
+            self.routing_examples,
             self.rejected,
         )
 

@@ -103,6 +103,12 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
         "which skills apply to a task (a shortlist, then a SemIf decision with 'none'), or none",
         "edgar_min.cli.suggest_cmd",
     ),
+    (
+        "teach",
+        "tell routing which skill a message calls for (or none); --forget takes it back",
+        "edgar_min.cli.suggest_cmd",
+    ),
+    ("examples", "the messages routing learned from, per skill", "edgar_min.cli.suggest_cmd"),
 )
 
 

@@ -171,6 +171,14 @@ def cmd_learn(ctx: Context) -> int:
         extra["verification"] = turn.verification
     if ctx.ns.dry_run:
         return _dry_run(ctx, turn, session, extra.get("notes", []))
+    if ctx.ns.from_agent:
+        from edgar_min.delivery.hooks import learn_examples
+
+        problems: list[str] = []
+        loaded = list(adapted.record.get("skills") or [])  # the Skill tool's, in a Claude Code transcript
+        extra["examples"] = learn_examples(ctx.layout, turn, loaded, problems)
+        for problem in problems:
+            ctx.warn(f"edgar: {problem}")
     outcome = Gate(ctx.layout, config).learn(turn, session)
     _report(ctx, outcome, extra)
     return 1 if outcome.outcome == "refused" else 0

@@ -1,8 +1,12 @@
-"""`edgar skills suggest TEXT [--limit N]`: which skills apply to a task, each with a probability, or none."""
+"""`edgar skills suggest TEXT [--limit N]`: which skills apply to a task, each with a probability, or none.
+
+`edgar skills teach NAME TEXT [--forget]` and `edgar skills examples [NAME]`: what routing learns from
+(`skills/examples.py`).
+"""
 
 from __future__ import annotations
 
-from edgar_min.errors import BadInput
+from edgar_min.errors import BadInput, NotFound
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -26,6 +30,16 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
         help="at most N skills (default: suggest.max_skills)",
     )
     p.set_defaults(handler=cmd_suggest)
+    p = sub.add_parser(
+        "teach", help="tell routing which skill a message calls for (or none); --forget takes it back"
+    )
+    p.add_argument("name", metavar="NAME", help="a discovered skill, or none (the message needs no skill)")
+    p.add_argument("text", nargs="+", metavar="TEXT", help="the message, as a person typed it")
+    p.add_argument("--forget", action="store_true", help="take this example back")
+    p.set_defaults(handler=cmd_teach)
+    p = sub.add_parser("examples", help="the messages routing learned from, per skill")
+    p.add_argument("name", nargs="?", metavar="NAME", help="only this skill's (or none's) messages")
+    p.set_defaults(handler=cmd_examples)
 
 
 def cmd_suggest(ctx: Context) -> int:
@@ -50,4 +64,67 @@ def cmd_suggest(ctx: Context) -> int:
         return 0
     for pick in found.picks:
         ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}")
+    return 0
+
+
+def _known(ctx: Context, name: str) -> None:
+    from edgar_min.skills.discovery import SkillNames
+    from edgar_min.skills.examples import NONE
+
+    if name != NONE and name not in SkillNames(ctx.layout):
+        msg = f"no skill named {name!r} was discovered; `edgar skills list` shows them (or say none)"
+        raise NotFound(msg)
+
+
+def cmd_teach(ctx: Context) -> int:
+    from edgar_min.skills.examples import add_example, clean_text, forget_example
+
+    name, text = ctx.ns.name, " ".join(ctx.ns.text)
+    if not clean_text(text):
+        msg = "skills teach needs the text of a message; it was empty"
+        raise BadInput(msg)
+    if ctx.ns.forget:
+        gone = forget_example(ctx.layout, text, name)
+        if not gone:
+            msg = f"no example of {name} has this text; `edgar skills examples {name}` shows them"
+            raise NotFound(msg)
+        kept = clean_text(text)
+        if ctx.json:
+            ctx.emit({"forgot": True, "skill": name, "text": kept})
+        else:
+            ctx.out(f"forgot: {kept!r} as an example of {name}")
+        return 0
+    _known(ctx, name)
+    kept = add_example(ctx.layout, name, text, "person")
+    if ctx.json:
+        ctx.emit({"taught": True, "skill": name, "text": kept})
+    else:
+        ctx.out(f"taught: {kept!r} " + (f"calls for {name}" if name != "none" else "needs no skill"))
+    return 0
+
+
+def cmd_examples(ctx: Context) -> int:
+    from edgar_min.skills.discovery import SkillNames
+    from edgar_min.skills.examples import NONE, read_examples
+
+    held = read_examples(ctx.layout)
+    names = SkillNames(ctx.layout)
+    if ctx.ns.name is not None:
+        held = {ctx.ns.name: held.get(ctx.ns.name, [])}
+    rows = [
+        {"skill": skill, "discovered": skill == NONE or skill in names, "texts": texts}
+        for skill, texts in sorted(held.items())
+    ]
+    if ctx.json:
+        ctx.emit({"examples": rows})
+        return 0
+    if not any(row["texts"] for row in rows):
+        ctx.out("no examples yet: they come from the skills an agent loads itself, and `edgar skills teach`")
+        return 0
+    for row in rows:
+        away = "" if row["discovered"] else " (not discovered now: unused)"
+        ctx.out(f"{row['skill']}: {len(row['texts'])} example(s){away}")
+        if ctx.ns.name is not None:
+            for text in row["texts"]:
+                ctx.out(f"  {text}")
     return 0

@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
+    from edgar_min.learning.turn import Turn
 
-__all__ = ["EVENTS", "HookResult", "HookTimeout", "bounded", "read_payload", "run_hook"]
+__all__ = ["EVENTS", "HookResult", "HookTimeout", "bounded", "learn_examples", "read_payload", "run_hook"]
 
 # The command-line name of each hook, and Claude Code's name for its event.
 EVENTS: dict[str, str] = {
@@ -344,24 +345,49 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     if session is None:
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
     record = dict(adapted.record)
+    loaded = list(record.get("skills") or [])  # those the agent loaded itself
     # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call.
     suggested = tuple(name for name in last_suggested(layout, session) if name in names)
     if suggested:
-        record["skills"] = merge_skills(list(record.get("skills") or []), suggested)
+        record["skills"] = merge_skills(loaded, suggested)
     turn = parse_turn(record, config.skills.tools)
+    result = HookResult()
+    # A skill the agent chose for a person's message teaches routing that message's words.
+    learned = learn_examples(layout, turn, loaded, result.problems)
     if config.adapters.hook_check and config.check.command:
         from edgar_min.learning.check import run_check
 
         turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
     outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
-    result = HookResult()
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))
     result.problems.extend(outcome.problems)
-    result.document = {**outcome.as_json(), "session": session, "skills": list(turn.skills)}
+    result.document = {
+        **outcome.as_json(),
+        "session": session,
+        "skills": list(turn.skills),
+        "examples": learned,
+    }
     triggers = ", ".join(outcome.triggers) or "none"
     result.stdout = f"edgar: {' '.join(outcome.message.split())} (triggers: {triggers})"
     return result
+
+
+def learn_examples(layout: Layout, turn: Turn, loaded: list[str], problems: list[str]) -> list[str]:
+    """The turn's prompt as an example of each skill its agent loaded itself (a person's turn only).
+
+    The skills recorded; a file that cannot be written is a problem, never a failure of the turn.
+    """
+    if turn.agent != "main" or not loaded:
+        return []
+    from edgar_min.skills.examples import learn_from_loads
+
+    try:
+        return learn_from_loads(layout, turn.prompt, loaded)
+    except (OSError, EdgarError) as exc:
+        reason = exc.message if isinstance(exc, EdgarError) else str(exc)
+        problems.append(f"the prompt was not kept as a routing example: {reason}")
+        return []
 
 
 def log_problem(layout: Layout, event: str, sentence: str) -> None:

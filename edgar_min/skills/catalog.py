@@ -4,10 +4,11 @@ The prompt hook runs on every prompt, in a fresh process: parsing every
 SKILL.md and stemming its words each time would cost more than the rest of
 the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
 found, what routing derives from them: name, description, When-to-use text,
-the body's opening paragraph, path, origin, weighted words, the words of the
+the body's opening paragraph, path, origin, weighted words (with those of the
+messages that led to each skill, `skills/examples.py`), the words of the
 name, and the warnings met reading them. It is used only while a digest of
-every skill's path, size, mtime_ns and inode, and the word rule, are
-unchanged; anything else (a new, changed or removed skill, a torn or foreign
+every skill's path, size, mtime_ns and inode, the examples file's, and the
+word rule, are unchanged; anything else (a new, changed or removed skill, a torn or foreign
 file) rebuilds it. A file changed less than `SETTLE_NS` ago is not trusted to
 the cache (a second change in the same tick would not move its stat). The
 cache holds nothing a SKILL.md does not: it is safe to delete.
@@ -22,7 +23,7 @@ from edgar_min import jsoncodec
 from edgar_min.digests import cache_key
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass
-from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, card_terms, rule_key
+from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, asked_terms, card_terms, rule_key
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 8"  # 8: a line per skill; 7: the index as built; 5: "When to apply"
+FORMAT = "edgar-min routing 9"  # 9: examples; 8: a line per skill; 7: the index as built
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -189,11 +190,11 @@ def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
     return Card(skill.name, description, _when_to_use(body), _opening(body)), parsed.body_line
 
 
-def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
-    """A key of every skill's path and stat, and whether every file has settled."""
-    parts = [f"{FORMAT}\0{rule_key()}\n"]
-    settled = True
+def _digest(skills: dict[str, Skill], examples: str) -> tuple[str, bool]:
+    """A key of every skill's path and stat and of the examples' stat, and whether all have settled."""
+    parts = [f"{FORMAT}\0{rule_key()}\0{examples}\n"]
     limit = time.time_ns() - SETTLE_NS
+    settled = not examples or int(examples.split("\0")[1]) < limit
     for name, skill in skills.items():
         st = skill.stat
         if st is None:
@@ -202,6 +203,11 @@ def _digest(skills: dict[str, Skill]) -> tuple[str, bool]:
         parts.append(f"{name}\0{skill.path}\0{skill.origin}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
         settled = settled and st.st_mtime_ns < limit
     return cache_key("".join(parts).encode()), settled
+
+
+def _skill_names(index: RoutingIndex) -> list[str]:
+    """The skills of an index: all its cards but the `none` of the messages that needed none."""
+    return [name for name in index.names if name != NONE_ID]
 
 
 def _from_cache(layout: Layout, digest: str) -> Catalog | None:
@@ -220,9 +226,10 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
             return None
         index = RoutingIndex.from_cached(data["index"])
         lines = rest.split(b"\n")
-        if index is None or lines.pop() != b"" or len(lines) != len(index.names):
+        names = [] if index is None else _skill_names(index)
+        if index is None or lines.pop() != b"" or len(lines) != len(names):
             return None
-        entries = CachedEntries(dict(zip(index.names, lines, strict=True)), layout.routing_cache)
+        entries = CachedEntries(dict(zip(names, lines, strict=True)), layout.routing_cache)
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
@@ -238,7 +245,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     entries = catalog.entries
     rows = [
         [e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
-        for e in (entries[name] for name in catalog.index.names)
+        for e in (entries[name] for name in _skill_names(catalog.index))
     ]
     try:
         # JSON writes a line break inside a string as an escape: each value stays on its line.
@@ -249,17 +256,43 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
         pass  # only an accelerator
 
 
+def _examples_stamp(layout: Layout) -> str:
+    """What the cache keys the examples file by: its size, mtime and inode ("" when there is none).
+
+    Here rather than in `skills/examples.py`, which a prompt answered from the cache does not import.
+    """
+    try:
+        st = os.stat(layout.routing_examples)
+    except OSError:
+        return ""
+    return f"{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+
+
+def _examples(layout: Layout, warnings: list[str]) -> dict[str, list[str]]:
+    """The messages that led to each skill; an unreadable examples file is a warning, not a failure."""
+    from edgar_min.skills.examples import read_examples
+
+    try:
+        return read_examples(layout)
+    except (OSError, EdgarError) as exc:
+        reason = exc.message if isinstance(exc, EdgarError) else str(exc)
+        warnings.append(f"the routing examples were not read: {reason}")
+        return {}
+
+
 def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     """Every discovered skill routing can suggest (all scopes), read afresh or from the cache."""
     from edgar_min.skills.discovery import discover
 
     found = discover(layout)
-    digest, settled = _digest(found.skills)
+    stamp = _examples_stamp(layout)
+    digest, settled = _digest(found.skills, stamp)
     if use_cache:
         cached = _from_cache(layout, digest)
         if cached is not None:
             return cached
     warnings = list(found.problems)
+    asked = _examples(layout, warnings) if stamp else {}
     entries: dict[str, Entry] = {}
     bags: dict[str, dict[str, float]] = {}
     for name, skill in found.skills.items():
@@ -267,8 +300,11 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
         if read is not None:
             card, body_line = read
             entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
-            bags[name] = card_terms(card)
-    catalog = Catalog(RoutingIndex.from_terms((n, bags[n]) for n in entries), entries, warnings)
+            bags[name] = card_terms(card, asked.get(name, ()))
+    pairs = [(n, bags[n]) for n in entries]
+    if asked.get(NONE_ID):
+        pairs.append((NONE_ID, asked_terms(asked[NONE_ID])))
+    catalog = Catalog(RoutingIndex.from_terms(pairs), entries, warnings)
     if use_cache and settled and os.path.isdir(layout.edgar):
         _save(layout, digest, catalog)
     return catalog

@@ -16,6 +16,12 @@ coverage, how many content words the message has, and two signs of a small edit
 task that shares a word or two with a skill but is about something else, gets
 no skill, while a long task whose words spread over a skill's description does.
 
+Routing also learns from use (`skills/examples.py`): the messages that led to
+a skill (the agent loaded it itself, or a person said so) are one more light
+field of that skill's card (`ASKED_WEIGHT`), in the words people use rather
+than the skill's own; and the messages a person said need no skill are a card
+of their own, `none`, which says `none` when it beats every skill.
+
 `RoutingEngine` answers a SemIf decision over a shortlist with this index, so
 the offline path logs its choice like every other decision.
 """
@@ -46,6 +52,7 @@ __all__ = [
     "Ranking",
     "RoutingEngine",
     "RoutingIndex",
+    "asked_terms",
     "card_terms",
     "names_file",
     "opens_with_edit",
@@ -68,6 +75,10 @@ NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 1.0
 WHEN_WEIGHT = 0.5
 OPENING_WEIGHT = 0.3
+# The words of the messages that led to a skill (`skills/examples.py`): the words people use for
+# what it does. Learned from the other splits of the bench, leave-one-split-out, 0.5 did as well
+# as 0.3 to 1.2 (see the README's "How well it chooses").
+ASKED_WEIGHT = 0.5
 K1 = 1.2
 B = 0.75
 # An alias's words count this much of a typed word. With the everyday table as broad as it is
@@ -733,6 +744,7 @@ def rule_key() -> str:
             DESCRIPTION_WEIGHT,
             WHEN_WEIGHT,
             OPENING_WEIGHT,
+            ASKED_WEIGHT,
             WORD_RULE,
             TERMS_RULE,
         )
@@ -794,8 +806,18 @@ def own_words(text: str) -> str:
     return " ".join(c for c in _CLAUSE.split(text) if not _REDIRECT.match(c.strip()))
 
 
-def card_terms(card: Card) -> dict[str, float]:
-    """A card's words with their field-weighted counts (the name's words count the most)."""
+def asked_terms(asked: Iterable[str], bag: dict[str, float] | None = None) -> dict[str, float]:
+    """The words of the messages that led to a skill, each message's words once, at ASKED_WEIGHT."""
+    bag = {} if bag is None else bag
+    for text in asked:
+        for term in dict.fromkeys(words(text)):
+            bag[term] = bag.get(term, 0.0) + ASKED_WEIGHT
+    return bag
+
+
+def card_terms(card: Card, asked: Iterable[str] = ()) -> dict[str, float]:
+    """A card's words with their field-weighted counts (the name's words count the most), and the
+    words of the messages that led to it (`asked`)."""
     bag: dict[str, float] = {}
     description = words(own_words(card.description))
     known = set(description) | background_counts()[0].keys()
@@ -813,7 +835,7 @@ def card_terms(card: Card) -> dict[str, float]:
     ):
         for term in found:
             bag[term] = bag.get(term, 0.0) + weight
-    return bag
+    return asked_terms(asked, bag)
 
 
 def opens_with_edit(text: str) -> bool:
@@ -862,6 +884,8 @@ class Ranking:
     terms: int
     edit: bool = False  # it opens with one of EDIT_VERBS
     names_file: bool = False  # it names a file or an identifier
+    # The evidence of the messages a person said need no skill (the `none` card), 0 without them.
+    none_evidence: float = 0.0
 
     def log_odds(self) -> float:
         """The log-odds that the best hit is the skill meant; below 0, none is."""
@@ -880,6 +904,8 @@ class Ranking:
     @property
     def best(self) -> Hit | None:
         """The best hit if it is more likely meant than not, else None."""
+        if not self.hits or self.none_evidence > self.hits[0].evidence:
+            return None
         return self.hits[0] if self.log_odds() > 0 else None
 
 
@@ -929,11 +955,16 @@ class RoutingIndex:
     them so, and a fresh process per prompt reads a few dozen of thousands.
     """
 
-    def __init__(self, cards: Iterable[Card]) -> None:
+    def __init__(self, cards: Iterable[Card], examples: dict[str, list[str]] | None = None) -> None:
+        """`examples`: the messages that led to each skill, and under `none` those that needed none."""
         self.cards: dict[str, Card] = {}  # the cards it was built from
         for card in cards:
             self.cards.setdefault(card.name, card)
-        self._build((name, card_terms(card)) for name, card in self.cards.items())
+        asked = examples or {}
+        pairs = [(name, card_terms(card, asked.get(name, ()))) for name, card in self.cards.items()]
+        if asked.get(NONE_ID):
+            pairs.append((NONE_ID, asked_terms(asked[NONE_ID])))
+        self._build(pairs)
 
     @classmethod
     def from_terms(cls, pairs: Iterable[tuple[str, dict[str, float]]]) -> RoutingIndex:
@@ -992,12 +1023,14 @@ class RoutingIndex:
             lengths.append(sum(bag.values()))
             for term, tf in bag.items():
                 postings.setdefault(term, []).append(f"{at}:{tf!r}")
-            parts = _name_parts(name, bag)
+            parts = _name_parts(name, bag) if name != NONE_ID else ()
             if len(parts) >= 2:
                 name_parts[name] = parts
-        # Each skill by its whole name, stemmed as a typed word is.
+        # Each skill by its whole name, stemmed as a typed word is (`none` is no skill's name).
         by_name: dict[str, list[str]] = {}
         for name in names:
+            if name == NONE_ID:
+                continue
             whole = name.replace("-", "")
             by_name.setdefault(stem(whole), []).append(name)
             if "-" not in name and _py_named(name):
@@ -1232,17 +1265,29 @@ class RoutingIndex:
             if matched.get(name, 0) <= 1 and name not in named:
                 evidence *= ONE_WORD
             ranked.append((-evidence, name, score, coverage))
-        # Hits are made for the best `limit` only: with 10,000 skills most match some word.
-        if limit < len(ranked):
-            from heapq import nsmallest  # an extension module: only when many skills match
+        hits, none_evidence = _best(ranked, matched, limit)
+        return Ranking(hits, len(expanded), opens_with_edit(text), names_file(text), none_evidence)
 
-            best_first = nsmallest(limit, ranked)
-        else:
-            best_first = sorted(ranked)
-        hits = tuple(
-            Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first
-        )
-        return Ranking(hits, len(expanded), opens_with_edit(text), names_file(text))
+
+def _best(
+    ranked: list[tuple[float, str, float, float]], matched: dict[str, int], limit: int
+) -> tuple[tuple[Hit, ...], float]:
+    """The best `limit` hits of (-evidence, name, score, coverage), and the `none` card's evidence.
+
+    The messages that needed no skill are no skill: their evidence goes to the decision.
+    """
+    none_evidence = max((-neg for neg, name, _, _ in ranked if name == NONE_ID), default=0.0)
+    if none_evidence:
+        ranked = [item for item in ranked if item[1] != NONE_ID]
+    # Hits are made for the best `limit` only: with 10,000 skills most match some word.
+    if limit < len(ranked):
+        from heapq import nsmallest  # an extension module: only when many skills match
+
+        best_first = nsmallest(limit, ranked)
+    else:
+        best_first = sorted(ranked)
+    hits = tuple(Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first)
+    return hits, none_evidence
 
 
 class RoutingEngine:
@@ -1281,8 +1326,10 @@ class RoutingEngine:
 
         ranking, hits = self._ranking(decision.state)
         odds = ranking.log_odds()
-        # At this evidence the softmax gives the best skill odds of exp(odds) against `none`.
+        # At this evidence the softmax gives the best skill odds of exp(odds) against `none`;
+        # messages a person said need no skill, when closer to this one than any skill, say `none`.
         none = ranking.hits[0].evidence - TEMPERATURE * odds if ranking.hits else 1.0
+        none = max(none, ranking.none_evidence)
         evidence = []
         for option in decision.options:
             if option.id == NONE_ID:

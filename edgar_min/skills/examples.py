@@ -1,0 +1,142 @@
+"""What routing learns from use: the prompts that led to a skill, and those that needed none.
+
+    .edgar/routing-examples.jsonl   one line per example: {"time", "skill", "text", "source"}
+
+An example is a message and the skill it called for. Two places make them:
+
+- the agent itself: a Claude Code turn whose agent loaded a skill with the
+  Skill tool (read by the Stop hook and by `learn --from claude-code`) gives
+  that turn's prompt as an example of that skill (`source` "agent");
+- a person: `edgar skills teach NAME TEXT` ("person"), where NAME may be
+  `none` for a message that needs no skill; `--forget` appends a line with
+  `"forget": true` that takes the same text back.
+
+Edgar's own suggestions never become examples: a wrong suggestion would teach
+itself. Routing reads the examples' words as one more light field of their
+skill's card (`routing.ASKED_WEIGHT`), and those of `none` as a card of their
+own that says `none` when it beats every skill (`routing.RoutingIndex`).
+
+The file is only ever appended to (single `O_APPEND` writes), so copies from
+several machines merge by concatenation, and the same example twice counts
+once. Only the latest `PER_SKILL` examples of each skill are read: an agent
+that loads one skill on every turn does not drown that skill's description.
+A text is a person's message, redacted as every stored prompt is and cut to
+`TEXT_CHARS`.
+"""
+
+from __future__ import annotations
+
+from edgar_min.errors import BadInput
+from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.skills.names import name_problem
+
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from edgar_min.layout import Layout
+
+__all__ = [
+    "NONE",
+    "NONE_KEPT",
+    "PER_SKILL",
+    "SOURCES",
+    "TEXT_CHARS",
+    "add_example",
+    "clean_text",
+    "forget_example",
+    "learn_from_loads",
+    "read_examples",
+]
+
+NONE = "none"  # the decision's `none`: a message that needs no skill
+SOURCES = ("agent", "person")
+# Everyday prompts are a line or two; a pasted log is not what the message asked for.
+TEXT_CHARS = 300
+PER_SKILL = 40
+NONE_KEPT = 200
+
+
+def clean_text(text: str) -> str:
+    """`text` as an example keeps it: redacted, on one line, at most `TEXT_CHARS`."""
+    from edgar_min.learning.redact import redact
+
+    flat = " ".join(text.split())
+    cut = redact(flat)[:TEXT_CHARS].rstrip()
+    # A lone surrogate (from a JSON escape) cannot be written as UTF-8.
+    return cut.encode("utf-8", "replace").decode("utf-8")
+
+
+def _check(skill: str, text: str) -> str:
+    if skill != NONE:
+        problem = name_problem(skill)
+        if problem is not None:
+            raise BadInput(problem)
+    cleaned = clean_text(text)
+    if not cleaned:
+        msg = "an example needs the text of a message; this one is empty"
+        raise BadInput(msg)
+    return cleaned
+
+
+def add_example(layout: Layout, skill: str, text: str, source: str) -> str:
+    """Append one example (`skill` may be `none`); the text as kept. `BadInput` for an unusable one."""
+    if source not in SOURCES:
+        msg = f"an example's source is one of {', '.join(SOURCES)}, not {source!r}"
+        raise BadInput(msg)
+    cleaned = _check(skill, text)
+    row = {"time": timestamp(), "skill": skill, "text": cleaned, "source": source}
+    append_row(layout.routing_examples, row, root=layout.root)
+    return cleaned
+
+
+def forget_example(layout: Layout, text: str, skill: str | None = None) -> int:
+    """Take back the examples of `text` (of `skill` only, if given); how many were in force."""
+    cleaned = clean_text(text)
+    if skill is not None:
+        _check(skill, text)
+    held = read_examples(layout, latest=False)
+    gone = [name for name, texts in held.items() if cleaned in texts and skill in (None, name)]
+    for name in gone:
+        row = {"time": timestamp(), "skill": name, "text": cleaned, "source": "person", "forget": True}
+        append_row(layout.routing_examples, row, root=layout.root)
+    return len(gone)
+
+
+def read_examples(layout: Layout, *, latest: bool = True) -> dict[str, list[str]]:
+    """Each skill's (and `none`'s) example texts in force, oldest first (`latest`: the last
+    `PER_SKILL` of a skill, `NONE_KEPT` of `none`).
+
+    A line that is not a whole example (torn, foreign, a bad name) is passed over.
+    """
+    held: dict[str, dict[str, None]] = {}
+    for row in read_rows(layout.routing_examples).rows:
+        skill, text = row.get("skill"), row.get("text")
+        if not isinstance(skill, str) or not isinstance(text, str) or not text:
+            continue
+        if skill != NONE and name_problem(skill) is not None:
+            continue
+        texts = held.setdefault(skill, {})
+        texts.pop(text, None)  # the latest line of a text says where it stands
+        if row.get("forget") is not True:
+            texts[text] = None
+    out = {}
+    for skill, texts in held.items():
+        kept = list(texts)
+        if latest:
+            kept = kept[-(NONE_KEPT if skill == NONE else PER_SKILL) :]
+        if kept:
+            out[skill] = kept
+    return out
+
+
+def learn_from_loads(layout: Layout, prompt: str, loaded: Iterable[str]) -> list[str]:
+    """Record `prompt` as an example of each skill the agent loaded itself; the skills recorded."""
+    if not clean_text(prompt):
+        return []
+    recorded = []
+    for skill in dict.fromkeys(loaded):
+        if skill != NONE and name_problem(skill) is None:
+            add_example(layout, skill, prompt, "agent")
+            recorded.append(skill)
+    return recorded
