@@ -173,10 +173,12 @@ def cmd_learn(ctx: Context) -> int:
         return _dry_run(ctx, turn, session, extra.get("notes", []))
     if ctx.ns.from_agent:
         from edgar_min.delivery.hooks import learn_examples
+        from edgar_min.delivery.record import last_suggested
 
         problems: list[str] = []
         loaded = list(adapted.record.get("skills") or [])  # the Skill tool's, in a Claude Code transcript
-        extra["examples"] = learn_examples(ctx.layout, turn, loaded, problems)
+        suggested = last_suggested(ctx.layout, session) if adapted.session == session else ()
+        extra["examples"] = learn_examples(ctx.layout, turn, loaded, suggested, problems)
         for problem in problems:
             ctx.warn(f"edgar: {problem}")
     outcome = Gate(ctx.layout, config).learn(turn, session)

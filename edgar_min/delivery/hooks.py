@@ -353,7 +353,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
-    learned = learn_examples(layout, turn, loaded, result.problems)
+    learned = learn_examples(layout, turn, loaded, suggested, result.problems)
     if config.adapters.hook_check and config.check.command:
         from edgar_min.learning.check import run_check
 
@@ -373,17 +373,22 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     return result
 
 
-def learn_examples(layout: Layout, turn: Turn, loaded: list[str], problems: list[str]) -> list[str]:
+def learn_examples(
+    layout: Layout, turn: Turn, loaded: list[str], suggested: tuple[str, ...], problems: list[str]
+) -> list[str]:
     """The turn's prompt as an example of each skill its agent loaded itself (a person's turn only).
 
-    The skills recorded; a file that cannot be written is a problem, never a failure of the turn.
+    A skill edgar handed over for this prompt is left out even when the agent loaded it too: a
+    suggestion must not teach itself. The skills recorded; a file that cannot be written is a
+    problem, never a failure of the turn.
     """
-    if turn.agent != "main" or not loaded:
+    chosen = [name for name in loaded if name not in suggested]
+    if turn.agent != "main" or not chosen:
         return []
     from edgar_min.skills.examples import learn_from_loads
 
     try:
-        return learn_from_loads(layout, turn.prompt, loaded)
+        return learn_from_loads(layout, turn.prompt, chosen)
     except (OSError, EdgarError) as exc:
         reason = exc.message if isinstance(exc, EdgarError) else str(exc)
         problems.append(f"the prompt was not kept as a routing example: {reason}")
