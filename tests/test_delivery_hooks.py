@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -554,3 +556,49 @@ def test_learn_from_claude_code_keeps_no_example_of_what_edgar_suggested_in_that
     assert result.code == 0, result
     assert result.json()["examples"] == []
     assert kept_examples(project) == []
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
+    repo = Path(__file__).resolve().parents[1]
+    build = [sys.executable, str(repo / "build_zipapp.py"), "-o", str(out)]
+    subprocess.run(build, check=True, capture_output=True)
+    return out
+
+
+def test_the_built_pyz_runs_the_whole_loop_through_the_hooks(pyz, elixir_project):
+    root = elixir_project
+
+    def hook(event: str, payload: dict) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(pyz), "--root", str(root), "hook", event],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    def prompt(text: str) -> subprocess.CompletedProcess:
+        payload = {"session_id": REAL_SESSION, "prompt": text, "cwd": str(root)}
+        return hook("user-prompt-submit", {**payload, "hook_event_name": "UserPromptSubmit"})
+
+    assert prompt(REAL_PROMPT).stdout == ""
+    stop = hook("stop", {"session_id": REAL_SESSION, "transcript_path": str(SKILL_TOOL)})
+    assert stop.returncode == 0, stop.stderr
+    assert kept_examples(root)[0]["skill"] == "hex-docs-search"
+    after = prompt(NEXT_PROMPT)
+    assert after.returncode == 0, after.stderr
+    assert "## Skill `hex-docs-search`" in json.loads(after.stdout)["hookSpecificOutput"]["additionalContext"]
+    listed = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(root), "--json", "skills", "examples"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(listed.stdout)["examples"] == [
+        {"skill": "hex-docs-search", "discovered": True, "texts": [REAL_PROMPT]}
+    ]
+    assert problems(root) == []
