@@ -526,3 +526,14 @@ def test_the_none_card_is_no_skill_by_name_either():
 def test_no_none_examples_leave_no_none_card(index):
     assert learned({"none": []}).names == index.names
     assert "none" not in learned({"pdf": [CLIP]}).names
+
+
+def test_a_card_named_none_is_no_skill_and_does_not_say_none():
+    cards = [Card("none", "Merge pdf files into one.", ""), Card("pdf", *SKILLS["pdf"])]
+    index = RoutingIndex(cards)
+    assert index.names == ["pdf"]
+    ranking = index.rank("merge these three pdfs into one file")
+    assert ranking.none_evidence == 0
+    assert ranking.best.name == "pdf"
+    # The messages a person said need none are the only `none` there is.
+    assert RoutingIndex(cards, {"none": ["thanks, all good"]}).names == ["pdf", "none"]
