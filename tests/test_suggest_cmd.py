@@ -146,3 +146,18 @@ def test_examples_when_the_file_is_a_folder_is_a_sentence(project, edgar):
     assert suggest.code == 0
     assert suggest.out.split()[0] == "pdf"
     assert "the routing examples were not read" in suggest.err
+
+
+def test_teach_in_json_for_a_skill_and_the_none_card_stays_out_of_the_index(project, edgar):
+    taught = edgar("--root", str(project), "--json", "skills", "teach", "slack-gif-creator", CLIP)
+    assert taught.code == 0, taught
+    assert taught.json() == {"taught": True, "skill": "slack-gif-creator", "text": CLIP}
+    edgar("--root", str(project), "skills", "teach", "none", THANKS)
+    index = edgar("--root", str(project), "--json", "skills", "index")
+    assert index.code == 0, index
+    listed = edgar("--root", str(project), "skills", "index").out
+    assert "- none" not in listed
+    assert "- slack-gif-creator:" in listed
+    names = [entry["name"] for entry in index.json()["entries"]]
+    assert "none" not in names
+    assert len(names) == 9
