@@ -161,3 +161,15 @@ def test_teach_in_json_for_a_skill_and_the_none_card_stays_out_of_the_index(proj
     names = [entry["name"] for entry in index.json()["entries"]]
     assert "none" not in names
     assert len(names) == 9
+
+
+def test_examples_shows_a_terminal_escape_in_a_text_but_never_sends_it(project, edgar):
+    pasted = "merge these pdfs \x1b]0;owned\x07 and \x1b[2J rotate page 2"
+    edgar("--root", str(project), "skills", "teach", "pdf", pasted)
+    shown = edgar("--root", str(project), "skills", "examples", "pdf").out
+    assert "\x1b" not in shown
+    assert "\x07" not in shown
+    assert "\\x1b]0;owned\\x07" in shown
+    # The text itself is kept as typed: --json carries it exactly.
+    doc = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
+    assert doc["examples"][0]["texts"] == [pasted]
