@@ -602,3 +602,13 @@ def test_the_built_pyz_runs_the_whole_loop_through_the_hooks(pyz, elixir_project
         {"skill": "hex-docs-search", "discovered": True, "texts": [REAL_PROMPT]}
     ]
     assert problems(root) == []
+
+
+def test_a_secret_in_the_prompt_never_reaches_the_examples_file(project, edgar, monkeypatch):
+    token = "glpat-AbCdEfGhIjKlMnOpQrSt12"  # noqa: S105 - a made-up token in gitleaks' shape
+    t = Claude().user(f"{CLIP}, the upload token is {token}").skill("s1", "slack-gif-creator")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.json()["examples"] == ["slack-gif-creator"]
+    kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
+    assert token not in kept
+    assert "[REDACTED]" in kept
