@@ -173,3 +173,18 @@ def test_examples_shows_a_terminal_escape_in_a_text_but_never_sends_it(project, 
     # The text itself is kept as typed: --json carries it exactly.
     doc = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
     assert doc["examples"][0]["texts"] == [pasted]
+
+
+@pytest.mark.model
+def test_on_the_real_model_server_a_taught_skill_becomes_a_candidate_it_was_not(project, edgar, llama_server):
+    model = ["--set", "semif.engine=openai", "--set", f"semif.base_url={llama_server.base_url}"]
+    before = edgar("--root", str(project), "--json", *model, "skills", "suggest", CLIP_AGAIN)
+    assert before.code == 0, before
+    assert before.json()["candidates"] == []  # no skill shares a word with it: the model is not asked
+    edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP)
+    after = edgar("--root", str(project), "--json", *model, "skills", "suggest", CLIP_AGAIN)
+    assert after.code == 0, after
+    doc = after.json()
+    assert doc["engine"] == "openai"
+    assert doc["candidates"][0]["name"] == "slack-gif-creator"
+    assert 0.0 <= doc["candidates"][0]["probability"] <= 1.0
