@@ -332,3 +332,13 @@ def test_a_skill_named_none_still_cannot_be_suggested_even_with_examples(layout)
     assert any("named 'none' cannot be suggested" in w for w in catalog.warnings)
     hits = catalog.index.search("merge pdf files")
     assert "none" not in [h.name for h in hits]
+
+
+def test_an_examples_file_removed_takes_its_examples_with_it(layout):
+    from edgar_min.skills.examples import add_example
+
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    settle(layout.routing_examples)
+    assert best(load_catalog(layout), CLIP_AGAIN) == "slack-gif-creator"
+    os.unlink(layout.routing_examples)
+    assert best(load_catalog(layout), CLIP_AGAIN) is None
