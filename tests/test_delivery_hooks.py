@@ -612,3 +612,20 @@ def test_a_secret_in_the_prompt_never_reaches_the_examples_file(project, edgar, 
     kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
     assert token not in kept
     assert "[REDACTED]" in kept
+
+
+def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project, edgar, monkeypatch):
+    config_toml(project, "[suggest]\nlearn_from_use = false\n")
+    t = Claude().user(CLIP).skill("s1", "slack-gif-creator")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.code == 0, stop
+    assert stop.json()["examples"] == []
+    assert stop.json()["skills"] == ["slack-gif-creator"]  # the turn is still learned from
+    learned = edgar(
+        "--root", str(project), "--json", "learn", "--from", "claude-code", str(project / "t.jsonl")
+    )
+    assert learned.code == 0, learned
+    assert kept_examples(project) == []
+    # A person can still teach.
+    assert edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP).code == 0
+    assert [row["source"] for row in kept_examples(project)] == ["person"]
