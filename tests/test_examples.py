@@ -14,8 +14,6 @@ from edgar_min.learning.redact import MARK
 from edgar_min.skills import examples as examples_module
 from edgar_min.skills.examples import (
     NONE,
-    NONE_KEPT,
-    PER_SKILL,
     TEXT_CHARS,
     add_example,
     forget_example,
@@ -99,10 +97,6 @@ def test_only_the_latest_per_skill_and_none_kept_are_read(layout, monkeypatch):
     assert len(everything["none"]) == 6
 
 
-def test_the_shipped_bounds_keep_none_longer_than_a_skill():
-    assert 0 < PER_SKILL < NONE_KEPT
-
-
 def test_a_torn_last_line_garbage_and_foreign_lines_are_passed_over(layout):
     add_example(layout, "pdf", "stitch these scans", "person")
     with open(layout.routing_examples, "a", encoding="utf-8") as out:
@@ -116,11 +110,6 @@ def test_a_torn_last_line_garbage_and_foreign_lines_are_passed_over(layout):
         out.write(json.dumps({"skill": "pdf", "text": "glue the reports", "forget": "yes"}) + "\n")
         out.write('{"skill": "pdf", "text": "half a li')  # torn: a writer died mid-line
     assert read_examples(layout) == {"pdf": ["stitch these scans", "glue the reports"]}
-    # The next whole line after the torn one is read as ever... once a newline ends the torn one.
-    with open(layout.routing_examples, "a", encoding="utf-8") as out:
-        out.write("\n")
-    add_example(layout, "xlsx", "sum the third column", "person")
-    assert read_examples(layout)["xlsx"] == ["sum the third column"]
 
 
 def test_a_secret_in_a_text_is_redacted_before_it_is_written(layout):
