@@ -30,9 +30,10 @@ but the command, so a skill counts as loaded when a shell call of the turn
 reads a discovered skill's `SKILL.md`: a program that prints a file (`READERS`:
 `cat`, `sed -n`, `head`, `tail`, `nl`, ...) given the path, its output not sent
 into a file. The path matches when, resolved against the call's working folder
-(or the turn's), it is a discovered skill's own file, or it ends in
-`skills/NAME/SKILL.md` (or `skills/learned/NAME/SKILL.md`) for a discovered
-NAME. A write or an edit (`sed -i`, `>` into it, `apply_patch`) is not a read,
+(or the turn's, and past `cd`), it ends in `skills/NAME/SKILL.md` (or
+`skills/learned/NAME/SKILL.md`) for a discovered NAME: the shape of every
+discovered skill's own path, and of Codex's `~/.codex/skills` and
+`~/.agents/skills`. A write or an edit (`sed -i`, `>` into it, `apply_patch`) is not a read,
 nor is a search (`rg`, `grep`: a few matching lines are not the skill), nor a
 call the person rejected or that could not start. Only the skill's name
 reaches the record. Codex records no subagent type, so `agent` is `main`.
@@ -229,12 +230,16 @@ def _in_place(program: str, args: list[str]) -> bool:
 class SkillReads:
     """The discovered skills whose `SKILL.md` a call's commands read."""
 
-    def __init__(self, names: Container[str], files: Container[str]) -> None:
+    def __init__(self, names: Container[str]) -> None:
         self.names = names
-        self.files = files
 
     def skill(self, word: str, base: str | None) -> str | None:
-        """The discovered skill whose `SKILL.md` the path `word` is, or None."""
+        """The discovered skill whose `SKILL.md` the path `word` is, or None.
+
+        Every scope discovery reads keeps a skill at `skills/NAME/SKILL.md` (learned ones at
+        `skills/learned/NAME/SKILL.md`), so a discovered skill's own path always has this shape,
+        and the log's path need not resolve on this machine (a skill in `~/.codex/skills` too).
+        """
         path = word
         if base and not os.path.isabs(path):
             path = os.path.join(base, path)
@@ -245,9 +250,7 @@ class SkillReads:
         home = parts[-3] if len(parts) >= 3 else ""
         if home == "learned" and len(parts) >= 4 and parts[-4] == "skills":
             home = "skills"
-        if home == "skills" or os.path.normpath(path) in self.files:
-            return name if name in self.names else None
-        return None
+        return name if home == "skills" and name in self.names else None
 
     def command(self, command: str, base: str | None, depth: int = 0) -> list[str]:
         """The skills a shell command reads, in order."""
@@ -536,24 +539,16 @@ class _Reader:
             self.turn.add_error(tool, error_kind(head, code), code, program)
 
 
-def read_session(
-    path: str,
-    table: dict[str, str],
-    skill_names: Container[str] = frozenset(),
-    skill_files: Container[str] = frozenset(),
-) -> AdaptedTurn:
-    """The turn record of a Codex session log's last turn.
-
-    `skill_names` are the discovered skills' names and `skill_files` their `SKILL.md` paths
-    (absolute, normalised); a skill whose file the turn read is in the record's `skills`.
-    """
+def read_session(path: str, table: dict[str, str], skill_names: Container[str] = frozenset()) -> AdaptedTurn:
+    """The turn record of a Codex session log's last turn; `skills` holds each skill of
+    `skill_names` (a `SkillNames`: the discovered skills) whose `SKILL.md` the turn read."""
     if not os.path.exists(path):
         msg = f"{path}: no such file"
         raise BadInput(msg)
     if os.path.isdir(path):
         msg = f"{path}: is a folder, not a session log"
         raise BadInput(msg)
-    reader = _Reader(table, SkillReads(skill_names, skill_files))
+    reader = _Reader(table, SkillReads(skill_names))
     try:
         reader.read(path)
     except OSError as exc:

@@ -6,8 +6,6 @@ The adapters (`claude_code`, `codex`) stream a log through `jsonl` and build one
 
 from __future__ import annotations
 
-import os
-
 from edgar_min.charsets import ALNUM, DIGITS, LETTERS, consists_of
 from edgar_min.errors import ConfigError
 from edgar_min.learning.turn import is_tool_name
@@ -19,12 +17,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from edgar_min.adapters.jsonl import ReadStats
-    from edgar_min.layout import Layout
 
 __all__ = [
     "DEFAULT_TOOL_MAP",
     "AdaptedTurn",
-    "SkillFiles",
     "TurnBuilder",
     "error_kind",
     "map_tool",
@@ -302,25 +298,6 @@ def stated_exit_code(head: str) -> int | None:
         return None
     value = int(m.group(1))
     return value if -(2**31) <= value < 2**32 else None
-
-
-class SkillFiles:
-    """The `SKILL.md` path of every discovered skill, absolute and normalised, discovered at the
-    first `in`: a log that reads no skill file asks nothing."""
-
-    __slots__ = ("_layout", "_paths")
-
-    def __init__(self, layout: Layout) -> None:
-        self._layout = layout
-        self._paths: frozenset[str] | None = None
-
-    def __contains__(self, path: object) -> bool:
-        if self._paths is None:
-            from edgar_min.skills.discovery import discover
-
-            skills = discover(self._layout).skills.values()
-            self._paths = frozenset(os.path.normpath(os.path.abspath(s.path)) for s in skills)
-        return path in self._paths
 
 
 @dataclass(slots=True)

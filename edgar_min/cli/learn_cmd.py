@@ -123,9 +123,8 @@ def _adapt(ctx: Context, agent: str, path: str, **subagent: Any):
     table = tool_table(ctx.config.adapters.tool_map)
     if agent == "codex":
         from edgar_min.adapters.codex import read_session
-        from edgar_min.adapters.common import SkillFiles
 
-        return read_session(path, table, SkillNames(ctx.layout), SkillFiles(ctx.layout))
+        return read_session(path, table, SkillNames(ctx.layout))
     from edgar_min.adapters.claude_code import read_transcript
 
     return read_transcript(path, table, SkillNames(ctx.layout), **subagent)
