@@ -255,6 +255,10 @@ READS = {
         "shell",
         {"command": ["cat", "/p/.edgar/skills/learned/pdf/SKILL.md"]},
     ),
+    "a Codex system skill": (
+        "exec_command",
+        {"cmd": "sed -n '1,220p' /h/.codex/skills/.system/pdf/SKILL.md"},
+    ),
     "a brace the shell expands": (
         "exec_command",
         {"cmd": "sed -n '1,400p' ~/.agents/skills/{tdd,pdf}/SKILL.md"},
@@ -312,6 +316,7 @@ NOT_READS = {
     "not a skills folder": "cat docs/pdf/SKILL.md",
     "a folder only named like one": "cat myskills/pdf/SKILL.md",
     "a proposal": "cat .edgar/proposals/pdf/SKILL.md",
+    "a hidden folder not Codex's": "cat .agents/skills/.cache/pdf/SKILL.md",
     "another file name": "cat .agents/skills/pdf/skill.md",
 }
 

@@ -27,16 +27,18 @@ model reads the file itself through its shell. Codex writes no record of that
 but the command, so a skill counts as loaded when a shell call of the turn
 (`shell`, `shell_command`, `exec_command`, `local_shell_call`, the
 `tools.exec_command({...})` calls of a code-mode `exec`) or a `read_file` call
-reads a discovered skill's `SKILL.md`: a program that prints a file (`READERS`:
-`cat`, `sed -n`, `head`, `tail`, `nl`, ...) given the path, its output not sent
-into a file. The path matches when, resolved against the call's working folder
-(or the turn's, and past `cd`), it ends in `skills/NAME/SKILL.md` (or
-`skills/learned/NAME/SKILL.md`) for a discovered NAME: the shape of every
-discovered skill's own path, and of Codex's `~/.codex/skills` and
-`~/.agents/skills`. A write or an edit (`sed -i`, `>` into it, `apply_patch`) is not a read,
-nor is a search (`rg`, `grep`: a few matching lines are not the skill), nor a
-call the person rejected or that could not start. Only the skill's name
-reaches the record. Codex records no subagent type, so `agent` is `main`.
+reads a discovered skill's `SKILL.md`: a program that prints a file
+(`READERS`: `cat`, `sed -n`, `head`, `tail`, `nl`, ...) given the path, its
+output not sent into a file. The path matches when, resolved against the
+call's working folder (or the turn's, and past `cd`), it ends in
+`skills/NAME/SKILL.md` (or `skills/learned/NAME/SKILL.md`,
+`skills/.system/NAME/SKILL.md`) for a discovered NAME: the shape of every
+discovered skill's own path, and of Codex's `~/.codex/skills` (with its
+`.system` folder) and `~/.agents/skills`. A write or an edit (`sed -i`, `>`
+into it, `apply_patch`) is not a read, nor is a search (`rg`, `grep`: a few
+matching lines are not the skill), nor a call the person rejected or that
+could not start. Only the skill's name reaches the record. Codex records no
+subagent type, so `agent` is `main`.
 """
 
 from __future__ import annotations
@@ -130,6 +132,7 @@ READERS = frozenset(
 SKILL_FILE = "SKILL.md"
 # The tools whose arguments name a file to read rather than a command.
 FILE_READERS = frozenset({"read_file"})
+READS = frozenset({"shell", "read"})  # edgar's names of the tools that may read a skill's file
 _OPERATOR_CHARS = ";&|()<>\n"
 _SETUP_WORDS = frozenset({"sudo", "command", "nohup", "env", "time", "exec", "builtin"})
 # A code-mode `exec` runs JavaScript that calls `tools.exec_command({"cmd": ..., "workdir": ...})`.
@@ -238,7 +241,8 @@ class SkillReads:
 
         Every scope discovery reads keeps a skill at `skills/NAME/SKILL.md` (learned ones at
         `skills/learned/NAME/SKILL.md`), so a discovered skill's own path always has this shape,
-        and the log's path need not resolve on this machine (a skill in `~/.codex/skills` too).
+        and the log's path need not resolve on this machine: a copy of the skill in
+        `~/.codex/skills` (or its `.system` folder) or `~/.agents/skills` is the same skill.
         """
         path = word
         if base and not os.path.isabs(path):
@@ -248,7 +252,8 @@ class SkillReads:
             return None
         name = parts[-2]
         home = parts[-3] if len(parts) >= 3 else ""
-        if home == "learned" and len(parts) >= 4 and parts[-4] == "skills":
+        # edgar's learned skills, and Codex's own system skills (`~/.codex/skills/.system/NAME`).
+        if home in ("learned", ".system") and len(parts) >= 4 and parts[-4] == "skills":
             home = "skills"
         return name if home == "skills" and name in self.names else None
 
@@ -510,7 +515,8 @@ class _Reader:
         call_id = payload.get("call_id")
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
             self.pending[call_id] = (tool, program)
-        skills = self.reads.call(name, arguments, self.cwd)
+        # Only a shell or a file reader reads a skill (an MCP tool's `command` is its own business).
+        skills = self.reads.call(name, arguments, self.cwd) if tool in READS or name == "exec" else []
         if skills:
             self.turn.skills.extend(skills)
             if isinstance(call_id, str) and len(self.skills_of) < MAX_PENDING:
