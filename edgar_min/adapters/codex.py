@@ -154,12 +154,12 @@ def _js_string(literal: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def exec_commands(source: str) -> list[tuple[str, str | None]]:
+def _exec_commands(source: str) -> list[tuple[str, str | None]]:
     """(command, working folder) of each `tools.exec_command({...})` a code-mode `exec` makes."""
     found = []
     for chunk in source.split(_EXEC_CALL)[1:]:
         args: dict[str, str] = {}
-        for m in _EXEC_ARG.finditer(chunk.split(_EXEC_CALL, 1)[0]):
+        for m in _EXEC_ARG.finditer(chunk):
             args.setdefault(m.group(1), _js_string(m.group(2)))
         if "cmd" in args:
             found.append((args["cmd"], args.get("workdir")))
@@ -266,6 +266,7 @@ class SkillReads:
         return self.words(_shell_words(command), base, depth)
 
     def words(self, words: list[str], base: str | None, depth: int = 0) -> list[str]:
+        """The skills the shell words of a command line read: each simple command in turn."""
         found: list[str] = []
         args: list[str] = []
         inputs: list[str] = []
@@ -338,7 +339,7 @@ class SkillReads:
             if SKILL_FILE not in arguments:
                 return []
             if name == "exec" and _EXEC_CALL in arguments:
-                calls = exec_commands(arguments)
+                calls = _exec_commands(arguments)
                 return [skill for command, folder in calls for skill in self.command(command, folder or cwd)]
             try:
                 arguments = jsoncodec.loads(arguments)
@@ -356,9 +357,11 @@ class SkillReads:
         if isinstance(command, str):
             return self.command(command, folder)
         if isinstance(command, list) and all(isinstance(c, str) for c in command):
-            if not any(SKILL_FILE in c for c in command):
-                return []
-            return self.words(command, folder)  # an argument vector: no operators, no quotes
+            found: list[str] = []
+            if any(SKILL_FILE in c for c in command):
+                # An argument vector: one program and its words, no operators or redirections.
+                self._segment(command, [], folder, into_file=False, depth=0, found=found)
+            return found
         return []
 
 
