@@ -10,6 +10,10 @@ Prints:
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
   the share of prompts handed a skill they did not need, and the failures of `test` and `fresh`
   by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
+  then the same once routing has learned from use (`skills/examples.py`): each split scored with
+  the examples the other splits would have left in `.edgar/routing-examples.jsonl` (each prompt
+  that needs a skill as the agent loading its first right skill; with and without each prompt
+  that needs none taught as `none` by a person), with a tenth, a quarter and all of them;
   `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
@@ -194,7 +198,7 @@ def learned_quality(skills: list[dict], rows: list[dict]) -> None:
     from edgar_min.config import load_config
     from edgar_min.layout import Layout
 
-    shares = (1.0,) if "--quick" in sys.argv else (0.25, 1.0)
+    shares = (1.0,) if "--quick" in sys.argv else (0.1, 0.25, 1.0)
     for share in shares:
         for taught_none in (False, True):
             results = []
@@ -205,9 +209,12 @@ def learned_quality(skills: list[dict], rows: list[dict]) -> None:
                     history = [r for r in rows if r["split"] != split and share_of(r["prompt"], share)]
                     write_examples(root, history, taught_none=taught_none)
                     layout = Layout(root, root / "home")
-                    results += evaluate(
+                    held = Counter(r["gold"][0] for r in history if r["gold"])
+                    for result in evaluate(
                         layout, load_config(layout, environ={}), [r for r in rows if r["split"] == split]
-                    )
+                    ):
+                        result["examples"] = max((held[g] for g in result["gold"]), default=None)
+                        results.append(result)
             used = sum(1 for r in rows if share_of(r["prompt"], share))
             what = "the agent's loads" + (" and a person's `none`s" if taught_none else "")
             report(
@@ -217,6 +224,21 @@ def learned_quality(skills: list[dict], rows: list[dict]) -> None:
                 show_failures=False,
                 timed=False,
             )
+            if share == 1.0 and taught_none:
+                by_examples(results)
+
+
+def by_examples(results: list[dict]) -> None:
+    """End to end on the two splits not tuned on, by how many examples the right skill had."""
+    bands = (("none", 0, 0), ("1-4", 1, 4), ("5-9", 5, 9), ("10 or more", 10, 10**9))
+    for split in ("holdout7", "holdout8"):
+        cells = []
+        for label, low, high in bands:
+            part = [r for r in results if r["split"] == split and r["gold"] and low <= r["examples"] <= high]
+            if part:
+                right = sum(r["chosen"] in r["gold"] for r in part)
+                cells.append(f"{label}: {right}/{len(part)} ({right / len(part):.0%})")
+        print(f"  {split}, prompts needing a skill, by the examples that skill had: " + ", ".join(cells))
 
 
 def start_llama() -> tuple[subprocess.Popen, str]:
@@ -332,7 +354,8 @@ def speed(skills: list[dict], rows: list[dict], quick: bool) -> None:
             )
 
 
-def hook_end_to_end(skills: list[dict], quick: bool) -> None:
+def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None = None) -> None:
+    """The prompt hook against the bare interpreter; with `history`, after learning from it."""
     runs = 11 if quick else 25
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
@@ -342,8 +365,13 @@ def hook_end_to_end(skills: list[dict], quick: bool) -> None:
         )
         root = tmp_path / "project"
         write_project(root, skills[:200])
+        if history is not None:
+            names = {s["name"] for s in skills[:200]}
+            write_examples(
+                root, [r for r in history if not r["gold"] or r["gold"][0] in names], taught_none=True
+            )
         past = time.time() - 3600  # skills written an hour ago, as in a real project: the cache trusts them
-        for path in root.rglob("SKILL.md"):
+        for path in [*root.rglob("SKILL.md"), *root.glob(".edgar/*.jsonl")]:
             os.utime(path, (past, past))
         payload = json.dumps(
             {
@@ -355,6 +383,7 @@ def hook_end_to_end(skills: list[dict], quick: bool) -> None:
         hook = [sys.executable, "-I", "-S", str(pyz), "--root", str(root), "hook", "user-prompt-submit"]
         bare = [sys.executable, "-I", "-S", "-c", "pass"]
         env = {**os.environ, "EDGAR_HOME": str(tmp_path / "home")}
+        examples = sum(1 for _ in (root / ".edgar" / "routing-examples.jsonl").open()) if history else 0
         check = subprocess.run(hook, input=payload, capture_output=True, check=False, env=env)
         chosen = json.loads(check.stdout)["hookSpecificOutput"]["additionalContext"].count("## Skill `")
         version = [sys.executable, "-I", "-S", str(pyz), "--version"]
@@ -365,8 +394,9 @@ def hook_end_to_end(skills: list[dict], quick: bool) -> None:
                 subprocess.run(argv, input=payload, capture_output=True, check=False, env=env)
                 times.append(time.perf_counter() - start)
         h, b, v = (statistics.median(t) for t in (hook_times, bare_times, version_times))
+        learned = "" if history is None else f", {examples} routing examples"
         print(
-            f"UserPromptSubmit hook end to end, 200 skills ({chosen} skill(s) handed over): "
+            f"UserPromptSubmit hook end to end, 200 skills{learned} ({chosen} skill(s) handed over): "
             f"{1000 * h:.1f} ms; bare `python3 -I -S -c pass`: {1000 * b:.1f} ms; ratio {h / b:.2f}x "
             f"({runs} runs each, interleaved; `edgar.pyz --version` in the same run: {v / b:.2f}x)"
         )
@@ -575,6 +605,7 @@ def main() -> int:
         model_quality(skills, rows)
     speed(skills, rows, quick)
     hook_end_to_end(skills, quick)
+    hook_end_to_end(skills, quick, rows)
     return 0
 
 

@@ -145,6 +145,8 @@ class SuggestConfig:
     shortlist: int = field(default=15, metadata={"min": 1, "max": 15})
     # The budget of the skills index the session-start hook prints.
     index_budget_chars: int = field(default=4000, metadata={"min": 200, "max": 9500})
+    # Keep a person's prompt as a routing example of each skill the agent loaded itself for it.
+    learn_from_use: bool = True
 
 
 SECTIONS: dict[str, type] = {

@@ -171,7 +171,7 @@ def cmd_learn(ctx: Context) -> int:
         extra["verification"] = turn.verification
     if ctx.ns.dry_run:
         return _dry_run(ctx, turn, session, extra.get("notes", []))
-    if ctx.ns.from_agent:
+    if ctx.ns.from_agent and config.suggest.learn_from_use:
         from edgar_min.delivery.hooks import learn_examples
         from edgar_min.delivery.record import last_suggested
 

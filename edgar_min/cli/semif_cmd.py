@@ -10,7 +10,10 @@ from edgar_min.errors import BadInput
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edgar_min.cli.context import Context
+    from edgar_min.semif.log import DecisionLog
     from edgar_min.semif.questions import Question
     from edgar_min.semif.types import DecisionResult
 
@@ -197,7 +200,31 @@ def cmd_export(ctx: Context) -> int:
 def cmd_relabel(ctx: Context) -> int:
     from edgar_min.semif.log import DecisionLog
 
-    label = DecisionLog.of(ctx.layout).relabel(ctx.ns.decision_id, ctx.ns.outcome, ctx.ns.source)
+    log = DecisionLog.of(ctx.layout)
+    label = log.relabel(ctx.ns.decision_id, ctx.ns.outcome, ctx.ns.source)
     ctx.out(f"labelled {label['id']}: {label['observed_outcome']} ({label['label_source']})")
+    taught = _teach_routing(ctx, log, label)
+    if taught is not None:
+        label = {**label, "taught": taught}
+        ctx.out(f"routing learns from it: {taught['text']!r} calls for {taught['skill']}")
     ctx.emit(label)
     return 0
+
+
+def _teach_routing(ctx: Context, log: DecisionLog, label: dict[str, Any]) -> dict[str, str] | None:
+    """A person's label of a `suggest` decision naming a skill (or `none`): a routing example too."""
+    if label["label_source"] != "human":
+        return None
+    row = next((r for r in log.read().rows if r["id"] == label["id"]), None)
+    outcome = label["observed_outcome"].strip()
+    if row is None or row.get("phase") != "suggest" or not isinstance(row.get("state"), str):
+        return None
+    from edgar_min.skills.discovery import SkillNames
+    from edgar_min.skills.examples import add_example
+
+    options = {o.get("id") for o in row.get("options") or () if isinstance(o, dict)}
+    if outcome not in options and outcome not in SkillNames(ctx.layout):
+        return None
+
+    text = add_example(ctx.layout, outcome, row["state"], "person")
+    return {"skill": outcome, "text": text}

@@ -353,7 +353,9 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
-    learned = learn_examples(layout, turn, loaded, suggested, result.problems)
+    learned = []
+    if config.suggest.learn_from_use:
+        learned = learn_examples(layout, turn, loaded, suggested, result.problems)
     if config.adapters.hook_check and config.check.command:
         from edgar_min.learning.check import run_check
 
