@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from conftest import tree_snapshot
 from transcripts import Codex, config_toml, files_containing, recording_model, toml_list
 
@@ -205,3 +207,188 @@ def test_the_first_rollout_format_is_read(tmp_path):
     error = {"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "ls"}
     assert adapted.record["errors"] == [error]
     assert adapted.notes() == []
+
+
+# Skills: the agent opens a listed skill's SKILL.md itself, through its shell.
+
+FIXTURE = Path(__file__).parent / "fixtures" / "transcripts" / "codex-0.100-skill-read.jsonl"
+NAMES = frozenset({"pdf", "conversation-export"})
+
+
+def _skills(c: Codex, tmp_path, names=NAMES) -> list[str]:
+    return read_session(str(c.write(tmp_path / "r.jsonl")), tool_table(()), names).record["skills"]
+
+
+def test_the_skill_a_real_session_opened_with_sed_is_loaded(tmp_path):
+    adapted = read_session(str(FIXTURE), tool_table(()), frozenset({"conversation-export"}))
+    assert adapted.record["prompt"] == "save this conversation."
+    assert adapted.record["skills"] == ["conversation-export"]
+    assert adapted.record["tools"] == ["shell", "shell", "shell"]
+    assert adapted.notes() == []
+    # A skill edgar has not discovered is not one it can learn about.
+    assert read_session(str(FIXTURE), tool_table(()), frozenset({"pdf"})).record["skills"] == []
+
+
+READS = {
+    "sed through exec_command": ("exec_command", {"cmd": "sed -n '1,200p' /h/.agents/skills/pdf/SKILL.md"}),
+    "relative to the call's workdir": (
+        "exec_command",
+        {"cmd": "cat SKILL.md", "workdir": "/p/.agents/skills/pdf"},
+    ),
+    "past cd, piped into sed": (
+        "exec_command",
+        {"cmd": "cd .agents/skills/pdf && nl -ba SKILL.md | sed -n '1,80p'", "workdir": "/p"},
+    ),
+    "after other commands, stderr dropped": (
+        "shell_command",
+        {"command": "pwd && ls -la && head -n 50 skills/pdf/SKILL.md 2>/dev/null", "workdir": "/p"},
+    ),
+    "the second of two lines": (
+        "exec_command",
+        {"cmd": "git status --short\nsed -n '1,120p' ~/.codex/skills/pdf/SKILL.md"},
+    ),
+    "bash -lc in an argument vector": (
+        "shell",
+        {"command": ["bash", "-lc", "cat .claude/skills/pdf/SKILL.md"]},
+    ),
+    "a learned skill, as an argument vector": (
+        "shell",
+        {"command": ["cat", "/p/.edgar/skills/learned/pdf/SKILL.md"]},
+    ),
+    "a Codex system skill": (
+        "exec_command",
+        {"cmd": "sed -n '1,220p' /h/.codex/skills/.system/pdf/SKILL.md"},
+    ),
+    "a brace the shell expands": (
+        "exec_command",
+        {"cmd": "sed -n '1,400p' ~/.agents/skills/{tdd,pdf}/SKILL.md"},
+    ),
+    "from standard input": ("exec_command", {"cmd": "tail -n +1 < .agents/skills/pdf/SKILL.md"}),
+    "the read_file tool": ("read_file", {"file_path": "/p/.agents/skills/pdf/SKILL.md", "offset": 1}),
+}
+
+
+@pytest.mark.parametrize(("name", "arguments"), READS.values(), ids=READS.keys())
+def test_a_read_of_a_discovered_skills_file_loads_it(tmp_path, name, arguments):
+    c = Codex().typed("turn the scan into a searchable pdf")
+    c.call("c1", name, arguments).output("c1", "Process exited with code 0\nOutput:\n---\nname: pdf\n")
+    assert _skills(c, tmp_path) == ["pdf"]
+
+
+def test_code_mode_exec_and_local_shell_reads_load_the_skill(tmp_path):
+    c = Codex().typed("review the staged change")
+    source = (
+        "const r = await Promise.all([\n"
+        '  tools.exec_command({"cmd":"pwd && sed -n \'1,240p\' /h/.agents/skills/pdf/SKILL.md",'
+        '"workdir":"/p","yield_time_ms":10000}),\n'
+        "  tools.exec_command({cmd:'cat skills/conversation-export/SKILL.md', workdir:'/p'}),\n"
+        "]);\ntext(r.output);\n"
+    )
+    c.add("response_item", {"type": "custom_tool_call", "name": "exec", "call_id": "x1", "input": source})
+    c.add("response_item", {"type": "custom_tool_call_output", "call_id": "x1", "output": "Script completed"})
+    action = {
+        "type": "exec",
+        "command": ["sed", "-n", "1,80p", "SKILL.md"],
+        "working_directory": "/p/skills/pdf",
+    }
+    c.add(
+        "response_item",
+        {"type": "local_shell_call", "call_id": "l1", "status": "completed", "action": action},
+    )
+    assert _skills(c, tmp_path) == ["pdf", "conversation-export"]
+
+
+NOT_READS = {
+    "sed -i edits it": "sed -i 's/old/new/' .agents/skills/pdf/SKILL.md",
+    "sed -ni edits it": "sed -ni '1,5p' .agents/skills/pdf/SKILL.md",
+    "gawk -i inplace edits it": "gawk -i inplace '{print}' .agents/skills/pdf/SKILL.md",
+    "a heredoc writes it": (
+        "cat > .agents/skills/pdf/SKILL.md <<'EOF'\n---\nname: pdf\n---\ncat .agents/skills/pdf/SKILL.md\nEOF"
+    ),
+    "appended to": "echo '- one more step' >> .agents/skills/pdf/SKILL.md",
+    "copied into a file": "cat .agents/skills/pdf/SKILL.md > /tmp/copy.md",
+    "copied with cp": "cp .agents/skills/pdf/SKILL.md /tmp/pdf.md",
+    "searched": "rg -n 'ocr' .agents/skills/pdf/SKILL.md",
+    "only named": "echo see .agents/skills/pdf/SKILL.md",
+    "not discovered": "cat .agents/skills/docx/SKILL.md",
+    "a backup beside it": "cat .agents/skills/pdf/SKILL.md.bak",
+    "a file deeper in the skill": "cat .agents/skills/pdf/references/SKILL.md",
+    "not a skills folder": "cat docs/pdf/SKILL.md",
+    "a folder only named like one": "cat myskills/pdf/SKILL.md",
+    "a proposal": "cat .edgar/proposals/pdf/SKILL.md",
+    "a hidden folder not Codex's": "cat .agents/skills/.cache/pdf/SKILL.md",
+    "another file name": "cat .agents/skills/pdf/skill.md",
+}
+
+
+@pytest.mark.parametrize("command", NOT_READS.values(), ids=NOT_READS.keys())
+def test_a_write_a_search_or_a_path_that_only_looks_like_a_skill_loads_nothing(tmp_path, command):
+    c = Codex().typed("fix the pdf skill")
+    c.call("c1", "exec_command", {"cmd": command, "workdir": "/p"}).output("c1", "Process exited with code 0")
+    assert _skills(c, tmp_path) == []
+
+
+def test_a_patch_to_a_skill_file_loads_nothing(tmp_path):
+    c = Codex().typed("fix the pdf skill")
+    patch = (
+        "*** Begin Patch\n*** Update File: /p/.agents/skills/pdf/SKILL.md\n@@\n-old\n+new\n*** End Patch\n"
+    )
+    c.add(
+        "response_item", {"type": "custom_tool_call", "name": "apply_patch", "call_id": "p1", "input": patch}
+    )
+    c.add("response_item", {"type": "custom_tool_call_output", "call_id": "p1", "output": "Success."})
+    assert _skills(c, tmp_path) == []
+
+
+def test_a_read_the_person_rejected_or_that_never_started_loads_nothing(tmp_path):
+    c = Codex().typed("make a pdf")
+    c.call("c1", "exec_command", {"cmd": "cat .agents/skills/pdf/SKILL.md", "workdir": "/p"})
+    c.output("c1", "exec command rejected by user")
+    c.call(
+        "c2",
+        "shell",
+        {"command": ["bash", "-lc", "cat skills/conversation-export/SKILL.md"], "workdir": "/p"},
+    )
+    c.output("c2", "execution error: No such file or directory (os error 2)")
+    assert _skills(c, tmp_path) == []
+
+
+def test_a_skill_read_in_an_earlier_turn_is_not_this_turns(tmp_path):
+    c = Codex().typed("make a pdf")
+    c.call("c1", "exec_command", {"cmd": "cat .agents/skills/pdf/SKILL.md", "workdir": "/p"}).output(
+        "c1", "ok"
+    )
+    c.typed("thanks, now commit it")
+    c.call("c2", "exec_command", {"cmd": "git commit -am pdf", "workdir": "/p"}).output("c2", "ok")
+    assert _skills(c, tmp_path) == []
+
+
+def test_only_the_skills_name_reaches_the_record(tmp_path):
+    c = Codex().typed("make a pdf")
+    cmd = f"cd /p/{CANARY} && sed -n '1,200p' .agents/skills/pdf/SKILL.md | head -{CANARY}"
+    c.call("c1", "exec_command", {"cmd": cmd, "workdir": f"/{CANARY}"}).output("c1", f"Output:\n{CANARY}")
+    record = read_session(str(c.write(tmp_path / "r.jsonl")), tool_table(()), NAMES).record
+    assert record["skills"] == ["pdf"]
+    assert CANARY not in json.dumps(record)
+
+
+def test_learn_from_codex_keeps_the_prompt_as_an_example_of_the_skill_read(tmp_path, edgar):
+    skill = tmp_path / ".agents" / "skills" / "conversation-export" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: conversation-export\ndescription: Export the conversation as JSONL.\n---\n")
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(FIXTURE))
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["examples"] == ["conversation-export"]
+    rows = [
+        json.loads(line) for line in (tmp_path / ".edgar" / "routing-examples.jsonl").read_text().splitlines()
+    ]
+    assert [(r["skill"], r["text"], r["source"]) for r in rows] == [
+        ("conversation-export", "save this conversation.", "agent")
+    ]
+
+
+def test_learn_from_codex_writes_no_example_for_a_skill_not_discovered(tmp_path, edgar):
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(FIXTURE))
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["examples"] == []
+    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()

@@ -21,8 +21,24 @@ preamble (`# Context from my IDE setup: … ## My request for Codex:`) and image
 tags are dropped. The first rollout format (bare response items, no wrapper)
 is read too.
 
-Codex records no skill loading and no subagent type, so `skills` is empty and
-`agent` is `main`.
+Skills: Codex lists each skill to the model as name, description and the path
+of its `SKILL.md` ("open its `SKILL.md`" when it decides to use one), and the
+model reads the file itself through its shell. Codex writes no record of that
+but the command, so a skill counts as loaded when a shell call of the turn
+(`shell`, `shell_command`, `exec_command`, `local_shell_call`, the
+`tools.exec_command({...})` calls of a code-mode `exec`) or a `read_file` call
+reads a discovered skill's `SKILL.md`: a program that prints a file
+(`READERS`: `cat`, `sed -n`, `head`, `tail`, `nl`, ...) given the path, its
+output not sent into a file. The path matches when, resolved against the
+call's working folder (or the turn's, and past `cd`), it ends in
+`skills/NAME/SKILL.md` (or `skills/learned/NAME/SKILL.md`,
+`skills/.system/NAME/SKILL.md`) for a discovered NAME: the shape of every
+discovered skill's own path, and of Codex's `~/.codex/skills` (with its
+`.system` folder) and `~/.agents/skills`. A write or an edit (`sed -i`, `>`
+into it, `apply_patch`) is not a read, nor is a search (`rg`, `grep`: a few
+matching lines are not the skill), nor a call the person rejected or that
+could not start. Only the skill's name reaches the record. Codex records no
+subagent type, so `agent` is `main`.
 """
 
 from __future__ import annotations
@@ -40,11 +56,13 @@ from edgar_min.adapters.common import (
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import STRING_CAP, ReadStats, records
+from edgar_min.charsets import DIGITS, consists_of
 from edgar_min.errors import BadInput
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from collections.abc import Container
     from typing import Any
 
 __all__ = ["read_session"]
@@ -106,6 +124,247 @@ def _program(arguments: Any) -> str:
     return ""
 
 
+# Reading a skill. Codex's own detector of a skill used without being named counts these
+# programs (codex-rs `skills/invocation_utils.rs`); `nl`, `tac` and `batcat` print a file too.
+READERS = frozenset(
+    {"cat", "head", "tail", "sed", "nl", "less", "more", "bat", "batcat", "awk", "gawk", "tac"}
+)
+SKILL_FILE = "SKILL.md"
+# The tools whose arguments name a file to read rather than a command.
+FILE_READERS = frozenset({"read_file"})
+READS = frozenset({"shell", "read"})  # edgar's names of the tools that may read a skill's file
+_OPERATOR_CHARS = ";&|()<>\n"
+_SETUP_WORDS = frozenset({"sudo", "command", "nohup", "env", "time", "exec", "builtin"})
+# A code-mode `exec` runs JavaScript that calls `tools.exec_command({"cmd": ..., "workdir": ...})`.
+_EXEC_CALL = "exec_command("
+_EXEC_ARG = lazy(r"""["']?\b(cmd|workdir)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
+_HEREDOC = lazy(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+MAX_DEPTH = 3
+MAX_EXPANDED = 64
+
+
+def _js_string(literal: str) -> str:
+    """The value of a JavaScript string literal as a model writes one (JSON escapes, or single quotes)."""
+    if literal.startswith("'"):
+        literal = '"' + literal[1:-1].replace('\\"', '"').replace('"', '\\"').replace("\\'", "'") + '"'
+    try:
+        value = jsoncodec.loads(literal)
+    except ValueError:
+        return literal[1:-1]
+    return value if isinstance(value, str) else ""
+
+
+def _exec_commands(source: str) -> list[tuple[str, str | None]]:
+    """(command, working folder) of each `tools.exec_command({...})` a code-mode `exec` makes."""
+    found = []
+    for chunk in source.split(_EXEC_CALL)[1:]:
+        args: dict[str, str] = {}
+        for m in _EXEC_ARG.finditer(chunk):
+            args.setdefault(m.group(1), _js_string(m.group(2)))
+        if "cmd" in args:
+            found.append((args["cmd"], args.get("workdir")))
+    return found
+
+
+def _without_heredocs(command: str) -> str:
+    """The command with each here-document's text dropped: what it feeds a program is not a command."""
+    out, pos = [], 0
+    for m in _HEREDOC.finditer(command):
+        if m.start() < pos:
+            continue
+        line_end = command.find("\n", m.end())
+        if line_end == -1:
+            break
+        out.append(command[pos:line_end])
+        end = line_end
+        delimiter = m.group(2)
+        while end != -1:
+            nxt = command.find("\n", end + 1)
+            line = command[end + 1 : nxt if nxt != -1 else len(command)]
+            end = nxt
+            if line.strip() == delimiter:
+                break
+        pos = end if end != -1 else len(command)
+    out.append(command[pos:])
+    return "".join(out)
+
+
+def _shell_words(command: str) -> list[str]:
+    """The words and operators of a shell command; line breaks are operators, as in the shell."""
+    import shlex
+
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=_OPERATOR_CHARS)
+    lexer.whitespace = " \t\r"
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # an unclosed quote: the words as they stand
+        return command.split()
+
+
+def _braces(word: str) -> list[str]:
+    """`a/{x,y}/SKILL.md` as the shell expands it: `a/x/SKILL.md`, `a/y/SKILL.md`."""
+    start = word.find("{")
+    end = word.find("}", start + 1)
+    if start == -1 or end == -1 or "," not in word[start:end]:
+        return [word]
+    tails = _braces(word[end + 1 :])
+    return [word[:start] + part + tail for part in word[start + 1 : end].split(",") for tail in tails][
+        :MAX_EXPANDED
+    ]
+
+
+def _in_place(program: str, args: list[str]) -> bool:
+    """`sed -i` (any option cluster with `i`, `--in-place`) or gawk's `-i inplace`: an edit, not a read."""
+    for i, word in enumerate(args):
+        if word == "--":
+            return False
+        if program == "sed" and (
+            word.startswith("--in-place") or (word[:1] == "-" and word[1:2] != "-" and "i" in word)
+        ):
+            return True
+        inplace = word == "-iinplace" or (word == "-i" and args[i + 1 : i + 2] == ["inplace"])
+        if program != "sed" and inplace:
+            return True
+    return False
+
+
+class SkillReads:
+    """The discovered skills whose `SKILL.md` a call's commands read."""
+
+    def __init__(self, names: Container[str]) -> None:
+        self.names = names
+
+    def skill(self, word: str, base: str | None) -> str | None:
+        """The discovered skill whose `SKILL.md` the path `word` is, or None.
+
+        Every scope discovery reads keeps a skill at `skills/NAME/SKILL.md` (learned ones at
+        `skills/learned/NAME/SKILL.md`), so a discovered skill's own path always has this shape,
+        and the log's path need not resolve on this machine: a copy of the skill in
+        `~/.codex/skills` (or its `.system` folder) or `~/.agents/skills` is the same skill.
+        """
+        path = word
+        if base and not os.path.isabs(path):
+            path = os.path.join(base, path)
+        parts = os.path.normpath(path).split("/")
+        if len(parts) < 2 or parts[-1] != SKILL_FILE:
+            return None
+        name = parts[-2]
+        home = parts[-3] if len(parts) >= 3 else ""
+        # edgar's learned skills, and Codex's own system skills (`~/.codex/skills/.system/NAME`).
+        if home in ("learned", ".system") and len(parts) >= 4 and parts[-4] == "skills":
+            home = "skills"
+        return name if home == "skills" and name in self.names else None
+
+    def command(self, command: str, base: str | None, depth: int = 0) -> list[str]:
+        """The skills a shell command reads, in order."""
+        if SKILL_FILE not in command:
+            return []
+        if "<<" in command:
+            command = _without_heredocs(command)
+        return self.words(_shell_words(command), base, depth)
+
+    def words(self, words: list[str], base: str | None, depth: int = 0) -> list[str]:
+        """The skills the shell words of a command line read: each simple command in turn."""
+        found: list[str] = []
+        args: list[str] = []
+        inputs: list[str] = []
+        into_file = False
+        target = ""  # what the word after a redirection is: "in", "out" or "" (a descriptor, /dev/null)
+        for word in [*words, ";"]:
+            if word and all(c in _OPERATOR_CHARS for c in word):
+                if ">" in word or "<" in word:
+                    descriptor = args.pop() if args and consists_of(args[-1], DIGITS) else ""
+                    if word.endswith("&"):  # `2>&1`: a descriptor follows, not a file
+                        target = ""
+                    elif "<" in word and ">" not in word:
+                        target = "in"
+                    else:
+                        target = "out" if descriptor in ("", "1") else ""
+                    continue
+                base = self._segment(args, inputs, base, into_file=into_file, depth=depth, found=found)
+                args, inputs, into_file, target = [], [], False, ""
+                continue
+            if target == "in":
+                inputs.append(word)
+            elif target == "out":
+                into_file = into_file or word != "/dev/null"
+            else:
+                args.append(word)
+            target = ""
+        return found
+
+    def _segment(
+        self,
+        args: list[str],
+        inputs: list[str],
+        base: str | None,
+        *,
+        into_file: bool,
+        depth: int,
+        found: list[str],
+    ) -> str | None:
+        """Add the skills one simple command reads to `found`; the working folder after it."""
+        i = 0
+        while i < len(args) and ("=" in args[i].split("/", 1)[0] or args[i] in _SETUP_WORDS):
+            i += 1
+        if i >= len(args):
+            return base
+        program, rest = args[i].rsplit("/", 1)[-1], args[i + 1 :]
+        if program == "cd":
+            target = [w for w in rest if not w.startswith("-")]
+            if len(target) == 1 and not target[0].startswith("~"):
+                return os.path.join(base, target[0]) if base else target[0]
+            return base
+        if program in SHELLS and depth < MAX_DEPTH:
+            for j, word in enumerate(rest[:-1]):
+                if word.startswith("-") and "c" in word[1:] and not word.startswith("--"):
+                    found.extend(self.command(rest[j + 1], base, depth + 1))
+                    break
+            return base
+        if program not in READERS or into_file or _in_place(program, rest):
+            return base
+        for word in [*rest, *inputs]:
+            if word.endswith(SKILL_FILE):
+                for path in _braces(word):
+                    name = self.skill(path, base)
+                    if name is not None:
+                        found.append(name)
+        return base
+
+    def call(self, name: str, arguments: Any, cwd: str | None) -> list[str]:
+        """The skills one tool call reads: its command(s) or, for a file-reading tool, its file."""
+        if isinstance(arguments, str):
+            if SKILL_FILE not in arguments:
+                return []
+            if name == "exec" and _EXEC_CALL in arguments:
+                calls = _exec_commands(arguments)
+                return [skill for command, folder in calls for skill in self.command(command, folder or cwd)]
+            try:
+                arguments = jsoncodec.loads(arguments)
+            except ValueError:
+                return []
+        if not isinstance(arguments, dict):
+            return []
+        folder = arguments.get("workdir", arguments.get("working_directory"))
+        folder = folder if isinstance(folder, str) and folder else cwd
+        if name in FILE_READERS:
+            path = arguments.get("file_path", arguments.get("path"))
+            found = self.skill(path, folder) if isinstance(path, str) else None
+            return [found] if found else []
+        command = arguments.get("command", arguments.get("cmd"))
+        if isinstance(command, str):
+            return self.command(command, folder)
+        if isinstance(command, list) and all(isinstance(c, str) for c in command):
+            found: list[str] = []
+            if any(SKILL_FILE in c for c in command):
+                # An argument vector: one program and its words, no operators or redirections.
+                self._segment(command, [], folder, into_file=False, depth=0, found=found)
+            return found
+        return []
+
+
 def _output_facts(output: Any) -> tuple[str, int | None]:
     """(the first line or so of a result, the exit code it states) for a call's output."""
     if isinstance(output, dict):
@@ -131,8 +390,11 @@ def _output_facts(output: Any) -> tuple[str, int | None]:
 
 
 class _Reader:
-    def __init__(self, table: dict[str, str]) -> None:
+    def __init__(self, table: dict[str, str], reads: SkillReads) -> None:
         self.table = table
+        self.reads = reads
+        self.cwd: str | None = None  # the session's working folder, then the latest turn's
+        self.skills_of: dict[str, list[str]] = {}  # call id -> the skills that call read
         self.stats = ReadStats()
         self.session: str | None = None
         self.turn: TurnBuilder | None = None
@@ -160,10 +422,17 @@ class _Reader:
             if kind == "session_meta":
                 if isinstance(payload.get("id"), str) and payload["id"]:
                     self.session = payload["id"]
+                self._cwd(payload)
+            elif kind == "turn_context":
+                self._cwd(payload)
             elif kind == "event_msg":
                 self._event(payload)
             elif kind == "response_item":
                 self._item(payload)
+
+    def _cwd(self, payload: dict[str, Any]) -> None:
+        if isinstance(payload.get("cwd"), str) and payload["cwd"]:
+            self.cwd = payload["cwd"]
 
     def _bare(self, line: dict[str, Any]) -> None:
         """A line of the first format: a response item, the session header, or a state marker."""
@@ -186,6 +455,7 @@ class _Reader:
             self.turn = TurnBuilder(prompt=text)
             self.pending.clear()
             self.failed.clear()
+            self.skills_of.clear()
         self.interrupted = False
 
     def _event(self, payload: dict[str, Any]) -> None:
@@ -248,6 +518,12 @@ class _Reader:
         call_id = payload.get("call_id")
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
             self.pending[call_id] = (tool, program)
+        # Only a shell or a file reader reads a skill (an MCP tool's `command` is its own business).
+        skills = self.reads.call(name, arguments, self.cwd) if tool in READS or name == "exec" else []
+        if skills:
+            self.turn.skills.extend(skills)
+            if isinstance(call_id, str) and len(self.skills_of) < MAX_PENDING:
+                self.skills_of[call_id] = skills
 
     def _output(self, payload: dict[str, Any]) -> None:
         call_id = payload.get("call_id")
@@ -261,26 +537,27 @@ class _Reader:
         lowered = head.lstrip().lower()
         # "execution error: No such file or directory (os error 2)": the command never started.
         spawn = lowered.startswith("execution error")
-        if (
-            (code is not None and code != 0)
-            or spawn
-            or error_kind(head, None) == "denied"
-            or "timed out" in lowered
-        ):
+        denied = error_kind(head, None) == "denied"
+        if spawn or denied:
+            # The command never ran (rejected, or it could not start): it read no skill.
+            for skill in self.skills_of.pop(call_id, ()):
+                self.turn.skills.remove(skill)
+        if (code is not None and code != 0) or spawn or denied or "timed out" in lowered:
             self.failed.add(call_id)
             tool, program = call
             self.turn.add_error(tool, error_kind(head, code), code, program)
 
 
-def read_session(path: str, table: dict[str, str]) -> AdaptedTurn:
-    """The turn record of a Codex session log's last turn."""
+def read_session(path: str, table: dict[str, str], skill_names: Container[str] = frozenset()) -> AdaptedTurn:
+    """The turn record of a Codex session log's last turn; `skills` holds each skill of
+    `skill_names` (a `SkillNames`: the discovered skills) whose `SKILL.md` the turn read."""
     if not os.path.exists(path):
         msg = f"{path}: no such file"
         raise BadInput(msg)
     if os.path.isdir(path):
         msg = f"{path}: is a folder, not a session log"
         raise BadInput(msg)
-    reader = _Reader(table)
+    reader = _Reader(table, SkillReads(skill_names))
     try:
         reader.read(path)
     except OSError as exc:

@@ -118,14 +118,14 @@ def _verified(ctx: Context, turn: Turn) -> Turn:
 
 def _adapt(ctx: Context, agent: str, path: str, **subagent: Any):
     from edgar_min.adapters.common import tool_table
+    from edgar_min.skills.discovery import SkillNames
 
     table = tool_table(ctx.config.adapters.tool_map)
     if agent == "codex":
         from edgar_min.adapters.codex import read_session
 
-        return read_session(path, table)
+        return read_session(path, table, SkillNames(ctx.layout))
     from edgar_min.adapters.claude_code import read_transcript
-    from edgar_min.skills.discovery import SkillNames
 
     return read_transcript(path, table, SkillNames(ctx.layout), **subagent)
 
@@ -176,7 +176,7 @@ def cmd_learn(ctx: Context) -> int:
         from edgar_min.delivery.record import last_suggested
 
         problems: list[str] = []
-        loaded = list(adapted.record.get("skills") or [])  # the Skill tool's, in a Claude Code transcript
+        loaded = list(adapted.record.get("skills") or [])  # the skills the agent itself loaded
         suggested = last_suggested(ctx.layout, session) if adapted.session == session else ()
         extra["examples"] = learn_examples(ctx.layout, turn, loaded, suggested, problems)
         for problem in problems:
