@@ -502,6 +502,18 @@ def test_the_real_2_1_log_keeps_the_typed_prompt_past_compaction_and_a_notificat
     assert adapted.notes() == []
 
 
+def test_the_real_skill_tool_call_names_the_skill_and_its_body_is_not_the_prompt():
+    # A plugin's skill, loaded by the agent itself, then its body as a meta user message.
+    path = FIXTURES / "claude-code-2.1.39-skill-tool.jsonl"
+    adapted = _read(path, {"hex-docs-search"})
+    assert adapted.record["prompt"].startswith("Work on bead spotter-4te. Run bd show spotter-4te")
+    assert "Base directory" not in adapted.record["prompt"]
+    assert adapted.record["skills"] == ["hex-docs-search"]
+    assert adapted.session == "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+    assert adapted.notes() == []
+    assert _read(path).record["skills"] == []  # not discovered here: not a skill of this project
+
+
 def test_the_origin_marker_says_whose_line_it_is(tmp_path):
     t = Claude(version="2.1.150").user("ship the cli", origin={"kind": "human"}, promptSource="typed")
     t.tool("t1", "Bash", {"command": "cargo build"}).result("t1", "ok")

@@ -209,3 +209,136 @@ def test_a_damaged_line_of_the_cache_is_a_sentence_and_the_cache_is_rebuilt(layo
         catalog.entries["pdf"]
     assert not cache.exists()
     assert load_catalog(layout).entries["pdf"].card.description
+
+
+# The examples file (`skills/examples.py`) is part of what the routing cache is keyed by.
+CLIP = "turn this clip of the cat into a looping reaction for the team chat"
+CLIP_AGAIN = "make a looping reaction of the dog for the team chat"
+
+
+def settle(path: str) -> None:
+    """Move a file's mtime back past SETTLE_NS, as if it had been written a minute ago."""
+    past = time.time() - 60
+    os.utime(path, (past, past))
+
+
+def best(catalog, text: str) -> str | None:
+    hit = catalog.index.rank(text).best
+    return hit.name if hit else None
+
+
+def refuse_skill_reads(monkeypatch) -> None:
+    def refuse(_self):
+        raise AssertionError("a cached catalogue parsed a SKILL.md")
+
+    monkeypatch.setattr(Skill, "frontmatter", refuse)
+
+
+def test_an_example_added_or_forgotten_rebuilds_the_cache_and_an_unchanged_file_is_served_from_it(
+    layout, monkeypatch
+):
+    from edgar_min.skills.examples import add_example, forget_example
+
+    assert best(load_catalog(layout), CLIP_AGAIN) is None
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    settle(layout.routing_examples)
+    assert best(load_catalog(layout), CLIP_AGAIN) == "slack-gif-creator"
+    real = Skill.frontmatter
+    refuse_skill_reads(monkeypatch)
+    assert best(load_catalog(layout), CLIP_AGAIN) == "slack-gif-creator"  # from the cache
+    monkeypatch.setattr(Skill, "frontmatter", real)
+    forget_example(layout, CLIP)
+    settle(layout.routing_examples)
+    assert best(load_catalog(layout), CLIP_AGAIN) is None
+    refuse_skill_reads(monkeypatch)
+    assert best(load_catalog(layout), CLIP_AGAIN) is None  # and that is cached too
+
+
+def test_an_example_written_just_now_is_seen_but_not_trusted_to_the_cache(layout):
+    from edgar_min.skills.examples import add_example
+
+    load_catalog(layout)
+    cached = Path(layout.routing_cache).read_bytes()
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    assert best(load_catalog(layout), CLIP_AGAIN) == "slack-gif-creator"
+    assert Path(layout.routing_cache).read_bytes() == cached  # not saved over
+
+
+def test_the_none_card_is_in_no_entry_and_a_cached_catalogue_keeps_it(layout):
+    from edgar_min.skills.examples import add_example
+
+    add_example(layout, "none", "thanks, the merged pdf works perfectly", "person")
+    settle(layout.routing_examples)
+    fresh = load_catalog(layout)
+    cached = load_catalog(layout)
+    for catalog in (fresh, cached):
+        assert "none" not in catalog.entries
+        assert "none" in catalog.index.names
+        assert best(catalog, "nice, thanks, the merged pdf works perfectly now") is None
+        assert best(catalog, "merge these three pdfs and rotate page 2") == "pdf"
+    assert cached.entries == fresh.entries
+
+
+def test_an_example_of_a_skill_no_longer_discovered_is_ignored(layout):
+    import shutil
+
+    from edgar_min.skills.examples import add_example
+
+    add_example(layout, "gone-skill", CLIP, "person")
+    catalog = load_catalog(layout, use_cache=False)
+    assert "gone-skill" not in catalog.index.names
+    assert best(catalog, CLIP_AGAIN) is None
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    shutil.rmtree(Path(layout.root) / ".claude" / "skills" / "slack-gif-creator")
+    catalog = load_catalog(layout, use_cache=False)
+    assert best(catalog, CLIP_AGAIN) is None
+    assert catalog.warnings == []
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "unreadable"])
+def test_an_examples_file_that_cannot_be_read_is_a_warning_never_a_failure(layout, kind, monkeypatch):
+    path = Path(layout.routing_examples)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.write_text(json.dumps({"skill": "slack-gif-creator", "text": CLIP}) + "\n")
+        path.chmod(0)
+        if os.geteuid() == 0:  # root reads a mode-000 file anyway: the read itself is made to fail
+            from edgar_min import logfile
+
+            def denied(name):
+                raise PermissionError(13, "Permission denied", str(name))
+
+            monkeypatch.setattr(logfile, "open_plain", denied)
+    catalog = load_catalog(layout)
+    (warning,) = catalog.warnings
+    assert warning.startswith("the routing examples were not read: ")
+    assert best(catalog, "merge these three pdfs and rotate page 2") == "pdf"
+    assert best(catalog, CLIP_AGAIN) is None
+
+
+def test_a_skill_named_none_still_cannot_be_suggested_even_with_examples(layout):
+    from edgar_min.skills.examples import add_example
+
+    folder = Path(layout.root) / ".claude" / "skills" / "none"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text("---\nname: none\ndescription: Merge pdf files.\n---\n\nMerge.\n")
+    add_example(layout, "none", "thanks, the merged pdf works perfectly", "person")
+    catalog = load_catalog(layout, use_cache=False)
+    assert "none" not in catalog.entries
+    assert catalog.index.names.count("none") == 1  # the none card only, not the skill
+    assert any("named 'none' cannot be suggested" in w for w in catalog.warnings)
+    hits = catalog.index.search("merge pdf files")
+    assert "none" not in [h.name for h in hits]
+
+
+def test_an_examples_file_removed_takes_its_examples_with_it(layout):
+    from edgar_min.skills.examples import add_example
+
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    settle(layout.routing_examples)
+    assert best(load_catalog(layout), CLIP_AGAIN) == "slack-gif-creator"
+    os.unlink(layout.routing_examples)
+    assert best(load_catalog(layout), CLIP_AGAIN) is None

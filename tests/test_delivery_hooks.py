@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -384,3 +386,246 @@ def test_a_payload_over_the_cap_is_refused_without_reading_it_all(monkeypatch):
     monkeypatch.setattr(hooks, "MAX_PAYLOAD_BYTES", 1000)
     with _pipe_stream(b"x" * 5000, close=False) as stream, pytest.raises(BadInput, match="larger than 1000"):
         hooks.read_payload(stream)
+
+
+# Routing learns from use: a prompt the agent loaded a skill for, itself, becomes an example of it.
+TRANSCRIPTS = Path(__file__).resolve().parent / "fixtures" / "transcripts"
+SKILL_TOOL = TRANSCRIPTS / "claude-code-2.1.39-skill-tool.jsonl"
+REAL_SESSION = "ae4a77f8-aedd-4bc1-888f-c94edc91af04"
+REAL_PROMPT = (
+    "Work on bead spotter-4te. Run bd show spotter-4te to see the issue details and bd ready to find "
+    "available subtasks. Start with the first ready task."
+)
+# The next prompt of the same kind, worded otherwise.
+NEXT_PROMPT = "pick up bead spotter-9cc, bd show it and start on the first ready task"
+# bradleygolden/claude-marketplace-elixir, plugins/core/skills/hex-docs-search/SKILL.md (MIT).
+HEX_DOCS = (
+    "---\nname: hex-docs-search\ndescription: Research Hex packages (Sobelow, Phoenix, Ecto, Credo, Ash, "
+    "etc). Use when investigating packages, understanding integration patterns, or finding "
+    "module/function docs and usage examples.\nallowed-tools: Read, Grep, Glob, Bash, WebSearch, "
+    "AskUserQuestion\n---\n\n# Hex Documentation Search\n\nSearch Elixir package documentation. "
+    "Prioritize local sources, fetch if needed.\n"
+)
+CLIP = "turn this clip of the cat into a looping reaction for the team chat"
+CLIP_AGAIN = "make a looping reaction of the dog for the team chat"
+
+
+@pytest.fixture
+def elixir_project(project):
+    folder = project / ".claude" / "skills" / "hex-docs-search"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(HEX_DOCS)
+    return project
+
+
+def stop_hook(edgar, monkeypatch, root, transcript, session=SESSION, **extra):
+    payload = {"session_id": session, "transcript_path": str(transcript), "hook_event_name": "Stop", **extra}
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    return edgar("--root", str(root), "--json", "hook", "stop")
+
+
+def context_of(result) -> str:
+    return json.loads(result.out)["hookSpecificOutput"]["additionalContext"] if result.out else ""
+
+
+def kept_examples(root) -> list[dict]:
+    path = root / ".edgar" / "routing-examples.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_the_whole_loop_on_a_real_transcript_the_agents_own_skill_is_handed_over_next_time(
+    elixir_project, edgar, monkeypatch
+):
+    root = elixir_project
+    # 1. The person's prompt matches no skill: nothing is handed over.
+    first = prompt_hook(edgar, monkeypatch, root, prompt=REAL_PROMPT, session=REAL_SESSION)
+    assert first.code == 0, first
+    assert first.out == ""
+    assert prompt_hook(edgar, monkeypatch, root, prompt=NEXT_PROMPT, session=REAL_SESSION).out == ""
+    # 2. The agent loaded hex-docs-search itself (the real transcript); the Stop hook keeps the prompt.
+    stop = stop_hook(edgar, monkeypatch, root, SKILL_TOOL, session=REAL_SESSION)
+    assert stop.code == 0, stop
+    assert stop.json()["examples"] == ["hex-docs-search"]
+    assert stop.json()["skills"] == ["hex-docs-search"]
+    (row,) = kept_examples(root)
+    assert (row["skill"], row["text"], row["source"]) == ("hex-docs-search", REAL_PROMPT, "agent")
+    # 3. The next prompt of the same kind gets the skill handed over.
+    after = prompt_hook(edgar, monkeypatch, root, prompt=NEXT_PROMPT, session=REAL_SESSION)
+    assert after.code == 0, after
+    assert "## Skill `hex-docs-search`" in context_of(after)
+    assert "Search Elixir package documentation." in context_of(after)
+    assert problems(root) == []
+
+
+@pytest.mark.parametrize("older", [False, True])
+def test_a_skill_loaded_with_either_form_of_the_skill_tool_teaches_routing(
+    project, edgar, monkeypatch, older
+):
+    assert prompt_hook(edgar, monkeypatch, project, prompt=CLIP).out == ""
+    t = Claude().user(CLIP).skill("s1", "slack-gif-creator", older=older)
+    t.tool("b1", "Bash", {"command": "python make_gif.py"}).result("b1", "wrote cat.gif")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.json()["examples"] == ["slack-gif-creator"]
+    assert "## Skill `slack-gif-creator`" in context_of(
+        prompt_hook(edgar, monkeypatch, project, prompt=CLIP_AGAIN)
+    )
+
+
+def test_a_skill_edgar_suggested_for_the_prompt_is_no_example_even_when_the_agent_loaded_it(
+    project, edgar, monkeypatch
+):
+    assert "gh-fix-ci" in prompt_hook(edgar, monkeypatch, project).out  # edgar handed it over
+    t = Claude().user(PROMPT).skill("s1", "gh-fix-ci").skill("s2", "systematic-debugging")
+    t.tool("b1", "Bash", {"command": "gh pr checks"}).result("b1", "all green")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.code == 0, stop
+    assert stop.json()["examples"] == ["systematic-debugging"]  # the one the agent chose itself
+    assert [row["skill"] for row in kept_examples(project)] == ["systematic-debugging"]
+    # With only the suggested one loaded, nothing is kept at all.
+    prompt_hook(edgar, monkeypatch, project)
+    t = Claude().user(PROMPT).skill("s1", "gh-fix-ci")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t2.jsonl"))
+    assert stop.json()["examples"] == []
+    assert len(kept_examples(project)) == 1
+
+
+def test_a_subagents_turn_keeps_no_example(project, edgar, monkeypatch):
+    main = Claude().user(CLIP).tool("t1", "Task", {"subagent_type": "gif-maker", "prompt": "model-written"})
+    side = Claude(sidechain=True).user("model-written instructions").skill("s1", "slack-gif-creator")
+    stop = stop_hook(
+        edgar,
+        monkeypatch,
+        project,
+        main.write(project / "main.jsonl"),
+        agent_transcript_path=str(side.write(project / "agent-1.jsonl")),
+        agent_type="gif-maker",
+        hook_event_name="SubagentStop",
+    )
+    assert stop.code == 0, stop
+    assert stop.json()["skills"] == ["slack-gif-creator"]  # the subagent's load is recorded...
+    assert stop.json()["examples"] == []  # ...but its prompt was the model's, not a person's
+    assert kept_examples(project) == []
+
+
+def test_a_skill_not_discovered_is_no_example(project, edgar, monkeypatch):
+    t = Claude().user(CLIP).skill("s1", "gif-wizard")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.json()["examples"] == []
+    assert kept_examples(project) == []
+
+
+def test_an_examples_file_that_cannot_be_written_is_logged_and_the_stop_hook_exits_0(
+    project, edgar, monkeypatch
+):
+    (project / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    t = Claude().user(CLIP).skill("s1", "slack-gif-creator")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.code == 0, stop
+    assert stop.json()["examples"] == []
+    assert stop.json()["skills"] == ["slack-gif-creator"]  # the turn itself is learned from as ever
+    (problem,) = [p["problem"] for p in problems(project)]
+    assert problem.startswith("the prompt was not kept as a routing example: ")
+    assert problem in stop.json()["problems"]
+    assert problems(project)[0]["hook"] == "Stop"
+
+
+def test_learn_from_claude_code_keeps_the_example_and_lists_it(elixir_project, edgar):
+    result = edgar("--root", str(elixir_project), "--json", "learn", "--from", "claude-code", str(SKILL_TOOL))
+    assert result.code == 0, result
+    doc = result.json()
+    assert doc["examples"] == ["hex-docs-search"]
+    assert doc["session"] == REAL_SESSION
+    (row,) = kept_examples(elixir_project)
+    assert (row["skill"], row["text"], row["source"]) == ("hex-docs-search", REAL_PROMPT, "agent")
+    listed = edgar("--root", str(elixir_project), "skills", "examples", "hex-docs-search")
+    assert listed.out.splitlines() == ["hex-docs-search: 1 example(s)", f"  {REAL_PROMPT}"]
+    # --dry-run writes nothing, examples included.
+    (elixir_project / ".edgar" / "routing-examples.jsonl").unlink()
+    edgar("--root", str(elixir_project), "learn", "--from", "claude-code", str(SKILL_TOOL), "--dry-run")
+    assert kept_examples(elixir_project) == []
+
+
+def test_learn_from_claude_code_keeps_no_example_of_what_edgar_suggested_in_that_session(
+    project, edgar, monkeypatch
+):
+    prompt_hook(edgar, monkeypatch, project)  # gh-fix-ci handed over in SESSION
+    t = Claude().user(PROMPT).skill("s1", "gh-fix-ci")
+    result = edgar(
+        "--root", str(project), "--json", "learn", "--from", "claude-code", str(t.write(project / "t.jsonl"))
+    )
+    assert result.code == 0, result
+    assert result.json()["examples"] == []
+    assert kept_examples(project) == []
+
+
+@pytest.fixture(scope="module")
+def pyz(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
+    repo = Path(__file__).resolve().parents[1]
+    build = [sys.executable, str(repo / "build_zipapp.py"), "-o", str(out)]
+    subprocess.run(build, check=True, capture_output=True)
+    return out
+
+
+def test_the_built_pyz_runs_the_whole_loop_through_the_hooks(pyz, elixir_project):
+    root = elixir_project
+
+    def hook(event: str, payload: dict) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(pyz), "--root", str(root), "hook", event],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    def prompt(text: str) -> subprocess.CompletedProcess:
+        payload = {"session_id": REAL_SESSION, "prompt": text, "cwd": str(root)}
+        return hook("user-prompt-submit", {**payload, "hook_event_name": "UserPromptSubmit"})
+
+    assert prompt(REAL_PROMPT).stdout == ""
+    stop = hook("stop", {"session_id": REAL_SESSION, "transcript_path": str(SKILL_TOOL)})
+    assert stop.returncode == 0, stop.stderr
+    assert kept_examples(root)[0]["skill"] == "hex-docs-search"
+    after = prompt(NEXT_PROMPT)
+    assert after.returncode == 0, after.stderr
+    assert "## Skill `hex-docs-search`" in json.loads(after.stdout)["hookSpecificOutput"]["additionalContext"]
+    listed = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(root), "--json", "skills", "examples"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(listed.stdout)["examples"] == [
+        {"skill": "hex-docs-search", "discovered": True, "texts": [REAL_PROMPT]}
+    ]
+    assert problems(root) == []
+
+
+def test_a_secret_in_the_prompt_never_reaches_the_examples_file(project, edgar, monkeypatch):
+    token = "glpat-AbCdEfGhIjKlMnOpQrSt12"  # noqa: S105 - a made-up token in gitleaks' shape
+    t = Claude().user(f"{CLIP}, the upload token is {token}").skill("s1", "slack-gif-creator")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.json()["examples"] == ["slack-gif-creator"]
+    kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
+    assert token not in kept
+    assert "[REDACTED]" in kept
+
+
+def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project, edgar, monkeypatch):
+    config_toml(project, "[suggest]\nlearn_from_use = false\n")
+    t = Claude().user(CLIP).skill("s1", "slack-gif-creator")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.code == 0, stop
+    assert stop.json()["examples"] == []
+    assert stop.json()["skills"] == ["slack-gif-creator"]  # the turn is still learned from
+    learned = edgar(
+        "--root", str(project), "--json", "learn", "--from", "claude-code", str(project / "t.jsonl")
+    )
+    assert learned.code == 0, learned
+    assert kept_examples(project) == []
+    # A person can still teach.
+    assert edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP).code == 0
+    assert [row["source"] for row in kept_examples(project)] == ["person"]

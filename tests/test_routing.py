@@ -463,3 +463,77 @@ def test_a_phrase_counts_only_as_typed_in_order(workflow):
     review = dict(workflow.expand("look over my work")).get("look over")
     assert review is not None
     assert [match for match, _ in review] == ["review"]
+
+
+# Learning from use: the messages that led to a skill, and those a person said need none.
+CLIP = "turn this clip of the cat into a looping reaction for the team chat"
+CLIP_AGAIN = "make a looping reaction of the dog for the team chat"
+THANKS = "nice, the pdf merge worked perfectly, thank you so much"
+THANKS_AGAIN = "thanks, the merged pdf works perfectly"
+
+
+def learned(examples: dict[str, list[str]]) -> RoutingIndex:
+    return RoutingIndex((Card(name, d, w) for name, (d, w) in SKILLS.items()), examples)
+
+
+def test_an_everyday_phrasing_finds_its_skill_once_a_similar_message_is_an_example_of_it(index):
+    # Not a word of it is in slack-gif-creator's own text.
+    assert not set(words(CLIP_AGAIN)) & set(
+        card_terms(Card("slack-gif-creator", *SKILLS["slack-gif-creator"]))
+    )
+    assert index.rank(CLIP_AGAIN).best is None
+    best = learned({"slack-gif-creator": [CLIP]}).rank(CLIP_AGAIN).best
+    assert best is not None
+    assert best.name == "slack-gif-creator"
+    # An example leads to its own skill, whichever that is.
+    assert learned({"pdf": [CLIP]}).rank(CLIP_AGAIN).best.name == "pdf"
+
+
+def test_an_example_is_a_light_field_the_skills_own_words_still_lead(index):
+    taught = learned({"slack-gif-creator": ["merge these three pdfs and rotate page 2"]})
+    assert taught.rank("merge these three pdfs and rotate page 2").best.name == "pdf"
+
+
+def test_a_chat_line_taught_as_none_gets_none_and_a_real_task_still_gets_its_skill(index):
+    assert index.rank(THANKS_AGAIN).best.name == "pdf"  # a thank-you that names the skill's word
+    taught = learned({"none": [THANKS]})
+    ranking = taught.rank(THANKS_AGAIN)
+    assert ranking.none_evidence > 0
+    assert ranking.best is None
+    assert "none" not in [h.name for h in ranking.hits]  # the none card is never a hit
+    assert taught.rank("merge these three pdfs and rotate page 2").best.name == "pdf"
+    assert taught.rank("make a gif for slack of a dancing cat").best.name == "slack-gif-creator"
+
+
+def test_the_routing_engine_says_none_for_a_message_taught_as_none(index):
+    taught = learned({"none": [THANKS]})
+    options = (Option("pdf", SKILLS["pdf"][0]), Option("none", "none of these"))
+
+    def decide(engine: RoutingEngine) -> str:
+        return engine.call(DecisionRequest(THANKS_AGAIN, "which skill?", options)).selected
+
+    assert decide(RoutingEngine(index)) == "pdf"
+    assert decide(RoutingEngine(taught)) == "none"
+
+
+def test_the_none_card_is_no_skill_by_name_either():
+    taught = learned({"none": ["none of that, never mind"]})
+    assert "none" not in taught.by_name.get("none", [])
+    assert "none" not in taught.name_parts
+    assert "none" not in [h.name for h in taught.search("none of that, never mind")]
+
+
+def test_no_none_examples_leave_no_none_card(index):
+    assert learned({"none": []}).names == index.names
+    assert "none" not in learned({"pdf": [CLIP]}).names
+
+
+def test_a_card_named_none_is_no_skill_and_does_not_say_none():
+    cards = [Card("none", "Merge pdf files into one.", ""), Card("pdf", *SKILLS["pdf"])]
+    index = RoutingIndex(cards)
+    assert index.names == ["pdf"]
+    ranking = index.rank("merge these three pdfs into one file")
+    assert ranking.none_evidence == 0
+    assert ranking.best.name == "pdf"
+    # The messages a person said need none are the only `none` there is.
+    assert RoutingIndex(cards, {"none": ["thanks, all good"]}).names == ["pdf", "none"]

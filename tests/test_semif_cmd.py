@@ -237,3 +237,49 @@ def test_questions_file_and_flags_together_are_refused(edgar, tmp_path):
     r = edgar(*many_args(tmp_path, ("question", "B?"), ("option", "b")), "--questions", str(path))
     assert r.code == 2
     assert "not both" in r.err
+
+
+def test_a_persons_label_of_a_suggest_decision_teaches_routing(edgar, tmp_path):
+    from suggestfiles import write_skills
+
+    write_skills(tmp_path / ".claude" / "skills")
+    said = "thanks, the merged pdf works perfectly"
+    doc = edgar("--root", str(tmp_path), "--json", "skills", "suggest", said).json()
+    assert [s["name"] for s in doc["skills"]] == ["pdf"]  # a thank-you handed a skill
+    # A label the engine gave itself teaches nothing.
+    r = edgar(
+        "--root",
+        str(tmp_path),
+        "decisions",
+        "relabel",
+        doc["decision_id"],
+        "--outcome",
+        "none",
+        "--source",
+        "self",
+    )
+    assert r.code == 0, r
+    assert "routing learns" not in r.out
+    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+    r = edgar(
+        "--root", str(tmp_path), "--json", "decisions", "relabel", doc["decision_id"], "--outcome", "none"
+    )
+    assert r.code == 0, r
+    assert r.json()["taught"] == {"skill": "none", "text": said}
+    again = edgar("--root", str(tmp_path), "--json", "skills", "suggest", said).json()
+    assert again["skills"] == []
+    # An outcome that is neither an option nor a skill teaches nothing.
+    r = edgar(
+        "--root",
+        str(tmp_path),
+        "--json",
+        "decisions",
+        "relabel",
+        doc["decision_id"],
+        "--outcome",
+        "it worked",
+    )
+    assert r.code == 0, r
+    assert "taught" not in r.json()
+    listed = edgar("--root", str(tmp_path), "--json", "skills", "examples").json()
+    assert listed["examples"] == [{"skill": "none", "discovered": True, "texts": [said]}]

@@ -116,6 +116,18 @@ class Claude:
         extra = {} if tool_use_result is None else {"toolUseResult": tool_use_result}
         return self.user([block], **extra)
 
+    def skill(self, use_id: str, name: str, *, older: bool = False) -> Claude:
+        """The agent loading a skill with the Skill tool, as Claude Code writes it: the call (input
+        `{"skill": NAME}`, or `{"command": NAME}` in older versions), its result "Launching skill: NAME",
+        and the meta message with the skill's body (fixtures/transcripts/claude-code-2.1.39-skill-tool.jsonl).
+        """
+        self.tool(use_id, "Skill", {"command": name} if older else {"skill": name})
+        self.result(
+            use_id, f"Launching skill: {name}", tool_use_result={"success": True, "commandName": name}
+        )
+        text = f"Base directory for this skill: /home/dev/.claude/skills/{name}\n\n# {name}\n\nSteps."
+        return self.user([{"type": "text", "text": text}], isMeta=True, sourceToolUseID=use_id)
+
     def reject(self, use_id: str, reason: str | None = None, *, denial_kind: bool = True) -> Claude:
         """A person saying no to a tool call, as Claude Code 2.1 writes it (older: no `toolDenialKind`)."""
         if reason is None:

@@ -106,6 +106,7 @@ def cmd_teach(ctx: Context) -> int:
 def cmd_examples(ctx: Context) -> int:
     from edgar_min.skills.discovery import SkillNames
     from edgar_min.skills.examples import NONE, read_examples
+    from edgar_min.skills.terminal import printable
 
     held = read_examples(ctx.layout)
     names = SkillNames(ctx.layout)
@@ -126,5 +127,5 @@ def cmd_examples(ctx: Context) -> int:
         ctx.out(f"{row['skill']}: {len(row['texts'])} example(s){away}")
         if ctx.ns.name is not None:
             for text in row["texts"]:
-                ctx.out(f"  {text}")
+                ctx.out(f"  {printable(text)}")  # a pasted prompt may hold a terminal's escapes
     return 0

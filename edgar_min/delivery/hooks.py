@@ -361,6 +361,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
 
         turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
     outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
+    unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))
     result.problems.extend(outcome.problems)
@@ -370,6 +371,8 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         "skills": list(turn.skills),
         "examples": learned,
     }
+    if unkept:
+        result.document["problems"] = [*unkept, *outcome.problems]
     triggers = ", ".join(outcome.triggers) or "none"
     result.stdout = f"edgar: {' '.join(outcome.message.split())} (triggers: {triggers})"
     return result

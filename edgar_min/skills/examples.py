@@ -27,7 +27,7 @@ A text is a person's message, redacted as every stored prompt is and cut to
 from __future__ import annotations
 
 from edgar_min.errors import BadInput
-from edgar_min.logfile import append_row, read_rows, timestamp
+from edgar_min.logfile import append_row, kind_of, read_rows, timestamp
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -107,10 +107,16 @@ def read_examples(layout: Layout, *, latest: bool = True) -> dict[str, list[str]
     """Each skill's (and `none`'s) example texts in force, oldest first (`latest`: the last
     `PER_SKILL` of a skill, `NONE_KEPT` of `none`).
 
-    A line that is not a whole example (torn, foreign, a bad name) is passed over.
+    A line that is not a whole example (torn, foreign, a bad name) is passed over; a file that is
+    not a plain file (a folder, a fifo) is `BadInput`, never read.
     """
+    read = read_rows(layout.routing_examples)
+    if read.not_a_file:
+        path = layout.routing_examples
+        msg = f"{path} is {kind_of(path)}, not a file of examples; it was not read"
+        raise BadInput(msg)
     held: dict[str, dict[str, None]] = {}
-    for row in read_rows(layout.routing_examples).rows:
+    for row in read.rows:
         skill, text = row.get("skill"), row.get("text")
         if not isinstance(skill, str) or not isinstance(text, str) or not text:
             continue

@@ -956,10 +956,14 @@ class RoutingIndex:
     """
 
     def __init__(self, cards: Iterable[Card], examples: dict[str, list[str]] | None = None) -> None:
-        """`examples`: the messages that led to each skill, and under `none` those that needed none."""
+        """`examples`: the messages that led to each skill, and under `none` those that needed none.
+
+        A card named `none` is left out: its words would say `none`, as the catalogue's warning explains.
+        """
         self.cards: dict[str, Card] = {}  # the cards it was built from
         for card in cards:
-            self.cards.setdefault(card.name, card)
+            if card.name != NONE_ID:
+                self.cards.setdefault(card.name, card)
         asked = examples or {}
         pairs = [(name, card_terms(card, asked.get(name, ()))) for name, card in self.cards.items()]
         if asked.get(NONE_ID):

@@ -1,0 +1,190 @@
+"""`skills teach` and `skills examples`: what a person tells routing, and what it learned."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import tree_snapshot
+from suggestfiles import write_skills
+
+CLIP = "turn this clip of the cat into a looping reaction for the team chat"
+CLIP_AGAIN = "make a looping reaction of the dog for the team chat"
+THANKS = "nice, the pdf merge worked perfectly, thank you so much"
+
+
+@pytest.fixture
+def project(tmp_path):
+    write_skills(tmp_path / ".claude" / "skills")
+    return tmp_path
+
+
+def examples_file(project):
+    return project / ".edgar" / "routing-examples.jsonl"
+
+
+def test_teach_a_discovered_skill_then_a_new_phrasing_gets_it(project, edgar):
+    before = edgar("--root", str(project), "--json", "skills", "suggest", CLIP_AGAIN)
+    assert before.json()["skills"] == []
+    taught = edgar("--root", str(project), "skills", "teach", "slack-gif-creator", *CLIP.split())
+    assert taught.code == 0, taught
+    assert taught.out == f"taught: {CLIP!r} calls for slack-gif-creator\n"
+    after = edgar("--root", str(project), "--json", "skills", "suggest", CLIP_AGAIN)
+    assert [s["name"] for s in after.json()["skills"]] == ["slack-gif-creator"]
+    (row,) = [json.loads(line) for line in examples_file(project).read_text().splitlines()]
+    assert (row["skill"], row["text"], row["source"]) == ("slack-gif-creator", CLIP, "person")
+
+
+def test_teach_none_in_json_and_a_thank_you_gets_none_while_the_task_gets_its_skill(project, edgar):
+    said = "thanks, the merged pdf works perfectly"
+    assert edgar("--root", str(project), "skills", "suggest", said).out.split()[0] == "pdf"
+    taught = edgar("--root", str(project), "--json", "skills", "teach", "none", THANKS)
+    assert taught.code == 0, taught
+    assert taught.json() == {"taught": True, "skill": "none", "text": THANKS}
+    text = edgar("--root", str(project), "skills", "teach", "none", "ok, cheers")
+    assert text.out == "taught: 'ok, cheers' needs no skill\n"
+    assert edgar("--root", str(project), "skills", "suggest", said).out.startswith("none (probability ")
+    doc = edgar(
+        "--root", str(project), "--json", "skills", "suggest", "merge these three pdfs into one"
+    ).json()
+    assert [s["name"] for s in doc["skills"]] == ["pdf"]
+    assert "none" not in [c["name"] for c in doc["candidates"]]
+
+
+def test_teach_an_unknown_skill_is_refused_and_writes_nothing(project, edgar):
+    before = tree_snapshot(project)
+    result = edgar("--root", str(project), "skills", "teach", "gif-maker", CLIP)
+    assert result.code == 1
+    assert result.out == ""
+    assert "no skill named 'gif-maker' was discovered" in result.err
+    assert "Traceback" not in result.err
+    doc = edgar("--root", str(project), "--json", "skills", "teach", "Not A Name", CLIP)
+    assert doc.code == 1
+    assert doc.json()["exit_code"] == 1
+    assert tree_snapshot(project) == before
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n"])
+def test_teach_an_empty_text_is_bad_usage_and_writes_nothing(project, edgar, text):
+    before = tree_snapshot(project)
+    result = edgar("--root", str(project), "skills", "teach", "pdf", text)
+    assert result.code == 2
+    assert "skills teach needs the text of a message; it was empty" in result.err
+    assert tree_snapshot(project) == before
+
+
+def test_teach_with_no_text_at_all_is_an_argparse_error(project, edgar):
+    result = edgar("--root", str(project), "skills", "teach", "pdf")
+    assert result.code == 2
+    assert "TEXT" in result.err
+    assert not examples_file(project).exists()
+
+
+def test_forget_a_text_in_force_then_one_that_is_not(project, edgar):
+    edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP)
+    gone = edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP, "--forget")
+    assert gone.code == 0, gone
+    assert gone.out == f"forgot: {CLIP!r} as an example of slack-gif-creator\n"
+    after = edgar("--root", str(project), "--json", "skills", "suggest", CLIP_AGAIN)
+    assert after.json()["skills"] == []
+    size = examples_file(project).stat().st_size
+    again = edgar("--root", str(project), "--json", "skills", "teach", "slack-gif-creator", CLIP, "--forget")
+    assert again.code == 1
+    assert "no example of slack-gif-creator has this text" in again.json()["error"]
+    assert examples_file(project).stat().st_size == size  # nothing more written
+
+
+def test_forget_in_json_says_what_was_forgotten(project, edgar):
+    edgar("--root", str(project), "skills", "teach", "none", THANKS)
+    gone = edgar("--root", str(project), "--json", "skills", "teach", "none", THANKS, "--forget")
+    assert gone.code == 0, gone
+    assert gone.json() == {"forgot": True, "skill": "none", "text": THANKS}
+
+
+def test_examples_with_no_file_at_all(project, edgar):
+    result = edgar("--root", str(project), "skills", "examples")
+    assert result.code == 0, result
+    assert result.out.startswith("no examples yet")
+    assert edgar("--root", str(project), "--json", "skills", "examples").json() == {"examples": []}
+    one = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
+    assert one == {"examples": [{"skill": "pdf", "discovered": True, "texts": []}]}
+    assert not (project / ".edgar").exists()
+
+
+def test_examples_lists_each_skill_and_one_skill_in_full(project, edgar):
+    edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP)
+    edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP_AGAIN)
+    edgar("--root", str(project), "skills", "teach", "none", THANKS)
+    # An example of a skill that was discovered when it was kept, and is no longer.
+    with examples_file(project).open("a") as out:
+        out.write(json.dumps({"time": "2026-12-01T09:00:00Z", "skill": "old-skill", "text": "x y"}) + "\n")
+    listing = edgar("--root", str(project), "skills", "examples")
+    assert listing.code == 0, listing
+    assert listing.out.splitlines() == [
+        "none: 1 example(s)",
+        "old-skill: 1 example(s) (not discovered now: unused)",
+        "slack-gif-creator: 2 example(s)",
+    ]
+    one = edgar("--root", str(project), "skills", "examples", "slack-gif-creator")
+    assert one.out.splitlines() == ["slack-gif-creator: 2 example(s)", f"  {CLIP}", f"  {CLIP_AGAIN}"]
+    doc = edgar("--root", str(project), "--json", "skills", "examples").json()
+    assert doc["examples"] == [
+        {"skill": "none", "discovered": True, "texts": [THANKS]},
+        {"skill": "old-skill", "discovered": False, "texts": ["x y"]},
+        {"skill": "slack-gif-creator", "discovered": True, "texts": [CLIP, CLIP_AGAIN]},
+    ]
+
+
+def test_examples_when_the_file_is_a_folder_is_a_sentence(project, edgar):
+    examples_file(project).mkdir(parents=True)
+    result = edgar("--root", str(project), "skills", "examples")
+    assert result.code == 2
+    assert "routing-examples.jsonl is a folder, not a file of examples" in result.err
+    assert "Traceback" not in result.err
+    # Suggesting goes on, with a warning.
+    suggest = edgar("--root", str(project), "skills", "suggest", "merge these three pdfs into one")
+    assert suggest.code == 0
+    assert suggest.out.split()[0] == "pdf"
+    assert "the routing examples were not read" in suggest.err
+
+
+def test_teach_in_json_for_a_skill_and_the_none_card_stays_out_of_the_index(project, edgar):
+    taught = edgar("--root", str(project), "--json", "skills", "teach", "slack-gif-creator", CLIP)
+    assert taught.code == 0, taught
+    assert taught.json() == {"taught": True, "skill": "slack-gif-creator", "text": CLIP}
+    edgar("--root", str(project), "skills", "teach", "none", THANKS)
+    index = edgar("--root", str(project), "--json", "skills", "index")
+    assert index.code == 0, index
+    listed = edgar("--root", str(project), "skills", "index").out
+    assert "- none" not in listed
+    assert "- slack-gif-creator:" in listed
+    names = [entry["name"] for entry in index.json()["entries"]]
+    assert "none" not in names
+    assert len(names) == 9
+
+
+def test_examples_shows_a_terminal_escape_in_a_text_but_never_sends_it(project, edgar):
+    pasted = "merge these pdfs \x1b]0;owned\x07 and \x1b[2J rotate page 2"
+    edgar("--root", str(project), "skills", "teach", "pdf", pasted)
+    shown = edgar("--root", str(project), "skills", "examples", "pdf").out
+    assert "\x1b" not in shown
+    assert "\x07" not in shown
+    assert "\\x1b]0;owned\\x07" in shown
+    # The text itself is kept as typed: --json carries it exactly.
+    doc = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
+    assert doc["examples"][0]["texts"] == [pasted]
+
+
+@pytest.mark.model
+def test_on_the_real_model_server_a_taught_skill_becomes_a_candidate_it_was_not(project, edgar, llama_server):
+    model = ["--set", "semif.engine=openai", "--set", f"semif.base_url={llama_server.base_url}"]
+    before = edgar("--root", str(project), "--json", *model, "skills", "suggest", CLIP_AGAIN)
+    assert before.code == 0, before
+    assert before.json()["candidates"] == []  # no skill shares a word with it: the model is not asked
+    edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP)
+    after = edgar("--root", str(project), "--json", *model, "skills", "suggest", CLIP_AGAIN)
+    assert after.code == 0, after
+    doc = after.json()
+    assert doc["engine"] == "openai"
+    assert doc["candidates"][0]["name"] == "slack-gif-creator"
+    assert 0.0 <= doc["candidates"][0]["probability"] <= 1.0
