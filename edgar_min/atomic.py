@@ -133,13 +133,16 @@ def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes) ->
 def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> None:
     """Append one line (a newline is added) with a single O_APPEND write.
 
-    With `root`, no link between the root and `path` (nor `path` itself) is followed.
+    With `root`, no link between the root and `path` (nor `path` itself) is followed. A file
+    whose last line has no newline (cut by a crash, or two copies joined end to end) gets one
+    first: the cut line stays a bad line of its own, and this one is whole.
     """
     if "\n" in line or "\r" in line:
         msg = "a log line may not contain a line break"
         raise ValueError(msg)
     data = (line + "\n").encode("utf-8")
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _CLOEXEC
+    # Read and write: the last byte says whether the file ends a line.
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | _CLOEXEC
     if root is None:
         try:
             fd = os.open(path, flags, 0o644)
@@ -159,6 +162,9 @@ def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> N
             os.close(fd)
             raise walk.refusal(walk.rel, "is not a plain file")
     try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
         os.write(fd, data)
     finally:
         os.close(fd)

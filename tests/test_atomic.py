@@ -540,3 +540,12 @@ def test_a_temp_file_is_known_by_its_pattern(middle, dot, tmp):
     name = ("." if dot else "") + middle + (".tmp" if tmp else "")
     match = re.fullmatch(_TEMP_NAME, name)
     assert temp_file_pid(name) == (int(match["pid"]) if match else None)
+
+
+def test_a_line_appended_after_a_cut_last_line_is_whole(root):
+    # Two copies joined end to end, or a crash mid-write, leave a last line with no newline.
+    log = root / "log.jsonl"
+    log.write_bytes(b'{"a": 1}\n{"cut": ')
+    atomic.append_line(log, '{"b": 2}', root=root)
+    atomic.append_line(log, '{"c": 3}', root=root)
+    assert log.read_bytes().split(b"\n") == [b'{"a": 1}', b'{"cut": ', b'{"b": 2}', b'{"c": 3}', b""]

@@ -244,8 +244,10 @@ def _block(data: bytes, scan: Scan, blobs: list[bytes]) -> None:
     n = data.count(b"\n")
     if n == 0 or _fast(data, n, scan, blobs):
         return
-    good = [line for line in data.split(b"\n")[:-1] if _LINE.fullmatch(line)]
-    scan.torn += n - len(good)
+    lines = data.split(b"\n")[:-1]
+    good = [line for line in lines if _LINE.fullmatch(line)]
+    # An empty line is no torn write: the newline an append put after a cut last line.
+    scan.torn += n - len(good) - lines.count(b"")
     if good:
         _fast(b"\n".join(good) + b"\n", len(good), scan, blobs)
 
