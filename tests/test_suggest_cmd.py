@@ -188,3 +188,16 @@ def test_on_the_real_model_server_a_taught_skill_becomes_a_candidate_it_was_not(
     assert doc["engine"] == "openai"
     assert doc["candidates"][0]["name"] == "slack-gif-creator"
     assert 0.0 <= doc["candidates"][0]["probability"] <= 1.0
+
+
+def test_on_a_model_engine_a_message_like_a_taught_none_gets_none_without_asking_the_model(project, edgar):
+    said = "thanks, the merged pdf works perfectly"
+    # Nothing listens on port 9: a model call would fail the command.
+    model = ["--set", "semif.engine=openai", "--set", "semif.base_url=http://127.0.0.1:9/v1"]
+    asked = edgar("--root", str(project), "--json", *model, "skills", "suggest", said)
+    assert asked.code != 0  # the message shares "pdf" with a skill: the model is asked, and is not there
+    edgar("--root", str(project), "skills", "teach", "none", THANKS)
+    after = edgar("--root", str(project), "--json", *model, "skills", "suggest", said)
+    assert after.code == 0, after
+    assert after.json()["skills"] == []
+    assert after.json()["none_probability"] == 1.0

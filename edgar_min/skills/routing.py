@@ -1317,6 +1317,12 @@ class RoutingEngine:
         """
         return self._ranking(text)[1]
 
+    def taught_none(self, text: str) -> bool:
+        """Whether the messages a person said need no skill are closer to `text` than any skill is."""
+        ranking = self._ranking(text)[0]
+        best = ranking.hits[0].evidence if ranking.hits else 0.0
+        return ranking.none_evidence > best
+
     def _ranking(self, text: str) -> tuple[Ranking, dict[str, Hit]]:
         if self._last is None or self._last[0] != text:
             ranking = self.index.rank(text, limit=RANKED)

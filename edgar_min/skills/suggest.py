@@ -11,7 +11,9 @@ routing index itself (`RoutingEngine`): one decision over the shortlist plus
 `none`, and a skill counts when it beats `none`. On any other engine (a model
 server's letter slot) every shortlisted skill is asked on its own, all at once
 over the one text ("this skill, or none?", `semif.applicable`), and a skill
-counts when it beats its own `none`; one row per skill, sharing a run id.
+counts when it beats its own `none`; one row per skill, sharing a run id. A
+message closer to those a person taught as needing no skill than to any skill
+gets none on either path (on a model, without asking it).
 Either way a skill needs at least `suggest.min_probability`, decisions are
 logged with phase `suggest`, and at most `suggest.max_skills` count.
 """
@@ -161,6 +163,9 @@ def suggest(
         probs = result.probs
         none_p = probs.get(NONE_ID, 0.0)
         counted = {n for n, p in probs.items() if n != NONE_ID and p > none_p and p >= least}
+    elif routing.taught_none(query):
+        # A person said messages like this need no skill: no model is asked to say otherwise.
+        return Suggestion(query, (), (), 1.0, "none", "", warnings)
     else:
         logged = LoggedEngine(engine, DecisionLog.of(layout), phase="suggest", run_id=new_run_id())
         found = weigh_skills(logged, query, cards)
