@@ -185,3 +185,14 @@ def test_an_examples_file_that_is_not_a_file_is_a_sentence(layout, kind):
         os.mkfifo(path)
     with pytest.raises(BadInput, match=r"routing-examples\.jsonl is a"):
         read_examples(layout)
+
+
+def test_a_text_longer_than_an_example_may_be_is_read_cut(tmp_path):
+    from edgar_min.skills.examples import TEXT_CHARS, read_examples
+
+    layout = Layout(str(tmp_path), str(tmp_path / "home"))
+    (tmp_path / ".edgar").mkdir()
+    line = json.dumps({"skill": "pdf", "text": "merge " * 200, "source": "person"})
+    (tmp_path / ".edgar" / "routing-examples.jsonl").write_text(line + "\n")
+    (text,) = read_examples(layout)["pdf"]
+    assert len(text) == TEXT_CHARS

@@ -201,3 +201,10 @@ def test_on_a_model_engine_a_message_like_a_taught_none_gets_none_without_asking
     assert after.code == 0, after
     assert after.json()["skills"] == []
     assert after.json()["none_probability"] == 1.0
+
+
+def test_examples_of_a_name_no_skill_could_have_is_a_sentence_and_exit_2(project, edgar):
+    result = edgar("--root", str(project), "skills", "examples", "Bad Name")
+    assert result.code == 2
+    assert "may use only lower-case letters" in result.err
+    assert "Traceback" not in result.err

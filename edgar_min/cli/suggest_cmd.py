@@ -108,6 +108,12 @@ def cmd_examples(ctx: Context) -> int:
     from edgar_min.skills.examples import NONE, read_examples
     from edgar_min.skills.terminal import printable
 
+    if ctx.ns.name is not None and ctx.ns.name != NONE:
+        from edgar_min.skills.names import name_problem
+
+        problem = name_problem(ctx.ns.name)
+        if problem is not None:
+            raise BadInput(problem)
     held = read_examples(ctx.layout)
     names = SkillNames(ctx.layout)
     if ctx.ns.name is not None:

@@ -120,6 +120,7 @@ def read_examples(layout: Layout, *, latest: bool = True) -> dict[str, list[str]
         skill, text = row.get("skill"), row.get("text")
         if not isinstance(skill, str) or not isinstance(text, str) or not text:
             continue
+        text = text[:TEXT_CHARS]  # a line written by hand, or by another tool, is held to the same length
         if skill != NONE and name_problem(skill) is not None:
             continue
         texts = held.setdefault(skill, {})
