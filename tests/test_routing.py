@@ -537,3 +537,18 @@ def test_a_card_named_none_is_no_skill_and_does_not_say_none():
     assert ranking.best.name == "pdf"
     # The messages a person said need none are the only `none` there is.
     assert RoutingIndex(cards, {"none": ["thanks, all good"]}).names == ["pdf", "none"]
+
+
+def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
+    from edgar_min.learning.redact import MARK
+    from edgar_min.skills.routing import REDACTED, asked_terms
+
+    assert REDACTED == MARK
+    cards = [
+        Card("redaction", "Redact personal data from documents: names, emails, redacted fields"),
+        Card("pdf", "Merge, split and rotate PDF files"),
+    ]
+    index = RoutingIndex(cards)
+    assert [term for term, _ in index.expand(f"deploy {MARK} to the lagoon")] == ["deploy", "lagoon"]
+    assert "redact" not in asked_terms([f"merge these pdfs, key {MARK}"])
+    assert index.search(f"token {MARK} please") == []

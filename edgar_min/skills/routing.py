@@ -64,7 +64,7 @@ __all__ = [
 
 NONE_ID = "none"
 # Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
-TERMS_RULE = 5
+TERMS_RULE = 6
 # Field weights: a name word is the strongest sign, a word of the body's opening paragraph the
 # weakest. The opening says what the skill is for in other words than its description
 # ("Scanpy is a scalable toolkit for analyzing single-cell gene expression data"); at 0.3 it
@@ -143,6 +143,8 @@ RANKED = 64
 EAGER_AFTER = 200
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
+# What redaction puts where a secret was (`learning.redact.MARK`): no word of the message.
+REDACTED = "[REDACTED]"
 
 # A word is what this pattern finds in the lower-cased text ("c++" and "c#" kept whole).
 # `words` finds it with string operations: it runs on every prompt, and as a pattern it would
@@ -810,7 +812,7 @@ def asked_terms(asked: Iterable[str], bag: dict[str, float] | None = None) -> di
     """The words of the messages that led to a skill, each message's words once, at ASKED_WEIGHT."""
     bag = {} if bag is None else bag
     for text in asked:
-        for term in dict.fromkeys(words(text)):
+        for term in dict.fromkeys(words(text.replace(REDACTED, " "))):
             bag[term] = bag.get(term, 0.0) + ASKED_WEIGHT
     return bag
 
@@ -1161,7 +1163,7 @@ class RoutingIndex:
         """Each distinct query word with the index words it matches and how much each match counts."""
         expanded = []
         raw_words: dict[str, list[str]] = {}
-        typed = split_words(text[:MAX_QUERY_CHARS])
+        typed = split_words(text[:MAX_QUERY_CHARS].replace(REDACTED, " "))
         for raw in typed:
             if raw not in _STOP:
                 forms = raw_words.setdefault(stem(raw), [])
