@@ -25,7 +25,8 @@ where the next one starts.
   a sibling failed): the tool, a kind, the exit code the result states
   ("Exit code 1"), and the program the shell command ran; nothing else from
   the result;
-- skills: the `Skill` tool's argument, kept only when it names a discovered skill;
+- skills: the `Skill` tool's argument, kept only when it names a discovered skill
+  and the call did not fail (a failed call, a rejected one included, loaded nothing);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
 
@@ -209,7 +210,7 @@ class _Reader:
         self.turn: TurnBuilder | None = TurnBuilder() if side else None
         self.ended: TurnBuilder | None = None  # the turn a new prompt has just ended
         self.session: str | None = None
-        self.pending: dict[str, tuple[str, str, str]] = {}
+        self.pending: dict[str, tuple[str, str, str, str]] = {}
         self.seen: set[str] = set()
         self.interrupted = False
         self.unknown = 0
@@ -284,21 +285,23 @@ class _Reader:
             program = ""
             if tool == "shell" and isinstance(arguments.get("command"), str):
                 program = program_word(arguments["command"])
-            if name == "Skill":
-                self._skill(arguments)
+            skill = self._skill(arguments) if name == "Skill" else ""
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
-                self.pending[use_id] = (tool, program, name)
+                self.pending[use_id] = (tool, program, name, skill)
 
-    def _skill(self, arguments: dict[str, Any]) -> None:
+    def _skill(self, arguments: dict[str, Any]) -> str:
+        """The discovered skill a Skill call loads ("" for none), added to the turn's skills."""
         if self.turn is None:
-            return
+            return ""
         value = arguments.get("skill", arguments.get("command"))
         if not isinstance(value, str):
-            return
+            return ""
         # A plugin's skill is written `plugin:name`; the name is what discovery knows.
         name = value.strip().lstrip("/").rsplit(":", 1)[-1]
-        if name in self.skill_names:
-            self.turn.skills.append(name)
+        if name not in self.skill_names:
+            return ""
+        self.turn.skills.append(name)
+        return name
 
     def _user(self, entry: dict[str, Any], content: Any) -> None:
         blocks = _blocks(content)
@@ -348,7 +351,11 @@ class _Reader:
             return
         if block.get("is_error") is not True:
             return
-        tool, program, name = call
+        tool, program, name, skill = call
+        if skill and skill in self.turn.skills:
+            # A Skill call that failed (a person said no, the skill's own commands failed, a
+            # sibling's failure cancelled it) gave the agent no body: the skill was not loaded.
+            self.turn.skills.remove(skill)
         said = _text_of(block.get("content"))
         head = said[:300]
         result = entry.get("toolUseResult")

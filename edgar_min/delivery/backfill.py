@@ -174,8 +174,11 @@ class _Pass:
 
     def turn(self, adapted: AdaptedTurn) -> None:
         """Count one turn, and hold the examples it gives."""
-        self.result.turns += 1
         record = adapted.record
+        if record.get("agent") != "main":
+            self.counts["subagent turns"] += 1
+            return
+        self.result.turns += 1
         if not record.get("skills"):
             return
         edgars = self.suggested(adapted.session)
@@ -184,9 +187,6 @@ class _Pass:
             return
         loaded = [name for name in record["skills"] if name not in edgars]
         if not loaded:
-            return
-        if record.get("agent") != "main":
-            self.counts["subagent turns"] += 1
             return
         try:
             text = clean_text(parse_turn(record).prompt)
@@ -203,6 +203,7 @@ class _Pass:
     def log(self, path: str, read_turns: Callable[..., Iterator[AdaptedTurn]], *args: object) -> None:
         """Read one log's turns; a log that cannot be read is counted or said, never raised."""
         last: AdaptedTurn | None = None
+        turns, side = self.result.turns, self.counts["subagent turns"]
         try:
             for adapted in read_turns(path, *args):
                 last = adapted
@@ -215,6 +216,11 @@ class _Pass:
                 self.counts["empty"] += 1
             else:
                 self.result.skipped.append(exc.message.replace("; nothing was stored", "; skipped"))
+            return
+        if self.result.turns == turns and self.counts["subagent turns"] > side:
+            # A rollout its header marks as a subagent's: no turn of it is a person's.
+            self.counts["subagent turns"] = side
+            self.counts["subagent"] += 1
             return
         self.result.sessions += 1
         notes = last.notes() if last is not None else []
@@ -230,10 +236,7 @@ class _Pass:
                 "a subagent's task is not a person's message"
             )
         if counts["subagent turns"]:
-            out.append(
-                f"{counts['subagent turns']} turn(s) of a subagent's rollout "
-                "that loaded a skill were left out"
-            )
+            out.append(f"{counts['subagent turns']} turn(s) a subagent took part in were left out")
         if counts["unknown suggestions"]:
             out.append(
                 f"{counts['unknown suggestions']} turn(s) were left out: their session's record "
