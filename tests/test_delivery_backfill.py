@@ -321,3 +321,19 @@ def test_a_folder_of_many_sessions_is_read_one_at_a_time(tmp_path):
     tracemalloc.stop()
     assert (found.sessions, found.turns, len(found.examples)) == (400, 1200, 2)
     assert peak < 8_000_000
+
+
+def test_a_secret_in_a_past_prompt_is_redacted_and_a_second_import_still_adds_nothing(tmp_path, edgar):
+    skills(tmp_path, "pdf")
+    token = "glpat-AbCdEfGhIjKlMnOpQrSt12"  # noqa: S105 - a made-up token in a real shape
+    t = (
+        Claude()
+        .user(f"upload the merged scans with GITLAB_TOKEN={token}\n\n  and   tell me")
+        .skill("s1", "pdf")
+    )
+    log = t.write(tmp_path / "s.jsonl")
+    first = imported(edgar, tmp_path, "claude-code", log).json()
+    (example,) = first["examples"]
+    assert token not in examples_file(tmp_path).read_text()
+    assert example["text"] == "upload the merged scans with GITLAB_TOKEN=[REDACTED] and tell me"
+    assert imported(edgar, tmp_path, "claude-code", log).json()["new"] == 0

@@ -167,6 +167,9 @@ class _Pass:
         self.refused = _taken_back(layout, held)
         self.suggested = _Suggested(layout)
         self.found: dict[tuple[str, str], Example] = {}
+        # The parsed prompt of each new example: written as the Stop hook writes one, so the
+        # text kept is the very text a live turn would keep.
+        self.prompts: dict[tuple[str, str], str] = {}
         self.counts = dict.fromkeys(
             ("subagent", "empty", "subagent turns", "unreadable turns", "unknown suggestions"), 0
         )
@@ -189,16 +192,19 @@ class _Pass:
         if not loaded:
             return
         try:
-            text = clean_text(parse_turn(record).prompt)
+            prompt = parse_turn(record).prompt
         except BadInput:
             self.counts["unreadable turns"] += 1
             return
+        text = clean_text(prompt)
         if not text:
             return
         for skill in dict.fromkeys(loaded):
             key = (skill, text)
             if key not in self.found and key not in self.refused:
                 self.found[key] = Example(skill, text, new=key not in self.in_force)
+                if self.found[key].new:
+                    self.prompts[key] = prompt
 
     def log(self, path: str, read_turns: Callable[..., Iterator[AdaptedTurn]], *args: object) -> None:
         """Read one log's turns; a log that cannot be read is counted or said, never raised."""
@@ -278,20 +284,21 @@ def backfill(
         msg = f"no session could be read, so nothing was imported: {reasons}"
         raise BadInput(msg)
     if not dry_run:
-        result.written = _write(layout, [e for e in result.examples if e.new])
+        result.written = _write(layout, run.prompts)
     return result
 
 
-def _write(layout: Layout, examples: list[Example]) -> int:
-    """Append the new examples; how many were written. A failure part-way says how far it got."""
+def _write(layout: Layout, prompts: dict[tuple[str, str], str]) -> int:
+    """Append the new examples, oldest first; how many were written. A failure part-way says how
+    far it got."""
     written = 0
     try:
-        for example in examples:
-            written += len(learn_from_loads(layout, example.text, [example.skill]))
+        for (skill, _), prompt in prompts.items():
+            written += len(learn_from_loads(layout, prompt, [skill]))
     except (OSError, EdgarError) as exc:
         reason = exc.message if isinstance(exc, EdgarError) else (exc.strerror or str(exc))
         msg = (
-            f"{written} of {len(examples)} new example(s) were written, then: {reason}; "
+            f"{written} of {len(prompts)} new example(s) were written, then: {reason}; "
             "each one written is whole, and importing again adds only the rest"
         )
         raise Refused(msg) from None
