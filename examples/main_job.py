@@ -2,13 +2,16 @@
 """The main job, on the built-in defaults (offline model, lexical engine), with the built zipapp.
 
 1. `learn` on the example turn in a scratch folder, then show the proposal it wrote.
-2. `run` a request through the example code-skill tree, then show the draft and the decisions.
+2. Accept it, as the person reviewing it would, and ask which skill fits two new messages: a task
+   of the same kind in other words gets it, a chat line gets none.
+3. `run` a request through the example code-skill tree, then show the draft and the decisions.
 
 Usage: python3 build_zipapp.py && python3 examples/main_job.py
 """
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -20,7 +23,7 @@ PYZ = HERE.parent / "dist" / "edgar.pyz"
 
 
 def edgar(cwd: Path, *args: str) -> int:
-    print(f"$ python3 edgar.pyz {' '.join(args)}", flush=True)
+    print(f"$ python3 edgar.pyz {shlex.join(args)}", flush=True)
     return subprocess.run([sys.executable, str(PYZ), *args], cwd=cwd, check=False).returncode
 
 
@@ -39,6 +42,13 @@ def main() -> int:
             return 1
         print(f"\n--- {proposals[0].relative_to(scratch)}")
         print(proposals[0].read_text(encoding="utf-8"))
+
+        if edgar(scratch, "skills", "accept", proposals[0].parent.name) != 0:
+            return 1
+        for message in ("upgrade the requests pin and keep the tests green", "thanks, looks good"):
+            if edgar(scratch, "skills", "suggest", message) != 0:
+                return 1
+        print()
 
         tree = scratch / "tree"
         shutil.copytree(HERE / "tree", tree)

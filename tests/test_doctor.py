@@ -385,3 +385,31 @@ def test_doctor_reports_how_many_problems_the_hooks_logged_and_the_newest(edgar,
         "newest_time": newest["time"],
     }
     assert any(a.startswith("hooks: 2 problem(s) logged") for a in doc["attention"])
+
+
+def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_path):
+    skill(tmp_path, ".claude/skills", "deploy")
+    assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "ship it to prod").code == 0
+    assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "push the release live").code == 0
+    assert edgar("--root", str(tmp_path), "skills", "teach", "none", "thanks!").code == 0
+    with (tmp_path / ".edgar" / "routing-examples.jsonl").open("a") as log:
+        log.write(json.dumps({"skill": "gone-skill", "text": "do the old thing", "source": "agent"}) + "\n")
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 0, result
+    assert (
+        "routing examples: 2 of 1 skill(s), 1 of none, 1 of skills not discovered now "
+        "(.edgar/routing-examples.jsonl)" in result.out
+    )
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["examples"]["unused"] == ["gone-skill"]
+    off = edgar("--root", str(tmp_path), "--set", "suggest.learn_from_use=false", "doctor")
+    assert "(suggest.learn_from_use is off)" in off.out
+
+
+def test_a_routing_examples_file_that_is_a_folder_needs_attention(edgar, tmp_path):
+    (tmp_path / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    assert "routing examples:" in result.out
+    assert "is a folder, not a file of examples" in result.out
+    assert "Traceback" not in result.err

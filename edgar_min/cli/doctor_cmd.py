@@ -320,6 +320,7 @@ def diagnose(
         "path": layout.relative(layout.rejections),
         "replies_kept": len(list_rejected(layout)),
     }
+    report["examples"] = _examples(layout, config, attention)
     report["hook_problems"] = _hook_problems(layout)
     if report["hook_problems"]["logged"]:
         problems = report["hook_problems"]
@@ -335,6 +336,39 @@ def diagnose(
     report["attention"] = attention
     report["healthy"] = not attention
     return report
+
+
+def _examples(layout: Layout, config: Config, attention: list[str]) -> dict[str, Any]:
+    """What routing learned from use: examples in force, of how many skills, and those now unused."""
+    from edgar_min.errors import EdgarError
+    from edgar_min.skills.discovery import SkillNames
+    from edgar_min.skills.examples import NONE, read_examples
+
+    found = {
+        "path": layout.relative(layout.routing_examples),
+        "learn_from_use": config.suggest.learn_from_use,
+        "skills": 0,
+        "examples": 0,
+        "none": 0,
+        "unused": [],
+        "problem": None,
+    }
+    try:
+        held = read_examples(layout)
+    except (OSError, EdgarError) as exc:
+        found["problem"] = exc.message if isinstance(exc, EdgarError) else str(exc)
+        attention.append(f"routing examples: {found['problem']}")
+        return found
+    names = SkillNames(layout)
+    for skill, texts in held.items():
+        if skill == NONE:
+            found["none"] = len(texts)
+        elif skill in names:
+            found["skills"] += 1
+            found["examples"] += len(texts)
+        else:
+            found["unused"].append(skill)
+    return found
 
 
 def _hook_problems(layout: Layout) -> dict[str, Any]:
@@ -418,6 +452,14 @@ def cmd_doctor(ctx: Context) -> int:
         f"rejections logged: {rejections['logged']} ({rejections['path']}); refused replies kept: "
         f"{rejections['replies_kept']} (`edgar skills rejections`)"
     )
+    examples = report["examples"]
+    if examples["problem"] is None:
+        unused = f", {len(examples['unused'])} of skills not discovered now" if examples["unused"] else ""
+        learning = "" if examples["learn_from_use"] else " (suggest.learn_from_use is off)"
+        ctx.out(
+            f"routing examples: {examples['examples']} of {examples['skills']} skill(s), "
+            f"{examples['none']} of none{unused} ({examples['path']}){learning}"
+        )
     hooks = report["hook_problems"]
     ctx.out(f"hook problems logged: {hooks['logged']} ({hooks['path']})")
     if hooks["logged"]:
