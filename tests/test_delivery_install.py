@@ -243,6 +243,7 @@ def _past_sessions_folder(tmp_path, monkeypatch, root):
     for name in ("s1.jsonl", "s2.jsonl", "s3.jsonl"):
         (folder / name).write_text("{}\n")
     (folder / "s1" / "subagents" / "agent-a.jsonl").write_text("{}\n")
+    (folder / "agent-b.jsonl").write_text("{}\n")  # where Claude Code before 2.1.2 kept a subagent's log
     return folder
 
 

@@ -249,8 +249,9 @@ def past_sessions(root: str, projects: str | None = None) -> tuple[str, int] | N
     """(the folder of this project's Claude Code transcripts, how many sessions it holds), or None.
 
     The root as given and as resolved (Claude Code names a project by its working folder, which a
-    link may reach two ways) are both looked for. Only the top level is counted: a session's
-    subagents keep their logs in a folder of its own.
+    link may reach two ways) are both looked for. A session is a `<id>.jsonl` at the top level; a
+    subagent's log is `agent-<id>.jsonl`, beside the sessions before Claude Code 2.1.2 and in the
+    session's own `subagents/` folder since.
     """
     home = claude_projects_home() if projects is None else projects
     for path in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
@@ -259,7 +260,11 @@ def past_sessions(root: str, projects: str | None = None) -> tuple[str, int] | N
             names = os.listdir(folder)
         except OSError:
             continue
-        count = sum(1 for n in names if n.endswith(".jsonl") and os.path.isfile(os.path.join(folder, n)))
+        count = sum(
+            1
+            for n in names
+            if n.endswith(".jsonl") and not n.startswith("agent-") and os.path.isfile(os.path.join(folder, n))
+        )
         if count:
             return folder, count
     return None
