@@ -337,3 +337,27 @@ def test_a_secret_in_a_past_prompt_is_redacted_and_a_second_import_still_adds_no
     assert token not in examples_file(tmp_path).read_text()
     assert example["text"] == "upload the merged scans with GITLAB_TOKEN=[REDACTED] and tell me"
     assert imported(edgar, tmp_path, "claude-code", log).json()["new"] == 0
+
+
+def test_a_session_with_no_typed_message_is_counted_not_warned_of(tmp_path, edgar):
+    # A session opened and left: Claude Code writes only its summary and file snapshots.
+    skills(tmp_path, "pdf", "xlsx")
+    folder = tmp_path / "p"
+    folder.mkdir()
+    three_turns(Claude()).write(folder / "good.jsonl")
+    quiet = Claude(session="33333333-3333-4333-8333-333333333333")
+    quiet.raw({"type": "summary", "summary": "Setting up the project", "leafUuid": "u-1"})
+    quiet.raw(
+        {"type": "file-history-snapshot", "messageId": "m-1", "snapshot": {}, "isSnapshotUpdate": False}
+    )
+    quiet.write(folder / "quiet.jsonl")
+    codex_quiet = Codex().write(folder / "rollout-quiet.jsonl")  # only its header
+    doc = imported(edgar, tmp_path, "claude-code", folder).json()
+    assert doc["sessions"] == 1
+    assert "1 log(s) held no message a person typed (nothing to learn from)" in doc["skipped"]
+    assert not any(f"{folder / 'quiet.jsonl'}:" in s for s in doc["skipped"])
+    assert any(f"{codex_quiet}: no message a person typed" in s for s in doc["skipped"])  # not Claude's
+    codex_doc = imported(
+        edgar, tmp_path, "codex", codex_quiet, FIXTURES / "codex-0.100-skill-read.jsonl"
+    ).json()
+    assert codex_doc["skipped"][-1] == "1 log(s) held no message a person typed (nothing to learn from)"

@@ -37,9 +37,11 @@ import os
 from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
+    NoTurn,
     SubagentLog,
     TurnBuilder,
     error_kind,
+    known_lines,
     map_tool,
     program_word,
     stated_exit_code,
@@ -391,7 +393,7 @@ def _no_turn(main: _Reader, path: str) -> BadInput:
         f"{path}: no message a person typed was found (only tool results, command output or "
         "system lines), so there is no turn to learn from; nothing was stored"
     )
-    return BadInput(msg)
+    return NoTurn(msg) if known_lines(main.stats, main.unknown) else BadInput(msg)
 
 
 def _cannot_read(exc: OSError, path: str) -> BadInput:

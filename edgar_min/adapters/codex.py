@@ -56,8 +56,10 @@ from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
+    NoTurn,
     TurnBuilder,
     error_kind,
+    known_lines,
     map_tool,
     program_word,
     stated_exit_code,
@@ -602,11 +604,11 @@ def _check_path(path: str) -> None:
         raise BadInput(msg)
 
 
-def _no_turn(path: str) -> BadInput:
+def _no_turn(path: str, reader: _Reader) -> BadInput:
     msg = (
         f"{path}: no message a person typed was found, so there is no turn to learn from; nothing was stored"
     )
-    return BadInput(msg)
+    return NoTurn(msg) if known_lines(reader.stats, reader.unknown) else BadInput(msg)
 
 
 def read_turns(
@@ -624,7 +626,7 @@ def read_turns(
         msg = f"{path}: cannot be read ({exc.strerror})"
         raise BadInput(msg) from None
     if reader.turn is None:
-        raise _no_turn(path)
+        raise _no_turn(path, reader)
 
 
 def read_session(path: str, table: dict[str, str], skill_names: Container[str] = frozenset()) -> AdaptedTurn:

@@ -21,9 +21,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_TOOL_MAP",
     "AdaptedTurn",
+    "NoTurn",
     "SubagentLog",
     "TurnBuilder",
     "error_kind",
+    "known_lines",
     "map_tool",
     "program_word",
     "tool_table",
@@ -301,7 +303,17 @@ def stated_exit_code(head: str) -> int | None:
     return value if -(2**31) <= value < 2**32 else None
 
 
-class SubagentLog(BadInput):
+def known_lines(stats: ReadStats, unknown: int) -> int:
+    """How many lines of a log were records of the agent's format (JSON, of a type it writes)."""
+    return stats.lines - stats.garbage - stats.torn - unknown
+
+
+class NoTurn(BadInput):
+    """A log in the agent's own format in which no person typed a message (a session opened and
+    left, one of only summaries): no turn, and nothing wrong with the file."""
+
+
+class SubagentLog(NoTurn):
     """A subagent's own log: no line in it was typed by a person, so it holds no turn of theirs."""
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 
-from edgar_min.adapters.common import SubagentLog
+from edgar_min.adapters.common import NoTurn, SubagentLog
 from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.learning.sessions import is_session
 from edgar_min.learning.turn import parse_turn
@@ -171,7 +171,7 @@ class _Pass:
         # text kept is the very text a live turn would keep.
         self.prompts: dict[tuple[str, str], str] = {}
         self.counts = dict.fromkeys(
-            ("subagent", "empty", "subagent turns", "unreadable turns", "unknown suggestions"), 0
+            ("subagent", "empty", "no prompt", "subagent turns", "unreadable turns", "unknown suggestions"), 0
         )
         self.result = result
 
@@ -217,6 +217,9 @@ class _Pass:
         except SubagentLog:
             self.counts["subagent"] += 1
             return
+        except NoTurn:
+            self.counts["no prompt"] += 1
+            return
         except BadInput as exc:
             if last is None and os.path.isfile(path) and os.path.getsize(path) == 0:
                 self.counts["empty"] += 1
@@ -248,6 +251,8 @@ class _Pass:
                 f"{counts['unknown suggestions']} turn(s) were left out: their session's record "
                 "of what edgar suggested is not a plain file, so a skill it suggested could not be told apart"
             )
+        if counts["no prompt"]:
+            out.append(f"{counts['no prompt']} log(s) held no message a person typed (nothing to learn from)")
         if counts["empty"]:
             out.append(f"{counts['empty']} empty log(s) held no turn")
         if counts["unreadable turns"]:
