@@ -437,3 +437,22 @@ def test_a_rollout_a_subagent_wrote_names_that_agent(tmp_path, source, agent):
     c.lines[0]["payload"]["source"] = source
     c.typed("review the changes")
     assert _read(c.write(tmp_path / "rollout.jsonl")).record["agent"] == agent
+
+
+def test_learn_from_a_review_subagents_rollout_keeps_no_example(tmp_path, edgar):
+    from skillfiles import write_skill
+
+    write_skill(tmp_path / ".claude" / "skills", "gh-address-comments", "Address review comments.")
+    folder = (
+        Path(__file__).resolve().parent / "fixtures" / "transcripts" / "codex-sessions" / "2026" / "02" / "16"
+    )
+    (rollout,) = folder.glob("rollout-*-019c6740-*.jsonl")
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(rollout))
+    assert result.code == 0, result
+    assert result.json()["examples"] == []
+    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+    dry = edgar(
+        "--root", str(tmp_path), "--json", "learn", "--from", "codex", str(rollout), "--dry-run"
+    ).json()
+    assert dry["turn"]["agent"] == "review"
+    assert dry["turn"]["skills"] == ["gh-address-comments"]
