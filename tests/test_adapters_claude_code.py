@@ -693,3 +693,74 @@ def test_what_was_typed_is_read_as_every_pattern_applied_would_read_it(text):
         left = _BLANK_LINES.sub("\n\n", _BLOCKS.sub("", stripped)).strip()
         expected = None if not left or left.startswith(HARNESS_MESSAGES) else left
     assert typed_text(text) == expected
+
+
+def test_every_turn_is_read_in_order_and_the_last_is_read_transcripts(tmp_path):
+    from edgar_min.adapters.claude_code import read_turns
+
+    t = Claude()
+    t.user("convert the scans").skill("s1", "pdf")
+    t.user("thanks")
+    t.interrupt()
+    t.user("no, merge them first")  # a correction of the second turn, not a third
+    t.user("now the spreadsheet").skill("s3", "xlsx")
+    path = t.write(tmp_path / "t.jsonl")
+    names = {"pdf", "xlsx"}
+    turns = list(read_turns(path, tool_table(()), names))
+    assert [(a.record["prompt"], a.record["skills"]) for a in turns] == [
+        ("convert the scans", ["pdf"]),
+        ("thanks", []),
+        ("now the spreadsheet", ["xlsx"]),
+    ]
+    assert turns[1].record["corrections"] == ["no, merge them first"]
+    assert {a.session for a in turns} == {SESSION}
+    assert turns[-1].record == _read(path, names).record
+
+
+def test_a_resumed_sessions_earlier_turns_keep_their_own_session(tmp_path):
+    from edgar_min.adapters.claude_code import read_turns
+
+    earlier = Claude(session="11111111-1111-4111-8111-111111111111").user("first thing")
+    later = Claude(session="22222222-2222-4222-8222-222222222222").user("second thing")
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in earlier.lines + later.lines))
+    sessions = [a.session for a in read_turns(path, tool_table(()))]
+    assert sessions == ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"]
+
+
+def test_a_skill_call_that_failed_or_was_rejected_loaded_nothing(tmp_path):
+    t = Claude().user("commit this")
+    t.tool("s1", "Skill", {"skill": "commit"})
+    t.result("s1", 'Bash command failed for pattern "!`git log`": fatal', is_error=True)
+    t.tool("s2", "Skill", {"skill": "pdf"})
+    t.reject("s2", "not that one")
+    t.skill("s3", "xlsx")
+    record = _read(t.write(tmp_path / "t.jsonl"), {"commit", "pdf", "xlsx"}).record
+    assert record["skills"] == ["xlsx"]
+    assert record["corrections"] == ["not that one"]
+
+
+def test_the_real_failed_skill_call_is_not_a_load():
+    # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
+    from edgar_min.adapters.claude_code import read_turns
+
+    path = FIXTURES / "claude-code-project" / "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"
+    turns = list(read_turns(path, tool_table(()), {"hex-docs-search", "commit"}))
+    assert [a.record["skills"] for a in turns] == [["hex-docs-search"], [], []]
+    assert [a.record["prompt"][:24] for a in turns] == [
+        "Work on bead spotter-4te",
+        "/compact and continue wi",
+        "continue implementation",
+    ]
+    assert turns[2].record["tools"] == ["skill"]
+
+
+def test_a_subagents_own_log_is_a_typed_refusal():
+    from edgar_min.adapters.claude_code import read_turns
+    from edgar_min.adapters.common import SubagentLog
+
+    path = FIXTURES / "claude-code-project" / "ae4a77f8-aedd-4bc1-888f-c94edc91af04" / "subagents"
+    with pytest.raises(SubagentLog, match="this is a subagent's log"):
+        list(read_turns(path / "agent-aac57f5.jsonl", tool_table(())))
+    with pytest.raises(SubagentLog):
+        _read(path / "agent-aac57f5.jsonl")

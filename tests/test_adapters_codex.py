@@ -392,3 +392,67 @@ def test_learn_from_codex_writes_no_example_for_a_skill_not_discovered(tmp_path,
     assert result.code == 0, result.err
     assert json.loads(result.out)["examples"] == []
     assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+
+
+def test_every_turn_is_read_in_order_and_the_last_is_read_sessions(tmp_path):
+    from edgar_min.adapters.codex import read_turns
+
+    c = Codex()
+    c.typed("convert the scans")
+    c.call("c1", "shell_command", {"command": "cat ~/.codex/skills/pdf/SKILL.md"})
+    c.output("c1", "Exit code: 0")
+    c.typed("thanks")
+    c.typed("now the spreadsheet")
+    c.call("c3", "shell_command", {"command": "head -50 .agents/skills/xlsx/SKILL.md"})
+    c.output("c3", "Exit code: 0")
+    path = c.write(tmp_path / "rollout.jsonl")
+    turns = list(read_turns(path, tool_table(()), {"pdf", "xlsx"}))
+    assert [(a.record["prompt"], a.record["skills"], a.session) for a in turns] == [
+        ("convert the scans", ["pdf"], SESSION),
+        ("thanks", [], SESSION),
+        ("now the spreadsheet", ["xlsx"], SESSION),
+    ]
+    assert turns[-1].record == read_session(path, tool_table(()), {"pdf", "xlsx"}).record
+
+
+@pytest.mark.parametrize(
+    ("source", "agent"),
+    [
+        ("cli", "main"),
+        ("vscode", "main"),
+        ("exec", "main"),
+        ({"subagent": "review"}, "review"),
+        (
+            {"subagent": {"thread_spawn": {"parent_thread_id": "x", "depth": 1, "agent_role": "explorer"}}},
+            "explorer",
+        ),
+        ({"subagent": {"thread_spawn": {"parent_thread_id": "x", "depth": 1}}}, "thread_spawn"),
+        ({"subagent": {"other": "Weird Name!"}}, "other"),
+        ({"subagent": "Not A Name"}, "subagent"),
+        ({"internal": "memory_consolidation"}, "memory_consolidation"),
+    ],
+)
+def test_a_rollout_a_subagent_wrote_names_that_agent(tmp_path, source, agent):
+    c = Codex()
+    c.lines[0]["payload"]["source"] = source
+    c.typed("review the changes")
+    assert _read(c.write(tmp_path / "rollout.jsonl")).record["agent"] == agent
+
+
+def test_learn_from_a_review_subagents_rollout_keeps_no_example(tmp_path, edgar):
+    from skillfiles import write_skill
+
+    write_skill(tmp_path / ".claude" / "skills", "gh-address-comments", "Address review comments.")
+    folder = (
+        Path(__file__).resolve().parent / "fixtures" / "transcripts" / "codex-sessions" / "2026" / "02" / "16"
+    )
+    (rollout,) = folder.glob("rollout-*-019c6740-*.jsonl")
+    result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(rollout))
+    assert result.code == 0, result
+    assert result.json()["examples"] == []
+    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+    dry = edgar(
+        "--root", str(tmp_path), "--json", "learn", "--from", "codex", str(rollout), "--dry-run"
+    ).json()
+    assert dry["turn"]["agent"] == "review"
+    assert dry["turn"]["skills"] == ["gh-address-comments"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,114 @@ def test_a_settings_file_that_is_a_fifo_or_dev_zero_is_named_and_left_alone(tmp_
     assert result.code == 2, result
     assert f"is {what}, not a settings file; nothing was changed" in result.err
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
+
+
+# Claude Code's name for a project's folder of transcripts, from the public reports of it:
+# every character but an ASCII letter or digit becomes `-` (anthropics/claude-code#24067,
+# chadbyte/clay#182, mrocklin/claudechic#20, agentclientprotocol/claude-agent-acp#307), each
+# non-ASCII letter one `-` (anthropics/claude-code#45718), and past 200 characters the first 200,
+# `-` and a base-36 hash of the path (Digital-Process-Tools/claude-remember#157).
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        (
+            "/home/chris/2_project-files/projects/m2-clients/101-cal",
+            "-home-chris-2-project-files-projects-m2-clients-101-cal",
+        ),
+        ("/home/user/my_example_workspace", "-home-user-my-example-workspace"),
+        ("/home/me/.local/tool", "-home-me--local-tool"),
+        ("/Users/me/work/my.app", "-Users-me-work-my-app"),
+        ("/Users/foo/Projects/Open Source/checkmate", "-Users-foo-Projects-Open-Source-checkmate"),
+        ("/home/u/Проект", "-home-u-------"),
+        ("/home/u/a\U0001f600b", "-home-u-a--b"),  # outside the BMP: two UTF-16 units, two dashes
+    ],
+)
+def test_the_project_folder_is_named_as_claude_code_names_it(path, name):
+    from edgar_min.delivery.install import project_folder_name
+
+    assert project_folder_name(path) == name
+
+
+def test_a_long_path_keeps_200_characters_and_a_hash_of_the_path():
+    from edgar_min.delivery.install import project_folder_name
+
+    parts = [letter * 20 for letter in "abcdefghijk"]
+    path = "/private/tmp/" + "/".join(parts)
+    # The value Claude Code's bundled function gives (checked by running it under Node).
+    expected = "-private-tmp-" + "-".join(parts[:9])[: 200 - 13] + "-y4pbkj"
+    assert project_folder_name(path) == expected
+    assert len(project_folder_name(path)) == 207
+    assert project_folder_name(path + "x") != project_folder_name(path)
+    assert project_folder_name(path)[:200] == project_folder_name(path + "x")[:200]
+
+
+def _past_sessions_folder(tmp_path, monkeypatch, root):
+    from edgar_min.delivery.install import project_folder_name
+
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    folder = config / "projects" / project_folder_name(str(root))
+    (folder / "s1" / "subagents").mkdir(parents=True)
+    for name in ("s1.jsonl", "s2.jsonl", "s3.jsonl"):
+        (folder / name).write_text("{}\n")
+    (folder / "s1" / "subagents" / "agent-a.jsonl").write_text("{}\n")
+    (folder / "agent-b.jsonl").write_text("{}\n")  # where Claude Code before 2.1.2 kept a subagent's log
+    return folder
+
+
+def test_install_says_how_many_past_sessions_there_are_and_how_to_import_them(tmp_path, edgar, monkeypatch):
+    root = tmp_path / "my_project"
+    root.mkdir()
+    folder = _past_sessions_folder(tmp_path, monkeypatch, root)
+    done = edgar("--root", str(root), "install", "claude-code")
+    assert done.code == 0, done
+    last = done.out.splitlines()[-1]
+    assert last.startswith(f"3 past Claude Code session(s) of this project are in {folder}; ")
+    assert last.endswith(f"skills examples --import claude-code {folder}")
+    assert f"--root {root}" in last
+    # Nothing was imported on its own.
+    assert not (root / ".edgar" / "routing-examples.jsonl").exists()
+    doc = edgar("--root", str(root), "--json", "install", "claude-code").json()
+    assert doc["past_sessions"]["sessions"] == 3
+    assert doc["past_sessions"]["folder"] == str(folder)
+    again = edgar("--root", str(root), "install", "claude-code", "--dry-run")
+    assert "3 past Claude Code session(s)" in again.out
+    gone = edgar("--root", str(root), "install", "claude-code", "--uninstall")
+    assert "past Claude Code" not in gone.out
+
+
+def test_install_says_nothing_of_past_sessions_when_there_are_none(tmp_path, edgar, monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    done = edgar("--root", str(tmp_path), "install", "claude-code")
+    assert done.code == 0
+    assert "past Claude Code" not in done.out
+    assert edgar("--root", str(tmp_path), "--json", "install", "claude-code").json()["past_sessions"] is None
+
+
+def test_the_import_command_install_prints_runs_from_the_built_pyz(tmp_path, pyz, monkeypatch):
+    root = tmp_path / "proj"
+    write_skills(root / ".claude" / "skills")
+    folder = _past_sessions_folder(tmp_path, monkeypatch, root.resolve())
+    shutil.copy(
+        REPO / "tests" / "fixtures" / "transcripts" / "claude-code-2.1.39-skill-tool.jsonl",
+        folder / "s1.jsonl",
+    )
+    (root / ".claude" / "skills" / "hex-docs-search").mkdir()
+    (root / ".claude" / "skills" / "hex-docs-search" / "SKILL.md").write_text(
+        "---\nname: hex-docs-search\ndescription: Search Hex package documentation.\n---\nBody.\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(root), "install", "claude-code"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    command = done.stdout.splitlines()[-1].split("run: ", 1)[1]
+    ran = subprocess.run(  # noqa: S602 - a person pastes it into a shell
+        command, shell=True, capture_output=True, text=True, cwd="/", timeout=60, check=False
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "hex-docs-search: " in ran.stdout
+    assert "kept 1 example(s), 1 new" in ran.stdout

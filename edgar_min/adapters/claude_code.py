@@ -8,7 +8,9 @@ A transcript is JSONL; the lines read here have `type` `user`, `assistant` or
 `summary`, `file-history-snapshot`, `progress`, `last-prompt`, ...) is passed
 over; one this version has never heard of is counted.
 
-What is computed, for the last turn of the main chain:
+What is computed for each turn of the main chain (`read_turns`), and so for the
+last one (`read_transcript`): a turn starts at a message a person typed and ends
+where the next one starts.
 
 - prompt: the last message a person typed starts the turn: not a tool result,
   not a meta, compaction or sidechain message, not one whose `origin.kind` is
@@ -23,7 +25,8 @@ What is computed, for the last turn of the main chain:
   a sibling failed): the tool, a kind, the exit code the result states
   ("Exit code 1"), and the program the shell command ran; nothing else from
   the result;
-- skills: the `Skill` tool's argument, kept only when it names a discovered skill;
+- skills: the `Skill` tool's argument, kept only when it names a discovered skill
+  and the call did not fail (a failed call, a rejected one included, loaded nothing);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
 
@@ -34,8 +37,11 @@ import os
 from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
+    NoTurn,
+    SubagentLog,
     TurnBuilder,
     error_kind,
+    known_lines,
     map_tool,
     program_word,
     stated_exit_code,
@@ -48,10 +54,10 @@ from edgar_min.regex import lazy
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     import re
-    from collections.abc import Container
+    from collections.abc import Container, Iterator
     from typing import Any
 
-__all__ = ["read_transcript"]
+__all__ = ["read_transcript", "read_turns"]
 
 KNOWN_TYPES = frozenset(
     {
@@ -204,40 +210,61 @@ class _Reader:
         self.side = side
         self.stats = ReadStats()
         self.turn: TurnBuilder | None = TurnBuilder() if side else None
+        self.ended: TurnBuilder | None = None  # the turn a new prompt has just ended
         self.session: str | None = None
-        self.pending: dict[str, tuple[str, str, str]] = {}
+        self.pending: dict[str, tuple[str, str, str, str]] = {}
         self.seen: set[str] = set()
         self.interrupted = False
         self.unknown = 0
         self.orphans = 0
         self.sidechain_lines = 0
 
-    def read(self, path: str) -> None:
+    def turns(self, path: str) -> Iterator[TurnBuilder]:
+        """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
         for entry in records(path, self.stats):
-            if not isinstance(entry, dict):
+            self._entry(entry)
+            if self.ended is not None:
+                yield self.ended
+                self.ended = None
+        if self.turn is not None:
+            yield self.turn
+
+    def _entry(self, entry: Any) -> None:
+        if not isinstance(entry, dict):
+            self.unknown += 1
+            return
+        kind = entry.get("type")
+        if kind not in ("user", "assistant", "attachment"):
+            if kind not in KNOWN_TYPES:
                 self.unknown += 1
-                continue
-            kind = entry.get("type")
-            if kind not in ("user", "assistant", "attachment"):
-                if kind not in KNOWN_TYPES:
-                    self.unknown += 1
-                continue
-            if bool(entry.get("isSidechain")) != self.side:
-                self.sidechain_lines += 1
-                continue
-            if kind == "attachment":
-                self._attachment(entry)
-                continue
-            session = entry.get("sessionId")
-            if isinstance(session, str) and session:
-                self.session = session
-            message = entry.get("message")
-            if not isinstance(message, dict):
-                continue
-            if kind == "assistant":
-                self._assistant(message.get("content"))
-            else:
-                self._user(entry, message.get("content"))
+            return
+        if bool(entry.get("isSidechain")) != self.side:
+            self.sidechain_lines += 1
+            return
+        if kind == "attachment":
+            self._attachment(entry)
+            return
+        session = entry.get("sessionId")
+        if isinstance(session, str) and session:
+            self.session = session
+        message = entry.get("message")
+        if not isinstance(message, dict):
+            return
+        if kind == "assistant":
+            self._assistant(message.get("content"))
+        else:
+            self._user(entry, message.get("content"))
+
+    def adapted(self, turn: TurnBuilder, session: str | None) -> AdaptedTurn:
+        """`turn` as the adapters hand it over, with what was skipped of the log so far."""
+        return AdaptedTurn(
+            record=turn.record(),
+            session=session,
+            stats=self.stats,
+            unknown_types=self.unknown,
+            orphan_results=self.orphans,
+            dropped_tools=turn.dropped_tools,
+        )
 
     def _assistant(self, content: Any) -> None:
         turn = self.turn
@@ -260,21 +287,23 @@ class _Reader:
             program = ""
             if tool == "shell" and isinstance(arguments.get("command"), str):
                 program = program_word(arguments["command"])
-            if name == "Skill":
-                self._skill(arguments)
+            skill = self._skill(arguments) if name == "Skill" else ""
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
-                self.pending[use_id] = (tool, program, name)
+                self.pending[use_id] = (tool, program, name, skill)
 
-    def _skill(self, arguments: dict[str, Any]) -> None:
+    def _skill(self, arguments: dict[str, Any]) -> str:
+        """The discovered skill a Skill call loads ("" for none), added to the turn's skills."""
         if self.turn is None:
-            return
+            return ""
         value = arguments.get("skill", arguments.get("command"))
         if not isinstance(value, str):
-            return
+            return ""
         # A plugin's skill is written `plugin:name`; the name is what discovery knows.
         name = value.strip().lstrip("/").rsplit(":", 1)[-1]
-        if name in self.skill_names:
-            self.turn.skills.append(name)
+        if name not in self.skill_names:
+            return ""
+        self.turn.skills.append(name)
+        return name
 
     def _user(self, entry: dict[str, Any], content: Any) -> None:
         blocks = _blocks(content)
@@ -298,7 +327,8 @@ class _Reader:
         if self.turn is not None and self.interrupted:
             self.turn.add_correction(typed)
         else:
-            self.turn = TurnBuilder(prompt=typed)
+            self.ended = self.turn
+            self.turn = TurnBuilder(prompt=typed, session=self.session)
             self.pending.clear()
             self.seen.clear()
         self.interrupted = False
@@ -323,7 +353,11 @@ class _Reader:
             return
         if block.get("is_error") is not True:
             return
-        tool, program, name = call
+        tool, program, name, skill = call
+        if skill and skill in self.turn.skills:
+            # A Skill call that failed (a person said no, the skill's own commands failed, a
+            # sibling's failure cancelled it) gave the agent no body: the skill was not loaded.
+            self.turn.skills.remove(skill)
         said = _text_of(block.get("content"))
         head = said[:300]
         result = entry.get("toolUseResult")
@@ -346,6 +380,45 @@ def _open_check(path: str) -> None:
         raise BadInput(msg)
 
 
+def _no_turn(main: _Reader, path: str) -> BadInput:
+    """Why a transcript gave no turn: a subagent's own log, or no message a person typed."""
+    if main.sidechain_lines:
+        msg = (
+            f"{path}: this is a subagent's log (every message in it is marked as a sidechain), "
+            "and a subagent's log holds no line a person typed; give the main session's transcript "
+            "(the Stop hook's transcript_path); nothing was stored"
+        )
+        return SubagentLog(msg)
+    msg = (
+        f"{path}: no message a person typed was found (only tool results, command output or "
+        "system lines), so there is no turn to learn from; nothing was stored"
+    )
+    return NoTurn(msg) if known_lines(main.stats, main.unknown) else BadInput(msg)
+
+
+def _cannot_read(exc: OSError, path: str) -> BadInput:
+    return BadInput(f"{exc.filename or path}: cannot be read ({exc.strerror})")
+
+
+def read_turns(
+    path: str, table: dict[str, str], skill_names: Container[str] = frozenset()
+) -> Iterator[AdaptedTurn]:
+    """Every turn of the transcript's main chain, oldest first, each as soon as it ends; the last
+    is `read_transcript`'s. Each turn's `session` is the one its prompt was typed in (a resumed
+    session's log carries the earlier one's lines). A log with no turn is `BadInput` (a
+    subagent's own, `SubagentLog`); the last turn's notes are the whole log's.
+    """
+    _open_check(path)
+    main = _Reader(table, skill_names, side=False)
+    try:
+        for turn in main.turns(path):
+            yield main.adapted(turn, turn.session)
+    except OSError as exc:
+        raise _cannot_read(exc, path) from None
+    if main.turn is None:
+        raise _no_turn(main, path)
+
+
 def read_transcript(
     path: str,
     table: dict[str, str],
@@ -363,30 +436,19 @@ def read_transcript(
     _open_check(path)
     main = _Reader(table, skill_names, side=False)
     try:
-        main.read(path)
+        for _ in main.turns(path):
+            pass  # each turn read on the way, as `read_turns` does; the last one is kept
         side = None
         if agent_path is not None:
             _open_check(agent_path)
             side = _Reader(table, skill_names, side=True)
-            side.read(agent_path)
+            for _ in side.turns(agent_path):
+                pass
     except OSError as exc:
-        msg = f"{exc.filename or path}: cannot be read ({exc.strerror})"
-        raise BadInput(msg) from None
-    if main.turn is None and main.sidechain_lines:
-        msg = (
-            f"{path}: this is a subagent's log (every message in it is marked as a sidechain), "
-            "and a subagent's log holds no line a person typed; give the main session's transcript "
-            "(the Stop hook's transcript_path); nothing was stored"
-        )
-        raise BadInput(msg)
+        raise _cannot_read(exc, path) from None
     if main.turn is None:
-        msg = (
-            f"{path}: no message a person typed was found (only tool results, command output or "
-            "system lines), so there is no turn to learn from; nothing was stored"
-        )
-        raise BadInput(msg)
+        raise _no_turn(main, path)
     turn = main.turn
-    unknown, orphans = main.unknown, main.orphans
     if side is not None and side.turn is not None:
         turn = TurnBuilder(
             prompt=main.turn.prompt,
@@ -398,13 +460,6 @@ def read_transcript(
         )
         kind = (agent_type or "subagent").strip().lower()
         turn.agent = kind if is_tool_name(kind) else "subagent"
-        unknown += side.unknown
-        orphans += side.orphans
-    return AdaptedTurn(
-        record=turn.record(),
-        session=main.session,
-        stats=main.stats,
-        unknown_types=unknown,
-        orphan_results=orphans,
-        dropped_tools=turn.dropped_tools,
-    )
+        main.unknown += side.unknown
+        main.orphans += side.orphans
+    return main.adapted(turn, main.session)

@@ -37,8 +37,15 @@ discovered skill's own path, and of Codex's `~/.codex/skills` (with its
 `.system` folder) and `~/.agents/skills`. A write or an edit (`sed -i`, `>`
 into it, `apply_patch`) is not a read, nor is a search (`rg`, `grep`: a few
 matching lines are not the skill), nor a call the person rejected or that
-could not start. Only the skill's name reaches the record. Codex records no
-subagent type, so `agent` is `main`.
+could not start. Only the skill's name reaches the record.
+
+Agent: `main`, unless the header says a subagent wrote the rollout
+(`session_meta.payload.source` `{"subagent": ...}`, as codex-rs's `SessionSource`
+serializes one, or `{"internal": ...}`): then its kind (`review`, a spawned
+agent's role), since no line of it is a person's.
+
+`read_turns` gives every turn as it ends (at the next typed message, or the end
+of the log); `read_session` is its last.
 """
 
 from __future__ import annotations
@@ -49,8 +56,10 @@ from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
     MAX_PENDING,
     AdaptedTurn,
+    NoTurn,
     TurnBuilder,
     error_kind,
+    known_lines,
     map_tool,
     program_word,
     stated_exit_code,
@@ -58,14 +67,15 @@ from edgar_min.adapters.common import (
 from edgar_min.adapters.jsonl import STRING_CAP, ReadStats, records
 from edgar_min.charsets import DIGITS, consists_of
 from edgar_min.errors import BadInput
+from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from collections.abc import Container
+    from collections.abc import Container, Iterator
     from typing import Any
 
-__all__ = ["read_session"]
+__all__ = ["read_session", "read_turns"]
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 # Lines of the first rollout format (2025), written bare: no `{timestamp, type, payload}` wrapper.
@@ -398,6 +408,8 @@ class _Reader:
         self.stats = ReadStats()
         self.session: str | None = None
         self.turn: TurnBuilder | None = None
+        self.ended: TurnBuilder | None = None  # the turn a new prompt has just ended
+        self.agent = "main"
         self.pending: dict[str, tuple[str, str]] = {}
         self.failed: set[str] = set()
         self.interrupted = False
@@ -405,30 +417,51 @@ class _Reader:
         self.orphans = 0
         self.events_seen = False
 
-    def read(self, path: str) -> None:
+    def turns(self, path: str) -> Iterator[TurnBuilder]:
+        """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
         for line in records(path, self.stats):
-            if not isinstance(line, dict):
-                self.unknown += 1
-                continue
-            kind, payload = line.get("type"), line.get("payload")
-            if "payload" not in line and (kind in BARE_ITEMS or kind is None):
-                self._bare(line)
-                continue
-            if kind not in KNOWN_TYPES:
-                self.unknown += 1
-                continue
-            if not isinstance(payload, dict):
-                continue
-            if kind == "session_meta":
-                if isinstance(payload.get("id"), str) and payload["id"]:
-                    self.session = payload["id"]
-                self._cwd(payload)
-            elif kind == "turn_context":
-                self._cwd(payload)
-            elif kind == "event_msg":
-                self._event(payload)
-            elif kind == "response_item":
-                self._item(payload)
+            self._line(line)
+            if self.ended is not None:
+                yield self.ended
+                self.ended = None
+        if self.turn is not None:
+            yield self.turn
+
+    def _line(self, line: Any) -> None:
+        if not isinstance(line, dict):
+            self.unknown += 1
+            return
+        kind, payload = line.get("type"), line.get("payload")
+        if "payload" not in line and (kind in BARE_ITEMS or kind is None):
+            self._bare(line)
+            return
+        if kind not in KNOWN_TYPES:
+            self.unknown += 1
+            return
+        if not isinstance(payload, dict):
+            return
+        if kind == "session_meta":
+            if isinstance(payload.get("id"), str) and payload["id"]:
+                self.session = payload["id"]
+            self.agent = _agent(payload.get("source"))
+            self._cwd(payload)
+        elif kind == "turn_context":
+            self._cwd(payload)
+        elif kind == "event_msg":
+            self._event(payload)
+        elif kind == "response_item":
+            self._item(payload)
+
+    def adapted(self, turn: TurnBuilder, session: str | None) -> AdaptedTurn:
+        """`turn` as the adapters hand it over, with what was skipped of the log so far."""
+        return AdaptedTurn(
+            record=turn.record(),
+            session=session,
+            stats=self.stats,
+            unknown_types=self.unknown,
+            orphan_results=self.orphans,
+            dropped_tools=turn.dropped_tools,
+        )
 
     def _cwd(self, payload: dict[str, Any]) -> None:
         if isinstance(payload.get("cwd"), str) and payload["cwd"]:
@@ -452,7 +485,8 @@ class _Reader:
         if self.turn is not None and self.interrupted:
             self.turn.add_correction(text)
         else:
-            self.turn = TurnBuilder(prompt=text)
+            self.ended = self.turn
+            self.turn = TurnBuilder(prompt=text, agent=self.agent, session=self.session)
             self.pending.clear()
             self.failed.clear()
             self.skills_of.clear()
@@ -548,32 +582,58 @@ class _Reader:
             self.turn.add_error(tool, error_kind(head, code), code, program)
 
 
-def read_session(path: str, table: dict[str, str], skill_names: Container[str] = frozenset()) -> AdaptedTurn:
-    """The turn record of a Codex session log's last turn; `skills` holds each skill of
-    `skill_names` (a `SkillNames`: the discovered skills) whose `SKILL.md` the turn read."""
+def _agent(source: Any) -> str:
+    """`main`, or the kind of agent a rollout's `source` names when not a person's session."""
+    if not isinstance(source, dict) or not source.keys() & {"subagent", "internal"}:
+        return "main"  # "cli", "vscode", "exec", "mcp", ...: a person, or their script, asked
+    kind = source.get("subagent", source.get("internal"))
+    if isinstance(kind, dict):
+        spawn = kind.get("thread_spawn")
+        role = spawn.get("agent_role") if isinstance(spawn, dict) else None
+        kind = role if isinstance(role, str) else next(iter(kind), "")
+    kind = kind.strip().lower() if isinstance(kind, str) else ""
+    return kind if is_tool_name(kind) and kind != "main" else "subagent"
+
+
+def _check_path(path: str) -> None:
     if not os.path.exists(path):
         msg = f"{path}: no such file"
         raise BadInput(msg)
     if os.path.isdir(path):
         msg = f"{path}: is a folder, not a session log"
         raise BadInput(msg)
+
+
+def _no_turn(path: str, reader: _Reader) -> BadInput:
+    msg = (
+        f"{path}: no message a person typed was found, so there is no turn to learn from; nothing was stored"
+    )
+    return NoTurn(msg) if known_lines(reader.stats, reader.unknown) else BadInput(msg)
+
+
+def read_turns(
+    path: str, table: dict[str, str], skill_names: Container[str] = frozenset()
+) -> Iterator[AdaptedTurn]:
+    """Every turn of a Codex session log, oldest first, each as soon as it ends; the last is
+    `read_session`'s. A log with no typed message is `BadInput`; the last turn's notes are the
+    whole log's."""
+    _check_path(path)
     reader = _Reader(table, SkillReads(skill_names))
     try:
-        reader.read(path)
+        for turn in reader.turns(path):
+            yield reader.adapted(turn, turn.session or reader.session)
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror})"
         raise BadInput(msg) from None
     if reader.turn is None:
-        msg = (
-            f"{path}: no message a person typed was found, so there is no turn to learn from; "
-            "nothing was stored"
-        )
-        raise BadInput(msg)
-    return AdaptedTurn(
-        record=reader.turn.record(),
-        session=reader.session,
-        stats=reader.stats,
-        unknown_types=reader.unknown,
-        orphan_results=reader.orphans,
-        dropped_tools=reader.turn.dropped_tools,
-    )
+        raise _no_turn(path, reader)
+
+
+def read_session(path: str, table: dict[str, str], skill_names: Container[str] = frozenset()) -> AdaptedTurn:
+    """The turn record of a Codex session log's last turn; `skills` holds each skill of
+    `skill_names` (a `SkillNames`: the discovered skills) whose `SKILL.md` the turn read."""
+    turns = read_turns(path, table, skill_names)
+    last = next(turns)  # read_turns raises before it would end without a turn
+    for last in turns:  # noqa: B007 - the last one is the answer
+        pass
+    return last

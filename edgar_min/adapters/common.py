@@ -7,7 +7,7 @@ The adapters (`claude_code`, `codex`) stream a log through `jsonl` and build one
 from __future__ import annotations
 
 from edgar_min.charsets import ALNUM, DIGITS, LETTERS, consists_of
-from edgar_min.errors import ConfigError
+from edgar_min.errors import BadInput, ConfigError
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
@@ -21,8 +21,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_TOOL_MAP",
     "AdaptedTurn",
+    "NoTurn",
+    "SubagentLog",
     "TurnBuilder",
     "error_kind",
+    "known_lines",
     "map_tool",
     "program_word",
     "tool_table",
@@ -300,6 +303,20 @@ def stated_exit_code(head: str) -> int | None:
     return value if -(2**31) <= value < 2**32 else None
 
 
+def known_lines(stats: ReadStats, unknown: int) -> int:
+    """How many lines of a log were records of the agent's format (JSON, of a type it writes)."""
+    return stats.lines - stats.garbage - stats.torn - unknown
+
+
+class NoTurn(BadInput):
+    """A log in the agent's own format in which no person typed a message (a session opened and
+    left, one of only summaries): no turn, and nothing wrong with the file."""
+
+
+class SubagentLog(NoTurn):
+    """A subagent's own log: no line in it was typed by a person, so it holds no turn of theirs."""
+
+
 @dataclass(slots=True)
 class TurnBuilder:
     """The facts of one turn as a log is read; `record()` gives the seven-key turn record."""
@@ -311,6 +328,7 @@ class TurnBuilder:
     skills: list[str] = field(default_factory=list)
     agent: str = "main"
     dropped_tools: int = 0
+    session: str | None = None  # the session the prompt was typed in, where the log says
 
     def add_tool(self, name: str) -> None:
         if len(self.tools) < MAX_TOOLS:

@@ -39,6 +39,7 @@ def cmd_install(ctx: Context) -> int:
     shown = ctx.layout.relative(path)
     if plan.text is not None and not ctx.ns.dry_run:
         write_text(path, plan.text, root=ctx.layout.root)
+    past = None if ctx.ns.uninstall else _past(ctx)
     if ctx.json:
         ctx.emit(
             {
@@ -48,6 +49,7 @@ def cmd_install(ctx: Context) -> int:
                 "changes": [
                     {"action": c.action, "event": c.event, "command": c.command} for c in plan.changes
                 ],
+                "past_sessions": past,
             }
         )
         return 0
@@ -55,9 +57,29 @@ def cmd_install(ctx: Context) -> int:
         ctx.out(
             f"{shown}: nothing to change (edgar's hooks are {'absent' if ctx.ns.uninstall else 'in place'})"
         )
-        return 0
-    lead = "would change" if ctx.ns.dry_run else "changed"
-    ctx.out(f"{lead} {shown}:")
-    for change in plan.changes:
-        ctx.out(f"  {change.line()}")
+    else:
+        lead = "would change" if ctx.ns.dry_run else "changed"
+        ctx.out(f"{lead} {shown}:")
+        for change in plan.changes:
+            ctx.out(f"  {change.line()}")
+    if past is not None:
+        ctx.out(
+            f"{past['sessions']} past Claude Code session(s) of this project are in {past['folder']}; "
+            f"to learn from the skills their agent loaded, run: {past['command']}"
+        )
     return 0
+
+
+def _past(ctx: Context) -> dict[str, object] | None:
+    """This project's past Claude Code sessions and the command that imports them, if there are any."""
+    import shlex
+
+    from edgar_min.delivery.install import edgar_command, past_sessions
+
+    found = past_sessions(ctx.layout.root)
+    if found is None:
+        return None
+    folder, count = found
+    root = shlex.quote(os.path.abspath(ctx.layout.root))
+    command = f"{edgar_command()} --root {root} skills examples --import claude-code {shlex.quote(folder)}"
+    return {"folder": folder, "sessions": count, "command": command}

@@ -1,7 +1,8 @@
 """`edgar skills suggest TEXT [--limit N]`: which skills apply to a task, each with a probability, or none.
 
 `edgar skills teach NAME TEXT [--forget]` and `edgar skills examples [NAME]`: what routing learns from
-(`skills/examples.py`).
+(`skills/examples.py`); `edgar skills examples --import claude-code|codex PATH ... [--dry-run]`: the
+examples of an agent's past sessions (`delivery/backfill.py`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,21 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--forget", action="store_true", help="take this example back")
     p.set_defaults(handler=cmd_teach)
     p = sub.add_parser("examples", help="the messages routing learned from, per skill")
-    p.add_argument("name", nargs="?", metavar="NAME", help="only this skill's (or none's) messages")
+    p.add_argument(
+        "args",
+        nargs="*",
+        metavar="NAME | PATH",
+        help="only this skill's (or none's) messages; with --import, the session logs or folders to read",
+    )
+    p.add_argument(
+        "--import",
+        dest="import_from",
+        choices=("claude-code", "codex"),
+        help="learn examples from every turn of this agent's past sessions (PATH: a log, or a folder)",
+    )
+    p.add_argument(
+        "--dry-run", action="store_true", help="with --import: print what would be kept; write nothing"
+    )
     p.set_defaults(handler=cmd_examples)
 
 
@@ -108,6 +123,15 @@ def cmd_examples(ctx: Context) -> int:
     from edgar_min.skills.examples import NONE, read_examples
     from edgar_min.skills.terminal import printable
 
+    if ctx.ns.import_from is not None:
+        return _import(ctx)
+    if ctx.ns.dry_run:
+        msg = "--dry-run goes with --import (`skills examples --import claude-code PATH --dry-run`)"
+        raise BadInput(msg)
+    if len(ctx.ns.args) > 1:
+        msg = "skills examples takes at most one NAME (or --import AGENT PATH ...)"
+        raise BadInput(msg)
+    ctx.ns.name = ctx.ns.args[0] if ctx.ns.args else None
     if ctx.ns.name is not None and ctx.ns.name != NONE:
         from edgar_min.skills.names import name_problem
 
@@ -134,4 +158,46 @@ def cmd_examples(ctx: Context) -> int:
         if ctx.ns.name is not None:
             for text in row["texts"]:
                 ctx.out(f"  {printable(text)}")  # a pasted prompt may hold a terminal's escapes
+    return 0
+
+
+def _import(ctx: Context) -> int:
+    """`--import AGENT PATH ...`: the examples of every turn of past sessions."""
+    from edgar_min.adapters.common import tool_table
+    from edgar_min.delivery.backfill import backfill
+    from edgar_min.skills.discovery import SkillNames
+    from edgar_min.skills.terminal import printable
+
+    if not ctx.ns.args:
+        msg = (
+            f"--import {ctx.ns.import_from} needs a PATH: a session log, or a folder of them "
+            "(~/.claude/projects/<project>/ or ~/.codex/sessions/)"
+        )
+        raise BadInput(msg)
+    if not ctx.config.suggest.learn_from_use and not ctx.ns.dry_run:
+        from edgar_min.errors import Refused
+
+        msg = (
+            "suggest.learn_from_use is false, so the skills an agent loads are not kept as examples; "
+            "nothing was imported (--dry-run shows what would be)"
+        )
+        raise Refused(msg)
+    table = tool_table(ctx.config.adapters.tool_map)
+    found = backfill(
+        ctx.layout, ctx.ns.import_from, ctx.ns.args, table, SkillNames(ctx.layout), dry_run=ctx.ns.dry_run
+    )
+    for sentence in found.skipped:
+        ctx.warn(f"edgar: warning: {printable(sentence)}")
+    if ctx.json:
+        ctx.emit({**found.as_json(), "dry_run": bool(ctx.ns.dry_run)})
+        return 0
+    lead = "would keep" if ctx.ns.dry_run else "kept"
+    for example in found.examples:
+        mark = "" if example.new else "  (already kept)"
+        ctx.out(f"{example.skill}: {printable(example.text)}{mark}")
+    new = "would be new" if ctx.ns.dry_run else "new"
+    ctx.out(
+        f"read {found.sessions} session(s), {found.turns} turn(s); {lead} {len(found.examples)} example(s), "
+        f"{found.new} {new}" + ("; nothing was written" if ctx.ns.dry_run else "")
+    )
     return 0

@@ -30,7 +30,15 @@ TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every 
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Change", "InstallPlan", "edgar_command", "plan_install"]
+__all__ = [
+    "Change",
+    "InstallPlan",
+    "claude_projects_home",
+    "edgar_command",
+    "past_sessions",
+    "plan_install",
+    "project_folder_name",
+]
 
 EVENTS = (("SessionStart", "session-start"), ("UserPromptSubmit", "user-prompt-submit"), ("Stop", "stop"))
 # An edgar hook command: ends in `hook EVENT`, and runs edgar (the pyz, the script, or the module).
@@ -185,3 +193,78 @@ def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = Fa
     else:
         new.pop("hooks", None)
     return InstallPlan(path, jsoncodec.dumps(new, indent=2, ensure_ascii=False) + "\n", tuple(changes))
+
+
+# Where Claude Code keeps each project's transcripts: `<config dir>/projects/<name>/<session>.jsonl`,
+# the name made from the project's absolute path. Claude Code turns every UTF-16 code unit that is
+# not an ASCII letter or digit into `-` (its bundled `replace(/[^a-zA-Z0-9]/g, "-")`, no `u` flag,
+# so a character outside the BMP becomes two); a name over 200 units keeps the first 200 and adds
+# `-` and a base-36 hash of the path (the same 31-multiplier hash as Java's `String.hashCode`).
+NAME_LIMIT = 200
+_KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _utf16_units(text: str) -> list[int]:
+    units = []
+    for char in text:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            units += [0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)]
+        else:
+            units.append(code)
+    return units
+
+
+def _path_hash(path: str) -> str:
+    """`Math.abs(h).toString(36)`, `h = (h << 5) - h + unit | 0` over the path's UTF-16 units."""
+    value = 0
+    for unit in _utf16_units(path):
+        value = ((value << 5) - value + unit) & 0xFFFFFFFF
+    value = abs(value - (1 << 32) if value >= 1 << 31 else value)
+    digits = ""
+    while True:
+        value, digit = divmod(value, 36)
+        digits = _BASE36[digit] + digits
+        if not value:
+            return digits
+
+
+def project_folder_name(path: str) -> str:
+    """The name of the folder under `~/.claude/projects/` where Claude Code keeps `path`'s sessions."""
+    name = "".join(c if c in _KEPT else "-" * (2 if ord(c) > 0xFFFF else 1) for c in path)
+    if len(name) <= NAME_LIMIT:
+        return name
+    return f"{name[:NAME_LIMIT]}-{_path_hash(path)}"
+
+
+def claude_projects_home() -> str:
+    """`$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`."""
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    return os.path.join(config, "projects")
+
+
+def past_sessions(root: str, projects: str | None = None) -> tuple[str, int] | None:
+    """(the folder of this project's Claude Code transcripts, how many sessions it holds), or None.
+
+    The root as given and as resolved (Claude Code names a project by its working folder, which a
+    link may reach two ways) are both looked for. A session is a `<id>.jsonl` at the top level; a
+    subagent's log is `agent-<id>.jsonl`, beside the sessions before Claude Code 2.1.2 and in the
+    session's own `subagents/` folder since.
+    """
+    home = claude_projects_home() if projects is None else projects
+    for path in dict.fromkeys((os.path.abspath(root), os.path.realpath(root))):
+        folder = os.path.join(home, project_folder_name(path))
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        count = sum(
+            1
+            for n in names
+            if n.endswith(".jsonl") and not n.startswith("agent-") and os.path.isfile(os.path.join(folder, n))
+        )
+        if count:
+            return folder, count
+    return None

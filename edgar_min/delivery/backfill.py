@@ -1,0 +1,310 @@
+"""Routing examples from past sessions: every turn of an agent's old logs, read as the hooks read the last.
+
+    edgar skills examples --import claude-code|codex PATH ...
+
+A PATH is a session log (a Claude Code transcript, a Codex rollout) or a folder
+searched for `*.jsonl` logs (`~/.claude/projects/<project>/`, `~/.codex/sessions/`).
+Every turn of every log goes through the adapters' own per-turn reader
+(`read_turns`), and a turn whose agent loaded a discovered skill itself gives its
+prompt as an example of that skill, through `learn_from_loads`, as the Stop hook
+does for a turn as it happens. Left out, as there: a subagent's turns (its task is
+not a person's message), and every skill edgar suggested in that session (any line
+of `.edgar/suggestions/SESSION.jsonl`), so that no suggestion teaches itself. Also
+left out: an example a person took back (`skills teach --forget`).
+
+Logs are read one at a time, oldest first (by modification time), so that the
+newest examples are the latest of each skill; only the examples found are held.
+Nothing is written until every log has been read; an example already in force is
+not written again, so a second import changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+
+from edgar_min.adapters.common import NoTurn, SubagentLog
+from edgar_min.errors import BadInput, EdgarError, Refused
+from edgar_min.learning.sessions import is_session
+from edgar_min.learning.turn import parse_turn
+from edgar_min.logfile import read_rows
+from edgar_min.records import dataclass, field
+from edgar_min.skills.examples import TEXT_CHARS, clean_text, learn_from_loads, read_examples
+from edgar_min.skills.names import name_problem
+
+TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Container, Iterable, Iterator
+
+    from edgar_min.adapters.common import AdaptedTurn
+    from edgar_min.layout import Layout
+
+__all__ = ["AGENTS", "Backfill", "Example", "backfill", "log_files"]
+
+AGENTS = ("claude-code", "codex")
+LOG_SUFFIX = ".jsonl"
+# A folder of logs is listed before it is read (to read the oldest first): a bound on the list.
+MAX_LOGS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A prompt kept as an example of a skill, and whether it was not in force before."""
+
+    skill: str
+    text: str
+    new: bool
+
+
+@dataclass(slots=True)
+class Backfill:
+    """What an import read and found: sessions and turns read, the examples, and what was skipped."""
+
+    sessions: int = 0
+    turns: int = 0
+    examples: list[Example] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    written: int = 0
+
+    @property
+    def new(self) -> int:
+        return sum(1 for e in self.examples if e.new)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "sessions": self.sessions,
+            "turns": self.turns,
+            "examples": [{"skill": e.skill, "text": e.text, "new": e.new} for e in self.examples],
+            "new": self.new,
+            "written": self.written,
+            "skipped": list(self.skipped),
+        }
+
+
+def log_files(paths: Iterable[str], problems: list[str]) -> list[str]:
+    """The session logs the paths name, oldest first: a file as given, a folder's `*.jsonl` files
+    at any depth (links to folders not followed). A path that is neither is a problem."""
+    found: list[tuple[float, str]] = []
+    for path in paths:
+        if os.path.isdir(path):
+            before = len(found)
+            for folder, dirs, files in os.walk(path):
+                dirs.sort()
+                logs = [os.path.join(folder, n) for n in sorted(files) if n.endswith(LOG_SUFFIX)]
+                found.extend((_mtime(log), log) for log in logs if not os.path.basename(log).startswith("."))
+                if len(found) > MAX_LOGS:
+                    msg = f"{path}: more than {MAX_LOGS} session logs; give a narrower folder"
+                    raise BadInput(msg)
+            if len(found) == before:
+                problems.append(f"{path}: no session log (*{LOG_SUFFIX}) in this folder or below it")
+        elif os.path.lexists(path):
+            found.append((_mtime(path), path))
+        else:
+            problems.append(f"{path}: no such file or folder")
+    found.sort()
+    return list(dict.fromkeys(path for _, path in found))
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+class _Suggested:
+    """The skills edgar suggested in each session, read once per session; None when its record
+    is there but not a plain file (then no skill of the session is known not to be edgar's)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.held: dict[str, frozenset[str]] = {}
+
+    def __call__(self, session: str | None) -> frozenset[str] | None:
+        if not session or not is_session(session):
+            return frozenset()
+        if session not in self.held:
+            if len(self.held) > 1000:
+                self.held.clear()  # a folder of many sessions: only the current ones are asked again
+            read = read_rows(os.path.join(self.layout.suggestions, f"{session}.jsonl"))
+            if read.not_a_file:
+                return None
+            self.held[session] = frozenset(
+                name
+                for row in read.rows
+                if isinstance(row.get("skills"), list)
+                for name in row["skills"]
+                if isinstance(name, str) and name_problem(name) is None
+            )
+        return self.held[session]
+
+
+def _taken_back(layout: Layout, held: dict[str, list[str]]) -> set[tuple[str, str]]:
+    """The examples a person took back (`--forget`) and that are not in force again since."""
+    gone = set()
+    for row in read_rows(layout.routing_examples).rows:
+        skill, text = row.get("skill"), row.get("text")
+        if row.get("forget") is True and isinstance(skill, str) and isinstance(text, str):
+            gone.add((skill, text[:TEXT_CHARS]))
+    return {(skill, text) for skill, text in gone if text not in held.get(skill, ())}
+
+
+def _reader(agent: str) -> Callable[[str, dict[str, str], Container[str]], Iterator[AdaptedTurn]]:
+    if agent == "codex":
+        from edgar_min.adapters.codex import read_turns
+
+        return read_turns
+    from edgar_min.adapters.claude_code import read_turns
+
+    return read_turns
+
+
+class _Pass:
+    """One import's state: what is in force, what edgar suggested, and the examples found."""
+
+    def __init__(self, layout: Layout, result: Backfill) -> None:
+        held = read_examples(layout, latest=False)  # a file of examples that is not a file: refused here
+        self.in_force = {(skill, text) for skill, texts in held.items() for text in texts}
+        self.refused = _taken_back(layout, held)
+        self.suggested = _Suggested(layout)
+        self.found: dict[tuple[str, str], Example] = {}
+        # The parsed prompt of each new example: written as the Stop hook writes one, so the
+        # text kept is the very text a live turn would keep.
+        self.prompts: dict[tuple[str, str], str] = {}
+        self.counts = dict.fromkeys(
+            ("subagent", "empty", "no prompt", "subagent turns", "unreadable turns", "unknown suggestions"), 0
+        )
+        self.result = result
+
+    def turn(self, adapted: AdaptedTurn) -> None:
+        """Count one turn, and hold the examples it gives."""
+        record = adapted.record
+        if record.get("agent") != "main":
+            self.counts["subagent turns"] += 1
+            return
+        self.result.turns += 1
+        if not record.get("skills"):
+            return
+        edgars = self.suggested(adapted.session)
+        if edgars is None:
+            self.counts["unknown suggestions"] += 1
+            return
+        loaded = [name for name in record["skills"] if name not in edgars]
+        if not loaded:
+            return
+        try:
+            prompt = parse_turn(record).prompt
+        except BadInput:
+            self.counts["unreadable turns"] += 1
+            return
+        text = clean_text(prompt)
+        if not text:
+            return
+        for skill in dict.fromkeys(loaded):
+            key = (skill, text)
+            if key not in self.found and key not in self.refused:
+                self.found[key] = Example(skill, text, new=key not in self.in_force)
+                if self.found[key].new:
+                    self.prompts[key] = prompt
+
+    def log(self, path: str, read_turns: Callable[..., Iterator[AdaptedTurn]], *args: object) -> None:
+        """Read one log's turns; a log that cannot be read is counted or said, never raised."""
+        last: AdaptedTurn | None = None
+        turns, side = self.result.turns, self.counts["subagent turns"]
+        try:
+            for adapted in read_turns(path, *args):
+                last = adapted
+                self.turn(adapted)
+        except SubagentLog:
+            self.counts["subagent"] += 1
+            return
+        except NoTurn:
+            self.counts["no prompt"] += 1
+            return
+        except BadInput as exc:
+            if last is None and os.path.isfile(path) and os.path.getsize(path) == 0:
+                self.counts["empty"] += 1
+            else:
+                self.result.skipped.append(exc.message.replace("; nothing was stored", "; skipped"))
+            return
+        if self.result.turns == turns and self.counts["subagent turns"] > side:
+            # A rollout its header marks as a subagent's: no turn of it is a person's.
+            self.counts["subagent turns"] = side
+            self.counts["subagent"] += 1
+            return
+        self.result.sessions += 1
+        notes = last.notes() if last is not None else []
+        if notes:
+            self.result.skipped.append(f"{path}: " + "; ".join(notes))
+
+    def sentences(self) -> list[str]:
+        """What was left out, counted."""
+        counts, out = self.counts, []
+        if counts["subagent"]:
+            out.append(
+                f"{counts['subagent']} subagent log(s) were left out: "
+                "a subagent's task is not a person's message"
+            )
+        if counts["subagent turns"]:
+            out.append(f"{counts['subagent turns']} turn(s) a subagent took part in were left out")
+        if counts["unknown suggestions"]:
+            out.append(
+                f"{counts['unknown suggestions']} turn(s) were left out: their session's record "
+                "of what edgar suggested is not a plain file, so a skill it suggested could not be told apart"
+            )
+        if counts["no prompt"]:
+            out.append(f"{counts['no prompt']} log(s) held no message a person typed (nothing to learn from)")
+        if counts["empty"]:
+            out.append(f"{counts['empty']} empty log(s) held no turn")
+        if counts["unreadable turns"]:
+            out.append(f"{counts['unreadable turns']} turn(s) whose prompt is not text were left out")
+        return out
+
+
+def backfill(
+    layout: Layout,
+    agent: str,
+    paths: Iterable[str],
+    table: dict[str, str],
+    skill_names: Container[str],
+    *,
+    dry_run: bool = False,
+) -> Backfill:
+    """Read every turn of the logs at `paths` and keep (unless `dry_run`) the new examples.
+
+    `BadInput` when not one session could be read; a log that cannot be is one `skipped` sentence.
+    """
+    if agent not in AGENTS:
+        msg = f"--import reads the logs of {' or '.join(AGENTS)}, not {agent!r}"
+        raise BadInput(msg)
+    result = Backfill()
+    logs = log_files(paths, result.skipped)
+    run = _Pass(layout, result)
+    read_turns = _reader(agent)
+    for path in logs:
+        run.log(path, read_turns, table, skill_names)
+    result.examples = list(run.found.values())
+    result.skipped.extend(run.sentences())
+    if result.sessions == 0:
+        reasons = "; ".join(result.skipped) or "no session log was given"
+        msg = f"no session could be read, so nothing was imported: {reasons}"
+        raise BadInput(msg)
+    if not dry_run:
+        result.written = _write(layout, run.prompts)
+    return result
+
+
+def _write(layout: Layout, prompts: dict[tuple[str, str], str]) -> int:
+    """Append the new examples, oldest first; how many were written. A failure part-way says how
+    far it got."""
+    written = 0
+    try:
+        for (skill, _), prompt in prompts.items():
+            written += len(learn_from_loads(layout, prompt, [skill]))
+    except (OSError, EdgarError) as exc:
+        reason = exc.message if isinstance(exc, EdgarError) else (exc.strerror or str(exc))
+        msg = (
+            f"{written} of {len(prompts)} new example(s) were written, then: {reason}; "
+            "each one written is whole, and importing again adds only the rest"
+        )
+        raise Refused(msg) from None
+    return written
