@@ -23,12 +23,13 @@ from __future__ import annotations
 import os
 
 from edgar_min.adapters.common import NoTurn, SubagentLog
+from edgar_min.delivery.record import session_file
 from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.learning.sessions import is_session
 from edgar_min.learning.turn import parse_turn
 from edgar_min.logfile import read_rows
 from edgar_min.records import dataclass, field
-from edgar_min.skills.examples import TEXT_CHARS, clean_text, learn_from_loads, read_examples
+from edgar_min.skills.examples import clean_text, learn_from_loads, read_examples, taken_back
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -125,7 +126,7 @@ class _Suggested:
         if session not in self.held:
             if len(self.held) > 1000:
                 self.held.clear()  # a folder of many sessions: only the current ones are asked again
-            read = read_rows(os.path.join(self.layout.suggestions, f"{session}.jsonl"))
+            read = read_rows(session_file(self.layout, session))
             if read.not_a_file:
                 return None
             self.held[session] = frozenset(
@@ -136,16 +137,6 @@ class _Suggested:
                 if isinstance(name, str) and name_problem(name) is None
             )
         return self.held[session]
-
-
-def _taken_back(layout: Layout, held: dict[str, list[str]]) -> set[tuple[str, str]]:
-    """The examples a person took back (`--forget`) and that are not in force again since."""
-    gone = set()
-    for row in read_rows(layout.routing_examples).rows:
-        skill, text = row.get("skill"), row.get("text")
-        if row.get("forget") is True and isinstance(skill, str) and isinstance(text, str):
-            gone.add((skill, text[:TEXT_CHARS]))
-    return {(skill, text) for skill, text in gone if text not in held.get(skill, ())}
 
 
 def _reader(agent: str) -> Callable[[str, dict[str, str], Container[str]], Iterator[AdaptedTurn]]:
@@ -164,7 +155,7 @@ class _Pass:
     def __init__(self, layout: Layout, result: Backfill) -> None:
         held = read_examples(layout, latest=False)  # a file of examples that is not a file: refused here
         self.in_force = {(skill, text) for skill, texts in held.items() for text in texts}
-        self.refused = _taken_back(layout, held)
+        self.refused = taken_back(layout)
         self.suggested = _Suggested(layout)
         self.found: dict[tuple[str, str], Example] = {}
         # The parsed prompt of each new example: written as the Stop hook writes one, so the

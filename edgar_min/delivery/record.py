@@ -21,25 +21,26 @@ TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every 
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
 
-__all__ = ["last_suggested", "merge_skills", "record_suggested"]
+__all__ = ["last_suggested", "merge_skills", "record_suggested", "session_file"]
 
 # The last line is read from the file's tail: a line names at most a few skills.
 TAIL_BYTES = 16_384
 
 
-def _file(layout: Layout, session: str) -> str:
+def session_file(layout: Layout, session: str) -> str:
+    """Where what was suggested to `session` is recorded; `BadInput` for a session id that is not one."""
     return os.path.join(layout.suggestions, f"{check_session(session)}.jsonl")
 
 
 def record_suggested(layout: Layout, session: str, names: tuple[str, ...] | list[str]) -> None:
     """Append the skills suggested for this session's latest prompt (possibly none)."""
-    append_row(_file(layout, session), {"time": timestamp(), "skills": list(names)}, root=layout.root)
+    append_row(session_file(layout, session), {"time": timestamp(), "skills": list(names)}, root=layout.root)
 
 
 def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:
     """The skills suggested for the session's latest prompt; () when none, or no record is readable."""
     try:
-        with open(_file(layout, session), "rb") as handle:
+        with open(session_file(layout, session), "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             handle.seek(max(0, size - TAIL_BYTES))
             tail = handle.read(TAIL_BYTES)

@@ -47,6 +47,7 @@ __all__ = [
     "forget_example",
     "learn_from_loads",
     "read_examples",
+    "taken_back",
 ]
 
 NONE = "none"  # the decision's `none`: a message that needs no skill
@@ -103,9 +104,8 @@ def forget_example(layout: Layout, text: str, skill: str | None = None) -> int:
     return len(gone)
 
 
-def read_examples(layout: Layout, *, latest: bool = True) -> dict[str, list[str]]:
-    """Each skill's (and `none`'s) example texts in force, oldest first (`latest`: the last
-    `PER_SKILL` of a skill, `NONE_KEPT` of `none`).
+def _state(layout: Layout) -> dict[str, dict[str, bool]]:
+    """Each skill's (and `none`'s) texts, oldest first, each in force or taken back.
 
     A line that is not a whole example (torn, foreign, a bad name) is passed over; a file that is
     not a plain file (a folder, a fifo) is `BadInput`, never read.
@@ -115,26 +115,42 @@ def read_examples(layout: Layout, *, latest: bool = True) -> dict[str, list[str]
         path = layout.routing_examples
         msg = f"{path} is {kind_of(path)}, not a file of examples; it was not read"
         raise BadInput(msg)
-    held: dict[str, dict[str, None]] = {}
+    held: dict[str, dict[str, bool]] = {}
     for row in read.rows:
         skill, text = row.get("skill"), row.get("text")
         if not isinstance(skill, str) or not isinstance(text, str) or not text:
             continue
-        text = text[:TEXT_CHARS]  # a line written by hand, or by another tool, is held to the same length
         if skill != NONE and name_problem(skill) is not None:
             continue
+        text = text[:TEXT_CHARS]  # a line written by hand, or by another tool, is held to the same length
         texts = held.setdefault(skill, {})
         texts.pop(text, None)  # the latest line of a text says where it stands
-        if row.get("forget") is not True:
-            texts[text] = None
+        texts[text] = row.get("forget") is not True
+    return held
+
+
+def read_examples(layout: Layout, *, latest: bool = True) -> dict[str, list[str]]:
+    """Each skill's (and `none`'s) example texts in force, oldest first (`latest`: the last
+    `PER_SKILL` of a skill, `NONE_KEPT` of `none`). `BadInput` for a file that is not a file.
+    """
     out = {}
-    for skill, texts in held.items():
-        kept = list(texts)
+    for skill, texts in _state(layout).items():
+        kept = [text for text, in_force in texts.items() if in_force]
         if latest:
             kept = kept[-(NONE_KEPT if skill == NONE else PER_SKILL) :]
         if kept:
             out[skill] = kept
     return out
+
+
+def taken_back(layout: Layout) -> set[tuple[str, str]]:
+    """The (skill, text) examples a person took back and that are not in force again since."""
+    return {
+        (skill, text)
+        for skill, texts in _state(layout).items()
+        for text, in_force in texts.items()
+        if not in_force
+    }
 
 
 def learn_from_loads(layout: Layout, prompt: str, loaded: Iterable[str]) -> list[str]:
