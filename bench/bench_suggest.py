@@ -11,9 +11,11 @@ Prints:
   the share of prompts handed a skill they did not need, and the failures of `test` and `fresh`
   by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
   then the same once routing has learned from use (`skills/examples.py`): each split scored with
-  the examples the other splits would have left in `.edgar/routing-examples.jsonl` (each prompt
-  that needs a skill as the agent loading its first right skill; with and without each prompt
-  that needs none taught as `none` by a person), with a tenth, a quarter and all of them;
+  the examples the other splits would have left in `.edgar/routing-examples.jsonl`: every load
+  (each prompt that needs a skill as the agent loading its first right skill; with and without
+  each prompt that needs none taught as `none` by a person), with a tenth, a quarter and all of
+  them, as importing past sessions gives; and the live loop, where only what the router in a new
+  project missed becomes an example;
   `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
@@ -151,7 +153,7 @@ def report(label: str, results: list[dict], *, show_failures: bool = True, timed
         print(f"    [{r['kind']}] {r['prompt'][:70]!r}: wanted {wanted}, got {got}")
 
 
-def lexical_quality(skills: list[dict], rows: list[dict]) -> None:
+def lexical_quality(skills: list[dict], rows: list[dict]) -> list[dict]:
     from edgar_min.config import load_config
     from edgar_min.layout import Layout
 
@@ -161,6 +163,7 @@ def lexical_quality(skills: list[dict], rows: list[dict]) -> None:
         layout = Layout(root, root / "home")
         results = evaluate(layout, load_config(layout, environ={}), rows)
         report("lexical path (offline)", results)
+    return results
 
 
 def write_examples(root: Path, history: list[dict], *, taught_none: bool) -> None:
@@ -193,39 +196,58 @@ def share_of(prompt: str, share: float) -> bool:
     return int(hashlib.sha256(prompt.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF < share
 
 
-def learned_quality(skills: list[dict], rows: list[dict]) -> None:
-    """Each split scored with the examples the other splits would have left (leave-one-split-out)."""
+def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> None:
+    """Each split scored with the examples the other splits would have left (leave-one-split-out).
+
+    Two histories. Every load: each prompt that needs a skill is an example of its first right
+    skill (and, taught, each that needs none a person's `none`), as importing sessions from before
+    edgar suggested anything gives. The live loop: a prompt the router in a new project already
+    got right was handed its skill, so it is no example (a suggestion never teaches itself); one
+    it missed is an example of the skill the agent then loaded itself, and one that needs no skill
+    but was handed one is a person's `none`.
+    """
     from edgar_min.config import load_config
     from edgar_min.layout import Layout
 
-    shares = (1.0,) if "--quick" in sys.argv else (0.1, 0.25, 1.0)
-    for share in shares:
-        for taught_none in (False, True):
-            results = []
-            for split in sorted({r["split"] for r in rows}):
-                with tempfile.TemporaryDirectory() as tmp:
-                    root = Path(tmp)
-                    write_project(root, skills)
-                    history = [r for r in rows if r["split"] != split and share_of(r["prompt"], share)]
-                    write_examples(root, history, taught_none=taught_none)
-                    layout = Layout(root, root / "home")
-                    held = Counter(r["gold"][0] for r in history if r["gold"])
-                    for result in evaluate(
-                        layout, load_config(layout, environ={}), [r for r in rows if r["split"] == split]
-                    ):
-                        result["examples"] = max((held[g] for g in result["gold"]), default=None)
-                        results.append(result)
-            used = sum(1 for r in rows if share_of(r["prompt"], share))
-            what = "the agent's loads" + (" and a person's `none`s" if taught_none else "")
-            report(
-                f"learned from use: examples from the other splits ({share:.0%} of them, about "
-                f"{used * 11 // 12:,} a split; {what})",
-                results,
-                show_failures=False,
-                timed=False,
+    chosen = {r["prompt"]: r["chosen"] for r in cold}
+    live = [
+        r
+        for r in rows
+        if (r["gold"] and chosen[r["prompt"]] not in r["gold"]) or (not r["gold"] and chosen[r["prompt"]])
+    ]
+    runs = [(share, taught, rows) for share in (0.1, 0.25, 1.0) for taught in (False, True)]
+    if "--quick" in sys.argv:
+        runs = [(1.0, False, rows), (1.0, True, rows)]
+    for share, taught_none, pool in [*runs, (1.0, True, live)]:
+        results = []
+        for split in sorted({r["split"] for r in rows}):
+            with tempfile.TemporaryDirectory() as tmp:
+                root = Path(tmp)
+                write_project(root, skills)
+                history = [r for r in pool if r["split"] != split and share_of(r["prompt"], share)]
+                write_examples(root, history, taught_none=taught_none)
+                layout = Layout(root, root / "home")
+                held = Counter(r["gold"][0] for r in history if r["gold"])
+                for result in evaluate(
+                    layout, load_config(layout, environ={}), [r for r in rows if r["split"] == split]
+                ):
+                    result["examples"] = max((held[g] for g in result["gold"]), default=None)
+                    results.append(result)
+        used = sum(1 for r in pool if share_of(r["prompt"], share))
+        if pool is live:
+            label = (
+                f"learned from use, the live loop: only what a new project's router missed ({used:,} of "
+                f"{len(rows):,} prompts, about {used * 11 // 12:,} a split)"
             )
-            if share == 1.0 and taught_none:
-                by_examples(results)
+        else:
+            what = "the agent's loads" + (" and a person's `none`s" if taught_none else "")
+            label = (
+                f"learned from use, every load: examples from the other splits ({share:.0%} of them, "
+                f"about {used * 11 // 12:,} a split; {what})"
+            )
+        report(label, results, show_failures=False, timed=False)
+        if share == 1.0 and taught_none:
+            by_examples(results)
 
 
 def by_examples(results: list[dict]) -> None:
@@ -597,8 +619,8 @@ def main() -> int:
     if "--model-only" in sys.argv:
         model_quality(skills, rows)
         return 0
-    lexical_quality(skills, rows)
-    learned_quality(skills, rows)
+    cold = lexical_quality(skills, rows)
+    learned_quality(skills, rows, cold)
     if "--quality-only" in sys.argv:
         return 0
     if "--model" in sys.argv:
