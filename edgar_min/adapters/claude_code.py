@@ -40,13 +40,14 @@ from edgar_min.adapters.common import (
     NoTurn,
     SubagentLog,
     TurnBuilder,
+    TurnReader,
     error_kind,
     known_lines,
     map_tool,
     program_word,
     stated_exit_code,
 )
-from edgar_min.adapters.jsonl import ReadStats, records
+from edgar_min.adapters.jsonl import ReadStats
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
@@ -201,7 +202,7 @@ def _said_no(entry: dict[str, Any], block: dict[str, Any], tool: str) -> tuple[b
     return True, (reason if found else None)
 
 
-class _Reader:
+class _Reader(TurnReader):
     """One pass over a transcript; `side` reads a subagent's own transcript."""
 
     def __init__(self, table: dict[str, str], skill_names: Container[str], side: bool) -> None:
@@ -219,17 +220,7 @@ class _Reader:
         self.orphans = 0
         self.sidechain_lines = 0
 
-    def turns(self, path: str) -> Iterator[TurnBuilder]:
-        """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
-        for entry in records(path, self.stats):
-            self._entry(entry)
-            if self.ended is not None:
-                yield self.ended
-                self.ended = None
-        if self.turn is not None:
-            yield self.turn
-
-    def _entry(self, entry: Any) -> None:
+    def take(self, entry: Any) -> None:
         if not isinstance(entry, dict):
             self.unknown += 1
             return

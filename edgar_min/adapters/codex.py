@@ -58,13 +58,14 @@ from edgar_min.adapters.common import (
     AdaptedTurn,
     NoTurn,
     TurnBuilder,
+    TurnReader,
     error_kind,
     known_lines,
     map_tool,
     program_word,
     stated_exit_code,
 )
-from edgar_min.adapters.jsonl import STRING_CAP, ReadStats, records
+from edgar_min.adapters.jsonl import STRING_CAP, ReadStats
 from edgar_min.charsets import DIGITS, consists_of
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
@@ -399,7 +400,7 @@ def _output_facts(output: Any) -> tuple[str, int | None]:
     return head, stated_exit_code(head)
 
 
-class _Reader:
+class _Reader(TurnReader):
     def __init__(self, table: dict[str, str], reads: SkillReads) -> None:
         self.table = table
         self.reads = reads
@@ -417,17 +418,7 @@ class _Reader:
         self.orphans = 0
         self.events_seen = False
 
-    def turns(self, path: str) -> Iterator[TurnBuilder]:
-        """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
-        for line in records(path, self.stats):
-            self._line(line)
-            if self.ended is not None:
-                yield self.ended
-                self.ended = None
-        if self.turn is not None:
-            yield self.turn
-
-    def _line(self, line: Any) -> None:
+    def take(self, line: Any) -> None:
         if not isinstance(line, dict):
             self.unknown += 1
             return

@@ -14,6 +14,7 @@ from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from edgar_min.adapters.jsonl import ReadStats
@@ -359,6 +360,30 @@ class TurnBuilder:
             "agent": self.agent,
             "skills": list(dict.fromkeys(self.skills)),
         }
+
+
+class TurnReader:
+    """One pass over an agent's log, turn by turn: a subclass reads each line (`take`) and sets
+    `ended` to the turn a new prompt has just ended; `turn` is the one still open."""
+
+    stats: ReadStats
+    turn: TurnBuilder | None
+    ended: TurnBuilder | None
+
+    def take(self, line: Any) -> None:
+        raise NotImplementedError
+
+    def turns(self, path: str) -> Iterator[TurnBuilder]:
+        """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
+        from edgar_min.adapters.jsonl import records
+
+        for line in records(path, self.stats):
+            self.take(line)
+            if self.ended is not None:
+                yield self.ended
+                self.ended = None
+        if self.turn is not None:
+            yield self.turn
 
 
 @dataclass(frozen=True, slots=True)
