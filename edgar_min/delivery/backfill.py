@@ -47,6 +47,20 @@ LOG_SUFFIX = ".jsonl"
 MAX_LOGS = 200_000
 
 
+# What an import leaves out, each counted and said once, in this order.
+LEFT_OUT = {
+    "subagent": "{n} subagent log(s) were left out: a subagent's task is not a person's message",
+    "subagent turns": "{n} turn(s) a subagent took part in were left out",
+    "unknown suggestions": (
+        "{n} turn(s) were left out: their session's record of what edgar suggested is not a plain "
+        "file, so a skill it suggested could not be told apart"
+    ),
+    "no prompt": "{n} log(s) held no message a person typed (nothing to learn from)",
+    "empty": "{n} empty log(s) held no turn",
+    "unreadable turns": "{n} turn(s) whose prompt is not text were left out",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Example:
     """A prompt kept as an example of a skill, and whether it was not in force before."""
@@ -161,9 +175,7 @@ class _Pass:
         # The parsed prompt of each new example: written as the Stop hook writes one, so the
         # text kept is the very text a live turn would keep.
         self.prompts: dict[tuple[str, str], str] = {}
-        self.counts = dict.fromkeys(
-            ("subagent", "empty", "no prompt", "subagent turns", "unreadable turns", "unknown suggestions"), 0
-        )
+        self.counts = dict.fromkeys(LEFT_OUT, 0)
         self.result = result
 
     def turn(self, adapted: AdaptedTurn) -> None:
@@ -229,26 +241,7 @@ class _Pass:
 
     def sentences(self) -> list[str]:
         """What was left out, counted."""
-        counts, out = self.counts, []
-        if counts["subagent"]:
-            out.append(
-                f"{counts['subagent']} subagent log(s) were left out: "
-                "a subagent's task is not a person's message"
-            )
-        if counts["subagent turns"]:
-            out.append(f"{counts['subagent turns']} turn(s) a subagent took part in were left out")
-        if counts["unknown suggestions"]:
-            out.append(
-                f"{counts['unknown suggestions']} turn(s) were left out: their session's record "
-                "of what edgar suggested is not a plain file, so a skill it suggested could not be told apart"
-            )
-        if counts["no prompt"]:
-            out.append(f"{counts['no prompt']} log(s) held no message a person typed (nothing to learn from)")
-        if counts["empty"]:
-            out.append(f"{counts['empty']} empty log(s) held no turn")
-        if counts["unreadable turns"]:
-            out.append(f"{counts['unreadable turns']} turn(s) whose prompt is not text were left out")
-        return out
+        return [said.format(n=self.counts[key]) for key, said in LEFT_OUT.items() if self.counts[key]]
 
 
 def backfill(
