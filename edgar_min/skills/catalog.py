@@ -23,7 +23,7 @@ from edgar_min import jsoncodec
 from edgar_min.digests import cache_key
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass
-from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, asked_terms, card_terms, rule_key
+from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, rule_key
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -190,11 +190,14 @@ def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
     return Card(skill.name, description, _when_to_use(body), _opening(body)), parsed.body_line
 
 
-def _digest(skills: dict[str, Skill], examples: str) -> tuple[str, bool]:
+def _digest(skills: dict[str, Skill], examples: os.stat_result | None) -> tuple[str, bool]:
     """A key of every skill's path and stat and of the examples' stat, and whether all have settled."""
-    parts = [f"{FORMAT}\0{rule_key()}\0{examples}\n"]
     limit = time.time_ns() - SETTLE_NS
-    settled = not examples or int(examples.split("\0")[1]) < limit
+    parts = [f"{FORMAT}\0{rule_key()}\n"]
+    settled = True
+    if examples is not None:
+        parts.append(f"examples\0{examples.st_size}\0{examples.st_mtime_ns}\0{examples.st_ino}\n")
+        settled = examples.st_mtime_ns < limit
     for name, skill in skills.items():
         st = skill.stat
         if st is None:
@@ -256,16 +259,15 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
         pass  # only an accelerator
 
 
-def _examples_stamp(layout: Layout) -> str:
-    """What the cache keys the examples file by: its size, mtime and inode ("" when there is none).
+def _examples_stat(layout: Layout) -> os.stat_result | None:
+    """The examples file's stat, which the cache is keyed by (None when there is none).
 
     Here rather than in `skills/examples.py`, which a prompt answered from the cache does not import.
     """
     try:
-        st = os.stat(layout.routing_examples)
+        return os.stat(layout.routing_examples)
     except OSError:
-        return ""
-    return f"{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}"
+        return None
 
 
 def _examples(layout: Layout, warnings: list[str]) -> dict[str, list[str]]:
@@ -285,26 +287,22 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     from edgar_min.skills.discovery import discover
 
     found = discover(layout)
-    stamp = _examples_stamp(layout)
-    digest, settled = _digest(found.skills, stamp)
+    examples = _examples_stat(layout)
+    digest, settled = _digest(found.skills, examples)
     if use_cache:
         cached = _from_cache(layout, digest)
         if cached is not None:
             return cached
     warnings = list(found.problems)
-    asked = _examples(layout, warnings) if stamp else {}
+    asked = _examples(layout, warnings) if examples is not None else {}
     entries: dict[str, Entry] = {}
-    bags: dict[str, dict[str, float]] = {}
     for name, skill in found.skills.items():
         read = _read(skill, warnings)
         if read is not None:
             card, body_line = read
             entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
-            bags[name] = card_terms(card, asked.get(name, ()))
-    pairs = [(n, bags[n]) for n in entries]
-    if asked.get(NONE_ID):
-        pairs.append((NONE_ID, asked_terms(asked[NONE_ID])))
-    catalog = Catalog(RoutingIndex.from_terms(pairs), entries, warnings)
+    index = RoutingIndex((e.card for e in entries.values()), asked)
+    catalog = Catalog(index, entries, warnings)
     if use_cache and settled and os.path.isdir(layout.edgar):
         _save(layout, digest, catalog)
     return catalog

@@ -1282,8 +1282,9 @@ def _best(
 
     The messages that needed no skill are no skill: their evidence goes to the decision.
     """
-    none_evidence = max((-neg for neg, name, _, _ in ranked if name == NONE_ID), default=0.0)
-    if none_evidence:
+    none_evidence = 0.0
+    if NONE_ID in matched:  # only a project with messages taught as `none`, and only when one matched
+        none_evidence = next(-neg for neg, name, _, _ in ranked if name == NONE_ID)
         ranked = [item for item in ranked if item[1] != NONE_ID]
     # Hits are made for the best `limit` only: with 10,000 skills most match some word.
     if limit < len(ranked):
