@@ -158,12 +158,12 @@ def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> N
             fd = walk.open_leaf(folder, flags | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
         finally:
             walk.close(folder)
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise walk.refusal(walk.rel, "is not a plain file")
     try:
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
+        info = os.fstat(fd)
+        plain = stat.S_ISREG(info.st_mode)
+        if root is not None and not plain:
+            raise walk.refusal(walk.rel, "is not a plain file")
+        if plain and info.st_size and os.pread(fd, 1, info.st_size - 1) != b"\n":
             data = b"\n" + data
         os.write(fd, data)
     finally:
