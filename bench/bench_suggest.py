@@ -166,6 +166,63 @@ def lexical_quality(skills: list[dict], rows: list[dict]) -> list[dict]:
     return results
 
 
+def baseline_quality(skills: list[dict], rows: list[dict]) -> None:
+    """Plain BM25 over each skill's name and description, the usual baseline, per split.
+
+    Words are lower-cased runs of letters and digits, neither stemmed nor stopped; k1 1.2, b 0.75.
+    A prompt gets `none` when its best score is under a threshold, fitted for end-to-end accuracy
+    on the readable splits; beside it, the best threshold for each split itself (the baseline's
+    ceiling). It tells how hard a split is: a split the baseline reads well shares words with the
+    skills' descriptions.
+    """
+    import math
+    import re
+
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.lower())
+
+    postings: dict[str, list[tuple[str, int]]] = {}
+    lengths = {}
+    for skill in skills:
+        bag = Counter(words(skill["name"].replace("-", " ") + " " + skill["description"]))
+        lengths[skill["name"]] = sum(bag.values())
+        for word, tf in bag.items():
+            postings.setdefault(word, []).append((skill["name"], tf))
+    count, average = len(lengths), sum(lengths.values()) / len(lengths)
+
+    def best(prompt: str) -> tuple[str | None, float]:
+        found: Counter = Counter()
+        for word in set(words(prompt)):
+            have = postings.get(word, [])
+            idf = math.log(1 + (count - len(have) + 0.5) / (len(have) + 0.5))
+            for name, tf in have:
+                found[name] += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * lengths[name] / average))
+        return found.most_common(1)[0] if found else (None, 0.0)
+
+    scored = [(r, *best(r["prompt"])) for r in rows]
+
+    def end_to_end(part: list[tuple], threshold: float) -> float:
+        right = 0
+        for row, name, score in part:
+            chosen = name if score >= threshold else None
+            right += (chosen in row["gold"]) if row["gold"] else (chosen is None)
+        return right / len(part)
+
+    grid = [step / 4 for step in range(81)]
+    readable = {"dev", "test", "fresh", "hard", *TUNED}
+    fitted = max(grid, key=lambda t: end_to_end([x for x in scored if x[0]["split"] in readable], t))
+    print(f"plain BM25 over name + description (the usual baseline; `none` under {fitted}, fitted):")
+    for split in ["all", *sorted({r["split"] for r in rows})]:
+        part = [x for x in scored if split in {"all", x[0]["split"]}]
+        need = [x for x in part if x[0]["gold"]]
+        top1 = sum(name in row["gold"] for row, name, _ in need) / len(need)
+        ceiling = max(end_to_end(part, t) for t in grid)
+        print(
+            f"  {split:<8} n={len(part):<4} top-1 {top1:.1%}  end-to-end {end_to_end(part, fitted):.1%}  "
+            f"(best threshold for this split: {ceiling:.1%})"
+        )
+
+
 def write_examples(root: Path, history: list[dict], *, taught_none: bool) -> None:
     """The examples file a project would have after `history`: each prompt that needed a skill as the
     agent loading its first right skill, and (`taught_none`) each that needed none as a person's `none`."""
@@ -620,6 +677,7 @@ def main() -> int:
         model_quality(skills, rows)
         return 0
     cold = lexical_quality(skills, rows)
+    baseline_quality(skills, rows)
     learned_quality(skills, rows, cold)
     if "--quality-only" in sys.argv:
         return 0
