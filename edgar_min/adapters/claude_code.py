@@ -27,6 +27,7 @@ where the next one starts.
   the result;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
+  and a skill the person ran as a slash command (`/NAME args`, `/plugin:NAME`);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
 
@@ -322,6 +323,11 @@ class _Reader(TurnReader):
             self.turn = TurnBuilder(prompt=typed, session=self.session)
             self.pending.clear()
             self.seen.clear()
+            if typed.startswith("/"):
+                # `/NAME args` runs the skill NAME (`/plugin:NAME` a plugin's) when it is one.
+                name = typed[1:].split(None, 1)[0].rsplit(":", 1)[-1] if len(typed) > 1 else ""
+                if name in self.skill_names:
+                    self.turn.skills.append(name)
         self.interrupted = False
 
     def _attachment(self, entry: dict[str, Any]) -> None:
