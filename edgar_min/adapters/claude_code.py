@@ -52,6 +52,7 @@ from edgar_min.adapters.jsonl import ReadStats
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
+from edgar_min.skills.names import slash_skill
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -323,11 +324,9 @@ class _Reader(TurnReader):
             self.turn = TurnBuilder(prompt=typed, session=self.session)
             self.pending.clear()
             self.seen.clear()
-            if typed.startswith("/"):
-                # `/NAME args` runs the skill NAME (`/plugin:NAME` a plugin's) when it is one.
-                name = typed[1:].split(None, 1)[0].rsplit(":", 1)[-1] if len(typed) > 1 else ""
-                if name in self.skill_names:
-                    self.turn.skills.append(name)
+            ran = slash_skill(typed)  # `/NAME args` runs the skill NAME when it is one
+            if ran is not None and ran in self.skill_names:
+                self.turn.skills.append(ran)
         self.interrupted = False
 
     def _attachment(self, entry: dict[str, Any]) -> None:
