@@ -141,6 +141,9 @@ TEMPERATURE = 0.5
 RANKED = 64
 # After this many words' postings were built one by one, build them all at once.
 EAGER_AFTER = 200
+# Up to this many matching skills, sorting them all costs less than importing `heapq` (an
+# extension module, about 0.4 ms) to pick the best: a prompt over a few hundred skills sorts.
+SORT_UP_TO = 2000
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
 # What redaction puts where a secret was (`learning.redact.MARK`): no word of the message.
@@ -698,20 +701,21 @@ def _alias_forms(word: str) -> list[str]:
     return forms
 
 
-_ALIAS_KEYS: dict[str, tuple[str, ...]] | None = None
 _alias_targets: dict[str, tuple[str, ...]] = {}
 
 
-def _alias_keys() -> dict[str, tuple[str, ...]]:
-    """The `ALIASES` keys by their singular form (the form a typed word is looked up by)."""
-    global _ALIAS_KEYS  # noqa: PLW0603 - built once, on first use: import time is a budget
-    if _ALIAS_KEYS is None:
-        keys: dict[str, tuple[str, ...]] = {}
-        for key in ALIASES:
-            form = singular(key)
-            keys[form] = (*keys.get(form, ()), key)
-        _ALIAS_KEYS = keys
-    return _ALIAS_KEYS
+def _alias_keys(form: str) -> tuple[str, ...]:
+    """The `ALIASES` keys whose singular form is `form` (the form a typed word is looked up by),
+    in the table's order.
+
+    `singular` takes off "s" or "es" or nothing, so they are among `form`, `form`+"s" and
+    `form`+"es": three lookups, not a pass over the table on every prompt.
+    """
+    found = tuple(key for key in (form, form + "s", form + "es") if key in ALIASES and singular(key) == form)
+    if len(found) > 1:  # "slide" and "slides" both: in the table's order, as a pass over it gives them
+        order = list(ALIASES)
+        found = tuple(sorted(found, key=order.index))
+    return found
 
 
 def alias_targets(form: str) -> tuple[str, ...]:
@@ -721,7 +725,7 @@ def alias_targets(form: str) -> tuple[str, ...]:
     """
     found = _alias_targets.get(form)
     if found is None:
-        targets = (t for key in _alias_keys().get(form, ()) for t in ALIASES[key] if t not in _STOP)
+        targets = (t for key in _alias_keys(form) for t in ALIASES[key] if t not in _STOP)
         found = _alias_targets[form] = tuple(dict.fromkeys(stem(t) for t in targets))
     return found
 
@@ -1100,10 +1104,8 @@ class RoutingIndex:
         if self._long_words is None:  # sorted once, on first use: a prefix is then a bisection
             least = PREFIX_LETTERS + PREFIX_REST
             self._long_words = sorted({w for name in self.names for w in name.split("-") if len(w) >= least})
-        from bisect import bisect_left  # an extension module: only for a prompt with a long word
-
         words, found = self._long_words, []
-        at = bisect_left(words, raw)
+        at = _insertion_point(words, raw)
         while at < len(words) and words[at].startswith(raw):
             word = words[at]
             if len(word) - len(raw) >= PREFIX_REST and stem(word) in self.idf:
@@ -1144,8 +1146,7 @@ class RoutingIndex:
             edits.update(a + b[1:] for a, b in splits if b)
             edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
         edits.discard(raw)
-        keys = _alias_keys()
-        alias = min((singular(e) for e in edits if singular(e) in keys), default=None)
+        alias = min((form for form in {singular(e) for e in edits} if _alias_keys(form)), default=None)
         found = [s for s in {stem(e) for e in edits if len(e) >= 3} if s in self.idf]
         if not found:
             return None, alias
@@ -1275,6 +1276,19 @@ class RoutingIndex:
         return Ranking(hits, len(expanded), opens_with_edit(text), names_file(text), none_evidence)
 
 
+def _insertion_point(words: list[str], word: str) -> int:
+    """Where `word` goes in the sorted `words`, before any equal to it: `bisect.bisect_left`,
+    without importing the extension module (about 0.2 ms) for a prompt with a long word."""
+    low, high = 0, len(words)
+    while low < high:
+        middle = (low + high) // 2
+        if words[middle] < word:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 def _best(
     ranked: list[tuple[float, str, float, float]], matched: dict[str, int], limit: int
 ) -> tuple[tuple[Hit, ...], float]:
@@ -1287,12 +1301,12 @@ def _best(
         none_evidence = next(-neg for neg, name, _, _ in ranked if name == NONE_ID)
         ranked = [item for item in ranked if item[1] != NONE_ID]
     # Hits are made for the best `limit` only: with 10,000 skills most match some word.
-    if limit < len(ranked):
-        from heapq import nsmallest  # an extension module: only when many skills match
+    if limit < len(ranked) > SORT_UP_TO:
+        from heapq import nsmallest  # an extension module: only when very many skills match
 
         best_first = nsmallest(limit, ranked)
     else:
-        best_first = sorted(ranked)
+        best_first = sorted(ranked)[:limit]
     hits = tuple(Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first)
     return hits, none_evidence
 
