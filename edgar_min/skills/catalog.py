@@ -6,7 +6,9 @@ the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
 found, what routing derives from them: name, description, When-to-use text,
 the body's opening paragraph, path, origin, weighted words (with those of the
 messages that led to each skill, `skills/examples.py`), the words of the
-name, and the warnings met reading them. It is used only while a digest of
+name, and the warnings met reading them: a JSON header with the index, the
+index's postings on one line of text (`RoutingIndex.postings_text`), then one
+JSON line per skill. It is used only while a digest of
 every skill's path, size, mtime_ns and inode, the examples file's, and the
 word rule, are unchanged; anything else (a new, changed or removed skill, a torn or foreign
 file) rebuilds it. A file changed less than `SETTLE_NS` ago is not trusted to
@@ -34,7 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 9"  # 9: examples; 8: a line per skill; 7: the index as built
+FORMAT = (
+    "edgar-min routing 10"  # 10: postings as text; 9: examples; 8: a line per skill; 7: the index as built
+)
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -222,13 +226,18 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
             return None
         with handle:
             raw = handle.read()
-        # The header and the index on the first line, then one line per skill, read when asked for.
-        head, _, rest = raw.partition(b"\n")
-        data = jsoncodec.loads(head)
+        # The header and the index on the first line, the index's postings as text on the second,
+        # then one line per skill, read when asked for.
+        head_end = raw.find(b"\n")
+        postings_end = raw.find(b"\n", head_end + 1)
+        if head_end < 0 or postings_end < 0:
+            return None
+        data = jsoncodec.loads(raw[:head_end])
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        index = RoutingIndex.from_cached(data["index"])
-        lines = rest.split(b"\n")
+        postings = str(memoryview(raw)[head_end + 1 : postings_end], "ascii")  # not a copy of the bytes first
+        index = RoutingIndex.from_cached(data["index"], postings)
+        lines = raw[postings_end + 1 :].split(b"\n")
         names = [] if index is None else _skill_names(index)
         if index is None or lines.pop() != b"" or len(lines) != len(names):
             return None
@@ -253,6 +262,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     try:
         # JSON writes a line break inside a string as an escape: each value stays on its line.
         lines = [jsoncodec.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in (header, *rows)]
+        lines.insert(1, catalog.index.postings_text())
         text = "\n".join(lines) + "\n"
         write_text(layout.routing_cache, text, root=layout.root)
     except (OSError, Refused):

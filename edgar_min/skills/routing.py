@@ -34,7 +34,7 @@ from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
-from edgar_min.skills.background import background_counts
+from edgar_min.skills.background import COUNTS, DOCUMENTS, background_count, background_counts
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -741,9 +741,13 @@ class Card:
 
 
 def rule_key() -> str:
-    """What the words of a card depend on: change any of it and cached word lists are stale."""
+    """What the words of a card and their counts depend on: change any of it and cached word
+    lists are stale (the background catalogue splits run-together names, and its counts travel
+    with the postings)."""
     rule = repr(
         (
+            DOCUMENTS,
+            COUNTS,
             sorted(_STOP),
             _SUFFIXES,
             NAME_WEIGHT,
@@ -916,7 +920,8 @@ class Ranking:
 
 
 class _Counts(dict):
-    """How many skills have each index word, counted when first asked for from its postings."""
+    """How many skills have each index word, here and in the background catalogue, counted when
+    first asked for from its postings (`BACKGROUND|postings`)."""
 
     __slots__ = ("_encoded",)
 
@@ -925,7 +930,12 @@ class _Counts(dict):
         self._encoded = encoded
 
     def __missing__(self, term: str) -> int:
-        count = self[term] = self._encoded[term].count(",") + 1  # KeyError for a word no skill has
+        background, _, found = self._encoded[term].partition("|")  # KeyError for a word no skill has
+        try:
+            elsewhere = max(0, int(background))
+        except ValueError:  # a damaged cache: the word counts as this project's alone
+            elsewhere = 0
+        count = self[term] = found.count(",") + 1 + elsewhere
         return count
 
     def __contains__(self, term: object) -> bool:
@@ -938,14 +948,14 @@ class _Weights(dict):
     `in` answers for every word some skill has, as a dict of all of them would.
     """
 
-    __slots__ = ("_background", "_df", "_n")
+    __slots__ = ("_df", "_n")
 
-    def __init__(self, df: _Counts, background: dict[str, int], n: int) -> None:
+    def __init__(self, df: _Counts, n: int) -> None:
         super().__init__()
-        self._df, self._background, self._n = df, background, n
+        self._df, self._n = df, n
 
     def __missing__(self, term: str) -> float:
-        seen = self._df[term] + self._background.get(term, 0)  # KeyError for a word no skill has
+        seen = self._df[term]  # KeyError for a word no skill has
         weight = self[term] = math.log(1 + (self._n - seen + 0.5) / (seen + 0.5))
         return weight
 
@@ -956,9 +966,10 @@ class _Weights(dict):
 class RoutingIndex:
     """An inverted index over skill cards; `search(text)` ranks them by evidence.
 
-    Each word's postings are kept as one string ("3:1.0,17:0.3": skill number, weight of the
-    word in that skill) and read when a query first asks for the word: the routing cache keeps
-    them so, and a fresh process per prompt reads a few dozen of thousands.
+    Each word's postings are kept as one string ("2|3:1.0,17:0.3": how many skills of the
+    background catalogue have the word, then skill number and weight of the word in that skill)
+    and read when a query first asks for the word: the routing cache keeps them so, and a fresh
+    process per prompt reads a few dozen of thousands, and not the catalogue's table.
     """
 
     def __init__(self, cards: Iterable[Card], examples: dict[str, list[str]] | None = None) -> None:
@@ -985,28 +996,37 @@ class RoutingIndex:
         return index
 
     def cached(self) -> dict[str, Any]:
-        """What `from_cached` makes this index again from: plain JSON values."""
+        """What `from_cached` makes this index again from, beside `postings_text`: plain JSON values."""
         return {
             "names": self.names,
             "lengths": self._lengths,
-            "postings": self._encoded,
             "name_parts": self.name_parts,
             "by_name": self.by_name,
         }
 
+    def postings_text(self) -> str:
+        """Every word with its postings, as one line: `word postings` pairs, apart by single spaces.
+
+        Neither has a space (a word is `WORD_RULE`'s, stemmed; postings are numbers, `:` and `,`),
+        so one split reads it back: as a JSON object of some 3,000 words it took twice as long.
+        """
+        return " ".join(f"{term} {found}" for term, found in self._encoded.items())
+
     @classmethod
-    def from_cached(cls, document: dict[str, Any]) -> RoutingIndex | None:
-        """The index `cached` gave `document` for, or None when the document is not one."""
+    def from_cached(cls, document: dict[str, Any], postings: str) -> RoutingIndex | None:
+        """The index `cached` and `postings_text` gave `document` and `postings` for, or None
+        when they are not one."""
         names, lengths = document["names"], document["lengths"]
-        encoded, parts, by_name = document["postings"], document["name_parts"], document["by_name"]
+        parts, by_name = document["name_parts"], document["by_name"]
+        items = postings.split(" ") if postings else []
         if not (
             isinstance(names, list)
             and all(isinstance(n, str) for n in names)
             and isinstance(lengths, list)
             and len(lengths) == len(names)
             and all(type(x) in (int, float) for x in lengths)
-            and isinstance(encoded, dict)
-            and all(type(v) is str for v in encoded.values())
+            and len(items) % 2 == 0
+            and (items or all(n == NONE_ID for n in names))  # every skill's name gives it words
             and isinstance(parts, dict)
             and all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in parts.values())
             and isinstance(by_name, dict)
@@ -1015,6 +1035,7 @@ class RoutingIndex:
             return None
         index = cls.__new__(cls)
         index.cards = {}
+        encoded = dict(zip(items[::2], items[1::2], strict=True))
         index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name)
         return index
 
@@ -1046,7 +1067,8 @@ class RoutingIndex:
             if "-" not in name and _py_named(name):
                 # "dicom" names the skill `pydicom` as much as "pydicom" does.
                 by_name.setdefault(stem(whole[2:]), []).append(name)
-        encoded = {term: ",".join(found) for term, found in postings.items()}
+        background = background_counts()[0]
+        encoded = {term: f"{background.get(term, 0)}|{','.join(found)}" for term, found in postings.items()}
         self._setup(names, lengths, encoded, name_parts, by_name)
 
     def _setup(
@@ -1066,12 +1088,10 @@ class RoutingIndex:
         df = _Counts(encoded)
         # Word weights from this project's skills plus a background catalogue of public
         # skills, so that "file" counts for little and "gif" for much even among five skills.
-        background, documents = background_counts()
-        n = self.size + documents
-        self.idf = _Weights(df, background, n)
+        n = self.size + DOCUMENTS
+        self.idf = _Weights(df, n)
         # A word no skill has: as much as the background says, else as much as the rarest word.
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
-        self._background = background
         self._df = df
         self._documents = n
         self._postings: dict[str, list[tuple[str, float]]] = {}
@@ -1090,7 +1110,7 @@ class RoutingIndex:
         """`term`'s postings with their BM25F weights; a malformed item (a damaged cache) is skipped."""
         idf = self.idf[term]
         names, norms, found = self.names, self._norms, []
-        for item in self._encoded[term].split(","):
+        for item in self._encoded[term].partition("|")[2].split(","):
             at, _, weight = item.partition(":")
             try:
                 i, tf = int(at), float(weight)
@@ -1151,11 +1171,11 @@ class RoutingIndex:
         if not found:
             return None, alias
         # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
-        return max(found, key=lambda s: (self._df[s] + self._background.get(s, 0), s)), alias
+        return max(found, key=lambda s: (self._df[s], s)), alias
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
-        count = self._background.get(term, 0)
+        count = background_count(term)
         if not count:
             return self.unknown_idf
         return math.log(1 + (self._documents - count + 0.5) / (count + 0.5))
