@@ -54,6 +54,16 @@ def test_a_garbage_or_foreign_cache_is_ignored_and_rebuilt(layout):
         assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
 
 
+def test_a_project_moved_whole_names_its_skills_where_they_are_now(layout, tmp_path):
+    # A rename keeps every file's inode, size and mtime: the folders are part of the key.
+    load_catalog(layout)
+    moved = tmp_path.parent / (tmp_path.name + "-moved")
+    os.rename(tmp_path, moved)
+    entry = load_catalog(Layout(moved, moved / "home")).entries["pdf"]
+    assert entry.path == str(moved / ".claude" / "skills" / "pdf" / "SKILL.md")
+    assert entry.body()
+
+
 def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
     write_skills(tmp_path / ".claude" / "skills", ["pdf"])
     (tmp_path / ".edgar").mkdir()
@@ -219,6 +229,16 @@ def test_a_cache_whose_index_is_not_one_is_rebuilt_and_a_damaged_posting_never_b
     cache.write_bytes(head + b"\n")
     assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
     assert cache.read_bytes() == whole
+    sizes = document["sizes"]
+    for junk in (
+        sizes[:-1],
+        [*sizes[:-1], sizes[-1] + 1],
+        [0, *sizes[1:]],
+        "many",
+    ):  # lines not where it says
+        write({**document, "sizes": junk})
+        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
+        assert cache.read_bytes() == whole
     write(document, rest=rows.rsplit(b"\n", 2)[0] + b"\n")  # a skill's line missing
     assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
     words = postings.split(b" ")[::2]
@@ -230,9 +250,17 @@ def test_a_cache_whose_index_is_not_one_is_rebuilt_and_a_damaged_posting_never_b
 def test_a_damaged_line_of_the_cache_is_a_sentence_and_the_cache_is_rebuilt(layout):
     load_catalog(layout)
     cache = Path(layout.routing_cache)
-    lines = cache.read_bytes().split(b"\n")
+    whole = cache.read_bytes()
+    lines = whole.split(b"\n")
     names = json.loads(lines[0])["index"]["names"]
-    lines[2 + names.index("pdf")] = b'["half a line'  # after the header and the postings
+    at = 2 + names.index("pdf")  # after the header and the postings
+    line = lines[at]
+    # A line of another size than the header gives: the cache is not this one, and is rebuilt.
+    lines[at] = b'["half a line'
+    cache.write_bytes(b"\n".join(lines))
+    assert load_catalog(layout).entries["pdf"].card.description
+    assert cache.read_bytes() == whole
+    lines[at] = b'["half a line' + b" " * (len(line) - 13)  # the same size, not JSON
     cache.write_bytes(b"\n".join(lines))
     catalog = load_catalog(layout)
     with pytest.raises(BadInput, match="the routing cache's line for pdf is damaged; it was removed"):

@@ -1028,9 +1028,10 @@ class RoutingIndex:
             and len(items) % 2 == 0
             and (items or all(n == NONE_ID for n in names))  # every skill's name gives it words
             and isinstance(parts, dict)
-            and all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in parts.values())
             and isinstance(by_name, dict)
-            and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in by_name.values())
+            # One pass over every list, not a generator per list: a few hundred of them.
+            and all(isinstance(v, list) for v in (*parts.values(), *by_name.values()))
+            and all(isinstance(n, str) for v in (*parts.values(), *by_name.values()) for n in v)
         ):
             return None
         index = cls.__new__(cls)
