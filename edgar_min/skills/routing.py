@@ -747,8 +747,7 @@ def rule_key() -> str:
     rule = repr(
         (
             DOCUMENTS,
-            COUNTS,
-            sorted(_STOP),
+            _STOP_WORDS,  # the text the stop words are read from (sorting the set cost as much)
             _SUFFIXES,
             NAME_WEIGHT,
             DESCRIPTION_WEIGHT,
@@ -759,7 +758,8 @@ def rule_key() -> str:
             TERMS_RULE,
         )
     )
-    return cache_key(rule.encode())
+    # The catalogue's table as it is, not its repr: a copy of 12 kB escaped on every prompt.
+    return cache_key(rule.encode() + COUNTS.encode())
 
 
 def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
@@ -1036,7 +1036,8 @@ class RoutingIndex:
             return None
         index = cls.__new__(cls)
         index.cards = {}
-        encoded = dict(zip(items[::2], items[1::2], strict=True))
+        pairs = iter(items)
+        encoded = dict(zip(pairs, pairs, strict=True))  # word, postings, word, postings, ...
         index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name)
         return index
 
