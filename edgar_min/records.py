@@ -292,17 +292,23 @@ _UNSET = object()
 
 def _first_init(cls: type, found: list[Field], frozen: bool) -> Callable[..., None]:
     """The binder a class starts with: the same arguments, defaults and order as the compiled one."""
-    names = tuple(f.name for f in found)
-    required = [f.name for f in found if f.default is MISSING and f.default_factory is MISSING]
-    if list(names[: len(required)]) != required:  # said when the class is made, not at its first record
-        late = next(n for n in names[len(required) :] if n in required)
-        msg = f"field {late!r} of {cls.__qualname__} has no default but follows one that has"
-        raise TypeError(msg)
+    names, defaults, factories, setters = [], [], [], []
+    members = cls.__dict__
+    defaulted = False
+    for f in found:  # one pass: a class is made on every run, and most build a record or two
+        if f.default is not MISSING or f.default_factory is not MISSING:
+            defaulted = True
+        elif defaulted:  # said when the class is made, not at its first record
+            required = [f.name for f in found if f.default is MISSING and f.default_factory is MISSING]
+            late = next(n for n in [g.name for g in found][len(required) :] if n in required)
+            msg = f"field {late!r} of {cls.__qualname__} has no default but follows one that has"
+            raise TypeError(msg)
+        names.append(f.name)
+        defaults.append(f.default)
+        factories.append(f.default_factory)
+        # Slot setters go past a frozen record's refusing __setattr__, as the compiled one does.
+        setters.append(members[f.name].__set__)
     index = {name: i for i, name in enumerate(names)}
-    defaults = tuple(f.default for f in found)
-    factories = tuple(f.default_factory for f in found)
-    # Slot setters go past a frozen record's refusing __setattr__, as the compiled one does.
-    setters = tuple(cls.__dict__[name].__set__ for name in names)
     post_init = hasattr(cls, "__post_init__")
     calls = 0
 
