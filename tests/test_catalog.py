@@ -64,6 +64,13 @@ def test_a_project_moved_whole_names_its_skills_where_they_are_now(layout, tmp_p
     assert entry.body()
 
 
+def test_a_run_with_another_user_scope_and_no_skills_there_is_served_from_the_cache(layout, monkeypatch):
+    first = load_catalog(layout)
+    refuse_skill_reads(monkeypatch)
+    other = Layout(layout.root, os.path.join(layout.root, "another-home"))
+    assert load_catalog(other).entries == first.entries
+
+
 def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
     write_skills(tmp_path / ".claude" / "skills", ["pdf"])
     (tmp_path / ".edgar").mkdir()

@@ -198,24 +198,28 @@ def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
     return Card(skill.name, description, _when_to_use(body), _opening(body)), parsed.body_line
 
 
-def _digest(layout: Layout, skills: dict[str, Skill], examples: os.stat_result | None) -> tuple[str, bool]:
+def _digest(skills: dict[str, Skill], examples: os.stat_result | None) -> tuple[str, bool]:
     """A key of every skill's path and stat and of the examples' stat, and whether all have settled."""
     limit = time.time_ns() - SETTLE_NS
-    # A skill's path is its scope's folder, its name and SKILL.md: the folders once, then each
-    # skill by name and scope (the key of 200 skills' whole paths was a tenth of reading the cache).
-    folders = (layout.skills, *layout.shared_project_skills, layout.user_skills, layout.learned)
-    parts = [f"{FORMAT}\0{rule_key()}\0{chr(0).join(folders)}\n"]
+    parts = [f"{FORMAT}\0{rule_key()}\n"]
     settled = True
     if examples is not None:
         parts.append(f"examples\0{examples.st_size}\0{examples.st_mtime_ns}\0{examples.st_ino}\n")
         settled = examples.st_mtime_ns < limit
+    # A skill's path is its scope's folder, its name and SKILL.md: each skill by name and scope,
+    # and the folders of the scopes that have skills once (200 whole paths were a tenth of
+    # reading the cache). Another user scope with no skills in it keys the project alike.
+    folders: dict[str, str] = {}
     for name, skill in skills.items():
         st = skill.stat
         if st is None:
             settled = False
             continue
+        if skill.scope not in folders:
+            folders[skill.scope] = os.path.dirname(os.path.dirname(skill.path))
         parts.append(f"{name}\0{skill.scope}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
         settled = settled and st.st_mtime_ns < limit
+    parts.extend(f"{scope}\0{folder}\n" for scope, folder in folders.items())
     return cache_key("".join(parts).encode()), settled
 
 
@@ -326,7 +330,7 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
 
     found = discover(layout)
     examples = _examples_stat(layout)
-    digest, settled = _digest(layout, found.skills, examples)
+    digest, settled = _digest(found.skills, examples)
     if use_cache:
         cached = _from_cache(layout, digest)
         if cached is not None:
