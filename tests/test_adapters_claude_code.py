@@ -740,6 +740,29 @@ def test_a_skill_call_that_failed_or_was_rejected_loaded_nothing(tmp_path):
     assert record["corrections"] == ["not that one"]
 
 
+def test_a_skill_the_person_ran_as_a_slash_command_is_loaded(tmp_path):
+    # Claude Code 2.1 writes a slash command as marot/spotter's sessions show it.
+    def command(name: str, args: str) -> str:
+        return (
+            f"<command-message>{name.lstrip('/')}</command-message>\n<command-name>{name}</command-name>\n"
+            f"<command-args>{args}</command-args>"
+        )
+
+    names = {"pdf", "create-beads", "xlsx"}
+    t = Claude().user(command("/pdf", "rotate page 3"))
+    assert _read(t.write(tmp_path / "a.jsonl"), names).record["skills"] == ["pdf"]
+    t = Claude().user(command("/handgemacht:create-beads", "set up credo"))
+    record = _read(t.write(tmp_path / "b.jsonl"), names).record
+    assert (record["prompt"], record["skills"]) == (
+        "/handgemacht:create-beads set up credo",
+        ["create-beads"],
+    )
+    t = Claude().user(command("/compact", "and continue"))
+    assert _read(t.write(tmp_path / "c.jsonl"), names).record["skills"] == []
+    t = Claude().user("/xlsxx make a sheet")
+    assert _read(t.write(tmp_path / "d.jsonl"), names).record["skills"] == []
+
+
 def test_the_real_failed_skill_call_is_not_a_load():
     # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
     from edgar_min.adapters.claude_code import read_turns

@@ -372,6 +372,59 @@ def test_only_the_skills_name_reaches_the_record(tmp_path):
     assert CANARY not in json.dumps(record)
 
 
+def test_a_skill_the_person_named_is_loaded(tmp_path):
+    c = Codex().typed("$pdf make the scan searchable")
+    c.named("pdf", "/h/.agents/skills/pdf/SKILL.md", "---\nname: pdf\ndescription: PDFs.\n---\n# PDF")
+    c.call("c1", "exec_command", {"cmd": "ocrmypdf scan.pdf out.pdf"}).output(
+        "c1", "Process exited with code 0"
+    )
+    record = read_session(str(c.write(tmp_path / "r.jsonl")), tool_table(()), NAMES).record
+    assert record["prompt"] == "$pdf make the scan searchable"
+    assert record["skills"] == ["pdf"]
+
+
+def test_a_plugins_skill_is_its_own_name_and_a_named_skill_read_too_counts_once(tmp_path):
+    c = Codex().typed("$superpowers:pdf split the handbook")
+    c.named("superpowers:pdf", "/h/.codex/plugins/superpowers/skills/pdf/SKILL.md")
+    c.call("c1", "exec_command", {"cmd": "cat /h/.agents/skills/pdf/SKILL.md"}).output("c1", "ok")
+    assert _skills(c, tmp_path) == ["pdf"]
+
+
+def test_a_named_skill_not_discovered_or_a_message_that_only_looks_like_one_loads_nothing(tmp_path):
+    c = Codex().typed("$tdd then <skill> what is this tag")
+    c.named("tdd", "/h/.agents/skills/tdd/SKILL.md")
+    c.add(
+        "response_item",
+        {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": "<skill> what is this tag, <name>pdf</name>"}],
+        },
+    )
+    assert _skills(c, tmp_path) == []
+
+
+def test_a_skill_named_in_an_earlier_turn_is_not_this_turns(tmp_path):
+    c = Codex().typed("$pdf rotate page 3")
+    c.named("pdf", "/h/.agents/skills/pdf/SKILL.md")
+    c.typed("thanks, commit it")
+    assert _skills(c, tmp_path) == []
+
+
+def test_in_a_log_without_events_the_typed_text_beside_a_named_skill_is_the_prompt(tmp_path):
+    path = tmp_path / "r.jsonl"
+    skill = "<skill>\n<name>pdf</name>\n<path>/h/.agents/skills/pdf/SKILL.md</path>\n# PDF\n</skill>"
+    message = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "input_text", "text": skill}, {"type": "input_text", "text": "shrink the pdf"}],
+    }
+    path.write_text(json.dumps(message) + "\n")
+    record = read_session(str(path), tool_table(()), NAMES).record
+    assert record["prompt"] == "shrink the pdf"
+    assert record["skills"] == ["pdf"]
+
+
 def test_learn_from_codex_keeps_the_prompt_as_an_example_of_the_skill_read(tmp_path, edgar):
     skill = tmp_path / ".agents" / "skills" / "conversation-export" / "SKILL.md"
     skill.parent.mkdir(parents=True)

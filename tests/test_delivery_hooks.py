@@ -489,6 +489,27 @@ def test_a_skill_edgar_suggested_for_the_prompt_is_no_example_even_when_the_agen
     assert len(kept_examples(project)) == 1
 
 
+def test_a_skill_the_person_runs_as_a_slash_command_is_not_handed_over_again_and_teaches(
+    project, edgar, monkeypatch
+):
+    typed = "/gh-fix-ci the checks on my pull request are failing, fix them"
+    result = prompt_hook(edgar, monkeypatch, project, prompt=typed)
+    assert result.code == 0
+    assert "gh-fix-ci" not in result.out  # Claude Code has put its body in the turn already
+    lines = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
+    assert "gh-fix-ci" not in json.loads(lines[-1])["skills"]
+    line = (
+        "<command-message>gh-fix-ci</command-message>\n<command-name>/gh-fix-ci</command-name>\n"
+        "<command-args>the checks on my pull request are failing, fix them</command-args>"
+    )
+    t = Claude().user(line)
+    t.tool("b1", "Bash", {"command": "gh pr checks"}).result("b1", "all green")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.code == 0, stop
+    assert stop.json()["examples"] == ["gh-fix-ci"]  # the person's own choice
+    assert [row["text"] for row in kept_examples(project)] == [typed]
+
+
 def test_a_subagents_turn_keeps_no_example(project, edgar, monkeypatch):
     main = Claude().user(CLIP).tool("t1", "Task", {"subagent_type": "gif-maker", "prompt": "model-written"})
     side = Claude(sidechain=True).user("model-written instructions").skill("s1", "slack-gif-creator")

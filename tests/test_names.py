@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,3 +25,23 @@ def test_each_refusal_says_why():
         assert "single hyphens" in name_problem(bad), bad
     assert "reserved" in name_problem("learned")
     assert name_problem("pin-bump-2") is None
+
+
+@pytest.mark.parametrize(
+    ("prompt", "skill"),
+    [
+        ("/pdf rotate page 3", "pdf"),
+        ("/pdf", "pdf"),
+        ("/handgemacht:create-beads set up credo", "create-beads"),
+        ("/pdf\nand more", "pdf"),
+        ("rotate /pdf", None),
+        ("/ pdf", None),
+        ("/", None),
+        ("/usr/bin/python3 crashes", None),
+        ("/Review this", None),
+    ],
+)
+def test_the_skill_a_slash_command_runs(prompt, skill):
+    from edgar_min.skills.names import slash_skill
+
+    assert slash_skill(prompt) == skill

@@ -196,6 +196,14 @@ class Codex:
         )
         return self.add("event_msg", {"type": "user_message", "message": text, "images": []})
 
+    def named(self, name: str, path: str, body: str = "# Skill\n") -> Codex:
+        """The user message Codex adds when the person names a skill (`$NAME`): its file, tagged."""
+        text = f"<skill>\n<name>{name}</name>\n<path>{path}</path>\n{body}\n</skill>"
+        return self.add(
+            "response_item",
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]},
+        )
+
     def call(self, call_id: str, name: str, arguments: dict[str, Any]) -> Codex:
         return self.add(
             "response_item",

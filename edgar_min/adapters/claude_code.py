@@ -27,6 +27,7 @@ where the next one starts.
   the result;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
+  and a skill the person ran as a slash command (`/NAME args`, `/plugin:NAME`);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
 
@@ -51,6 +52,7 @@ from edgar_min.adapters.jsonl import ReadStats
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
+from edgar_min.skills.names import slash_skill
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -322,6 +324,9 @@ class _Reader(TurnReader):
             self.turn = TurnBuilder(prompt=typed, session=self.session)
             self.pending.clear()
             self.seen.clear()
+            ran = slash_skill(typed)  # `/NAME args` runs the skill NAME when it is one
+            if ran is not None and ran in self.skill_names:
+                self.turn.skills.append(ran)
         self.interrupted = False
 
     def _attachment(self, entry: dict[str, Any]) -> None:

@@ -37,7 +37,10 @@ discovered skill's own path, and of Codex's `~/.codex/skills` (with its
 `.system` folder) and `~/.agents/skills`. A write or an edit (`sed -i`, `>`
 into it, `apply_patch`) is not a read, nor is a search (`rg`, `grep`: a few
 matching lines are not the skill), nor a call the person rejected or that
-could not start. Only the skill's name reaches the record.
+could not start. A skill the person named with `$NAME` (or picked from the
+list) is loaded too: Codex adds its file to the turn as a user message
+`<skill>\n<name>NAME</name>…` (a plugin's `plugin:NAME` is NAME). Only the
+skill's name reaches the record.
 
 Agent: `main`, unless the header says a subagent wrote the rollout
 (`session_meta.payload.source` `{"subagent": ...}`, as codex-rs's `SessionSource`
@@ -96,6 +99,10 @@ BARE_ITEMS = frozenset(
 REQUEST = "## My request for Codex:"
 # Context Codex injects as user messages: instructions files and the environment.
 INJECTED = ("<", "# AGENTS.md")
+# A skill the person named (`$NAME`) or picked: Codex adds its file to the turn as a user message,
+# `<skill>\n<name>NAME</name>\n<path>PATH</path>\nCONTENTS\n</skill>` (codex-rs `SkillInstructions`).
+SKILL_OPEN = "<skill>"
+TEXT_PARTS = frozenset({"input_text", "text"})
 _IMAGE = lazy(r"(?s)<image\b[^>]*>.*?</image>|</?image\b[^>]*>")
 
 
@@ -511,22 +518,40 @@ class _Reader(TurnReader):
 
     def _item(self, payload: dict[str, Any]) -> None:
         kind = payload.get("type")
-        if kind == "message" and payload.get("role") == "user" and not self.events_seen:
+        if kind == "message" and payload.get("role") == "user":
             parts = payload.get("content")
             texts = [
-                p["text"]
+                (p.get("type"), p["text"])
                 for p in (parts if isinstance(parts, list) else [])
-                if isinstance(p, dict) and p.get("type") == "input_text" and isinstance(p.get("text"), str)
+                if isinstance(p, dict) and p.get("type") in TEXT_PARTS and isinstance(p.get("text"), str)
             ]
-            text = "\n".join(texts).strip()
-            # Injected context is wrapped in tags (<environment_context>, <user_instructions>, ...).
-            if text and not text.startswith(INJECTED):
-                self._typed(text)
+            named = [t for _, t in texts if t.startswith(SKILL_OPEN)]
+            if not self.events_seen:
+                typed = (t for k, t in texts if k == "input_text" and not t.startswith(SKILL_OPEN))
+                text = "\n".join(typed).strip()
+                # Injected context is wrapped in tags (<environment_context>, <user_instructions>, ...).
+                if text and not text.startswith(INJECTED):
+                    self._typed(text)
+            for text in named:
+                self._injected(text)
             return
         if kind in CALLS:
             self._call(kind, payload)
         elif kind in OUTPUTS:
             self._output(payload)
+
+    def _injected(self, text: str) -> None:
+        """A skill Codex put in the turn because the person named it (`$NAME`, or picked it)."""
+        head, _, _ = text[len(SKILL_OPEN) :].lstrip("\n").partition("\n")
+        if self.turn is None or not (head.startswith("<name>") and head.endswith("</name>")):
+            return
+        name = head[len("<name>") : -len("</name>")].strip()
+        # A plugin's skill is named `plugin:NAME`; the discovered skill is NAME.
+        for candidate in (name, name.rpartition(":")[2]):
+            if candidate in self.reads.names:
+                if candidate not in self.turn.skills:
+                    self.turn.skills.append(candidate)
+                return
 
     def _call(self, kind: str, payload: dict[str, Any]) -> None:
         if self.turn is None:

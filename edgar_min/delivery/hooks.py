@@ -286,6 +286,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     from edgar_min.delivery.context import render_context
     from edgar_min.delivery.record import record_suggested
     from edgar_min.skills.catalog import load_catalog
+    from edgar_min.skills.names import slash_skill
     from edgar_min.skills.suggest import suggest
 
     result = HookResult()
@@ -297,15 +298,19 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     catalog = load_catalog(layout)
     found = suggest(layout, config, prompt[:MAX_PROMPT_CHARS], catalog=catalog)
     result.problems.extend(found.warnings)
+    # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
+    # it is not handed over again, and the turn's load is the person's choice, not edgar's.
+    ran = slash_skill(prompt)
+    handed = [pick for pick in found.picks if pick.name != ran]
     session = _session(payload)
     if session is not None:
-        record_suggested(layout, session, found.names)
+        record_suggested(layout, session, [pick.name for pick in handed])
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
     picks = []
-    for pick in found.picks:
+    for pick in handed:
         try:
             picks.append((pick, catalog.entries[pick.name].body()))
         except EdgarError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from edgar_min.charsets import DIGITS, LOWER, consists_of
 
-__all__ = ["NAME_MAX", "RESERVED", "is_skill_name", "name_problem"]
+__all__ = ["NAME_MAX", "RESERVED", "is_skill_name", "name_problem", "slash_skill"]
 
 NAME_MAX = 64
 _NAME_CHARS = LOWER + DIGITS + "-"
@@ -39,3 +39,12 @@ def name_problem(name: object) -> str | None:
     if name in RESERVED:
         return f"skill name {shown} is reserved"
     return None
+
+
+def slash_skill(prompt: str) -> str | None:
+    """The skill name a prompt runs as a slash command (`/NAME args`, a plugin's `/plugin:NAME`),
+    or None; whether a skill of that name exists is the caller's to check."""
+    if not prompt.startswith("/") or len(prompt) < 2 or prompt[1].isspace():
+        return None
+    name = prompt[1:].split(None, 1)[0].rsplit(":", 1)[-1]
+    return name if is_skill_name(name) else None
