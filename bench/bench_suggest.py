@@ -2,9 +2,9 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 1,730 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 1,968 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout` to `holdout8`: written later, each before the changes it is reported on; `hard`:
+  `holdout` to `holdout9`: written later, each before the changes it is reported on; `hard`:
   everyday prompts of the kind `holdout8` holds, written to be read and tuned on; see
   bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
@@ -30,8 +30,11 @@ them with their leave-one-split-out figures beside the router as it stands, then
 operating points: the one fitted for `none` precision >= 0.9 and a few fixed shifts, each with the
 share of prompts handed a wrong skill.
 
+`--sweep` scores every split in a new project with `suggest.min_probability` from 0.3 to 0.8:
+end to end, the share handed a wrong skill, and `none` precision at each.
+
 Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
-       [--model-all] [--write-background] [--fit-none]
+       [--model-all] [--write-background] [--fit-none] [--sweep]
 """
 
 from __future__ import annotations
@@ -54,9 +57,19 @@ sys.path.insert(0, str(REPO))
 
 DATA = HERE / "data"
 # Splits kept unread while tuning: their failures are listed only with --show-holdout.
-HOLDOUTS = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8")
+HOLDOUTS = (
+    "holdout",
+    "holdout2",
+    "holdout3",
+    "holdout4",
+    "holdout5",
+    "holdout6",
+    "holdout7",
+    "holdout8",
+    "holdout9",
+)
 # Holdouts whose failures have been read and tuned on since: `--fit-none` may learn from them.
-# `holdout7` and `holdout8` are not among them: the figures to trust.
+# `holdout7`, `holdout8` and `holdout9` are not among them: the figures to trust.
 TUNED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 
 
@@ -223,6 +236,33 @@ def baseline_quality(skills: list[dict], rows: list[dict]) -> None:
         )
 
 
+def sweep(skills: list[dict], rows: list[dict]) -> None:
+    """End to end, the share handed a wrong skill, and `none` precision, for `suggest.min_probability`
+    from 0.3 (the default) to 0.8: what a project that would rather miss a skill than be handed a
+    wrong one gives up by raising it."""
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    readable = {"dev", "test", "fresh", *TUNED}
+    groups = {"readable splits": readable, "hard": {"hard"}}
+    groups.update((split, {split}) for split in HOLDOUTS if split not in TUNED)
+    print("suggest.min_probability: end to end / wrong skill / `none` precision, in a new project")
+    for least in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            write_project(root, skills)
+            (root / ".edgar").mkdir(exist_ok=True)
+            (root / ".edgar" / "config.toml").write_text(f"[suggest]\nmin_probability = {least}\n")
+            layout = Layout(root, root / "home")
+            results = evaluate(layout, load_config(layout, environ={}), rows)
+        cells = []
+        for label, splits in groups.items():
+            got = scores([r for r in results if r["split"] in splits])
+            figures = f"{got['end_to_end']:.1%} / {got['wrong_skill']:.1%} / {got['none_precision']:.2f}"
+            cells.append(f"{label} {figures}")
+        print(f"  {least}: " + ";  ".join(cells))
+
+
 def write_examples(root: Path, history: list[dict], *, taught_none: bool) -> None:
     """The examples file a project would have after `history`: each prompt that needed a skill as the
     agent loading its first right skill, and (`taught_none`) each that needed none as a person's `none`."""
@@ -308,9 +348,9 @@ def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> N
 
 
 def by_examples(results: list[dict]) -> None:
-    """End to end on the two splits not tuned on, by how many examples the right skill had."""
+    """End to end on the splits not tuned on, by how many examples the right skill had."""
     bands = (("none", 0, 0), ("1-4", 1, 4), ("5-9", 5, 9), ("10 or more", 10, 10**9))
-    for split in ("holdout7", "holdout8"):
+    for split in (h for h in HOLDOUTS if h not in TUNED):
         cells = []
         for label, low, high in bands:
             part = [r for r in results if r["split"] == split and r["gold"] and low <= r["examples"] <= high]
@@ -672,6 +712,9 @@ def main() -> int:
         return 0
     if "--fit-none" in sys.argv:
         fit_none(skills, rows)
+        return 0
+    if "--sweep" in sys.argv:
+        sweep(skills, rows)
         return 0
     if "--model-only" in sys.argv:
         model_quality(skills, rows)

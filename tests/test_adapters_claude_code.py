@@ -763,6 +763,15 @@ def test_a_skill_the_person_ran_as_a_slash_command_is_loaded(tmp_path):
     assert _read(t.write(tmp_path / "d.jsonl"), names).record["skills"] == []
 
 
+def test_the_real_slash_command_of_a_plugins_skill_is_a_load():
+    # marot/spotter: a person ran the handgemacht plugin's create-beads skill as a slash command.
+    path = FIXTURES / "claude-code-2.1.38-slash-skill.jsonl"
+    record = _read(path, {"create-beads"}).record
+    assert record["prompt"].startswith("/handgemacht:create-beads websearch to learn how to fastest")
+    assert record["skills"] == ["create-beads"]
+    assert _read(path, {"commit"}).record["skills"] == []
+
+
 def test_the_real_failed_skill_call_is_not_a_load():
     # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
     from edgar_min.adapters.claude_code import read_turns
