@@ -555,12 +555,20 @@ def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
 
 
 def test_an_alias_is_looked_up_as_a_pass_over_the_whole_table_would_find_it():
-    from edgar_min.skills.routing import _STOP, ALIASES, alias_targets, singular
+    from edgar_min.skills.routing import (
+        _STOP,
+        ALIASES,
+        _alias_keys,
+        _alias_singulars,
+        alias_targets,
+        singular,
+    )
 
     for form in {singular(key) for key in ALIASES} | {"slide", "color", "colour", "nothing-here"}:
         keys = [key for key in ALIASES if singular(key) == form]  # in the table's order
         expected = tuple(dict.fromkeys(stem(t) for key in keys for t in ALIASES[key] if t not in _STOP))
         assert alias_targets(form) == expected, form
+        assert (form in _alias_singulars()) == bool(_alias_keys(form)), form  # what a typo is checked by
 
 
 @given(st.lists(st.text("abcz", max_size=4), max_size=30), st.text("abcz", max_size=5))

@@ -702,6 +702,18 @@ def _alias_forms(word: str) -> list[str]:
 
 
 _alias_targets: dict[str, tuple[str, ...]] = {}
+_ALIAS_SINGULARS: frozenset[str] | None = None
+
+
+def _alias_singulars() -> frozenset[str]:
+    """The singular form of every `ALIASES` key: a typo's few hundred edits are each looked up in it.
+
+    Made on first use (a prompt without a typo needs none of it), and kept for the process.
+    """
+    global _ALIAS_SINGULARS  # noqa: PLW0603 - built once, on first use: import time is a budget
+    if _ALIAS_SINGULARS is None:
+        _ALIAS_SINGULARS = frozenset(map(singular, ALIASES))
+    return _ALIAS_SINGULARS
 
 
 def _alias_keys(form: str) -> tuple[str, ...]:
@@ -1168,7 +1180,8 @@ class RoutingIndex:
             edits.update(a + b[1:] for a, b in splits if b)
             edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
         edits.discard(raw)
-        alias = min((form for form in {singular(e) for e in edits} if _alias_keys(form)), default=None)
+        known = _alias_singulars()
+        alias = min((singular(e) for e in edits if singular(e) in known), default=None)
         found = [s for s in {stem(e) for e in edits if len(e) >= 3} if s in self.idf]
         if not found:
             return None, alias
