@@ -141,9 +141,10 @@ TEMPERATURE = 0.5
 RANKED = 64
 # After this many words' postings were built one by one, build them all at once.
 EAGER_AFTER = 200
-# Up to this many matching skills, sorting them all costs less than importing `heapq` (an
-# extension module, about 0.4 ms) to pick the best: a prompt over a few hundred skills sorts.
-SORT_UP_TO = 2000
+# Up to this many matching skills, sorting them all costs no more than picking the best with
+# `heapq` (and spares a fresh process importing it, about 0.4 ms): a prompt over a few hundred
+# skills sorts; past it, a long-lived index over thousands is faster with `heapq`.
+SORT_UP_TO = 1000
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
 # What redaction puts where a secret was (`learning.redact.MARK`): no word of the message.
