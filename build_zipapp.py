@@ -3,11 +3,12 @@
 
 Reproducible: entries sorted, timestamps fixed from `SOURCE_DATE_EPOCH`
 (default: 2026-01-01), permissions fixed, so two builds are byte-identical.
-The package is packed in one stored entry, `edgar_min.zip` (see edgar_min/importer.py), and
-each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout (`pkg/mod.pyc`,
-not `__pycache__`), used without looking at the source: zipimport (which runs the entry point)
-ignores `__pycache__` and rejects timestamp-based pycs from a zip. Those are for the builder's
-Python; on another one `__main__.py` has `edgar_min.bytecode` find or write a copy for it.
+The package is packed in one stored entry, `edgar_min.zip`, led by its own listing (see
+edgar_min/importer.py), and each `.py` ships with an `unchecked-hash` `.pyc` beside it in the
+legacy layout (`pkg/mod.pyc`, not `__pycache__`), used without looking at the source: zipimport
+(which runs the entry point) ignores `__pycache__` and rejects timestamp-based pycs from a zip.
+Those are for the builder's Python; on another one `__main__.py` has `edgar_min.bytecode` find
+or write a copy for it.
 """
 
 from __future__ import annotations
