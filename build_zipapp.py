@@ -3,11 +3,12 @@
 
 Reproducible: entries sorted, timestamps fixed from `SOURCE_DATE_EPOCH`
 (default: 2026-01-01), permissions fixed, so two builds are byte-identical.
-The package is packed in one stored entry, `edgar_min.zip` (see edgar_min/importer.py), and
-each `.py` ships with an `unchecked-hash` `.pyc` beside it in the legacy layout (`pkg/mod.pyc`,
-not `__pycache__`), used without looking at the source: zipimport (which runs the entry point)
-ignores `__pycache__` and rejects timestamp-based pycs from a zip. Those are for the builder's
-Python; on another one `__main__.py` has `edgar_min.bytecode` find or write a copy for it.
+The package is packed in one stored entry, `edgar_min.zip`, led by its own listing (see
+edgar_min/importer.py), and each `.py` ships with an `unchecked-hash` `.pyc` beside it in the
+legacy layout (`pkg/mod.pyc`, not `__pycache__`), used without looking at the source: zipimport
+(which runs the entry point) ignores `__pycache__` and rejects timestamp-based pycs from a zip.
+Those are for the builder's Python; on another one `__main__.py` has `edgar_min.bytecode` find
+or write a copy for it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import io
+import marshal
 import os
 import py_compile
 import sys
@@ -36,6 +38,7 @@ SHEBANG = b"#!/usr/bin/env python3\n"
 LOOKUP = "_edgar_bytecode"
 IMPORTER = "_edgar_importer"
 PACKED = "edgar_min.zip"  # edgar_min.importer.PACKED: the package, in one entry
+LISTING = ".listing"  # edgar_min.importer.LISTING: the packed zip's first entry, its directory
 MAIN = """import gc
 gc.set_threshold(50_000, 50, 100)  # see edgar_min/__main__.py
 import sys
@@ -130,8 +133,28 @@ def entries(package_dir: Path) -> list[tuple[str, bytes]]:
     for name, module in ((LOOKUP, "bytecode.py"), (IMPORTER, "importer.py")):
         source = package_dir / module
         found += [(f"{name}.py", source.read_bytes()), (f"{name}.pyc", _pyc(source, f"{name}.py"))]
-    found.append((PACKED, _zip(package_entries(package_dir))))
+    found.append((PACKED, _packed(package_entries(package_dir))))
     return sorted(found)
+
+
+def _packed(files: list[tuple[str, bytes]]) -> bytes:
+    """The packed package: a zip of `files` led by `LISTING`, where each of them is in it.
+
+    Each entry's place is counted from the end of the listing's own entry, so the listing can
+    say it before its own size is known. Marshal format 2 has no back-references, so the same
+    listing gives the same bytes on every build.
+    """
+    with zipfile.ZipFile(io.BytesIO(_zip(files))) as plain:
+        listing = {i.filename: (i.header_offset, i.file_size) for i in plain.infolist()}
+    data = marshal.dumps(listing, 2)
+    packed = _zip([(LISTING, data), *files])
+    shift = 30 + len(LISTING) + len(data)  # the listing's local header (no extra field) and data
+    with zipfile.ZipFile(io.BytesIO(packed)) as zf:
+        moved = {i.filename: (i.header_offset - shift, i.file_size) for i in zf.infolist()[1:]}
+    if moved != listing:
+        msg = "build_zipapp.py: the packed zip's entries are not where its listing says"
+        raise SystemExit(msg)
+    return packed
 
 
 def _zip(files: list[tuple[str, bytes]], prefix: bytes = b"") -> bytes:

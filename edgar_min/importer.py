@@ -2,11 +2,13 @@
 
 The archive keeps the package in one stored entry, `edgar_min.zip` (its sources and the
 builder's `.pyc` files), so that the archive's own directory, which zipimport reads in Python on
-every run, has a handful of entries instead of two hundred. `ArchiveImporter` goes first on
-`sys.meta_path` for `edgar_min` and reads each module with one read: its bytecode from the
-packed entry, or from this Python's copy of it (`edgar_min.bytecode`); a module without bytecode
-for this Python is compiled from its source, once (zipimport compiles such a module twice, and
-reads every `.pyc` twice).
+every run, has a handful of entries instead of two hundred. That zip's first entry, `.listing`,
+is its directory as the build wrote it, read at once: walking two hundred directory entries in
+Python was a fiftieth of a prompt hook. Without it (or damaged) the directory is walked.
+`ArchiveImporter` goes first on `sys.meta_path` for `edgar_min` and reads each module with
+one read: its bytecode from the packed entry, or from this Python's copy of it
+(`edgar_min.bytecode`); a module without bytecode for this Python is compiled from its source,
+once (zipimport compiles such a module twice, and reads every `.pyc` twice).
 
 The build puts a copy of this module at the top of the archive (`_edgar_importer`), and the
 bytecode copy for another Python starts with it, so that Python loads it already compiled.
@@ -20,10 +22,13 @@ import sys
 from importlib.machinery import ModuleSpec
 from importlib.util import MAGIC_NUMBER
 
-__all__ = ["PACKED", "ArchiveImporter", "directory", "entries", "install", "packed"]
+__all__ = ["LISTING", "PACKED", "ArchiveImporter", "directory", "entries", "install", "listed", "packed"]
 
 PACKAGE = "edgar_min"
 PACKED = "edgar_min.zip"  # the archive's entry holding the package
+# The packed zip's first entry: {name: (where its local header is, counted from the end of this
+# entry, its size)} for every other entry, marshalled (the archive's own data, like its bytecode).
+LISTING = ".listing"
 _END = b"PK\x05\x06"  # the end of a zip's central directory, 22 bytes without a comment
 _ENTRY = b"PK\x01\x02"  # a central directory entry
 _LOCAL = b"PK\x03\x04"  # a local file header
@@ -100,6 +105,8 @@ def read_entry(fd: int, where: tuple[int, int], name: str) -> bytes | None:
         return None
     name_size = int.from_bytes(data[26:28], "little")
     extra = int.from_bytes(data[28:30], "little")
+    if data[30:head] != name.encode():  # another entry than the listing says
+        return None
     if extra or name_size != head - 30:  # a local header unlike its directory entry
         data = _pread(fd, size, offset + 30 + name_size + extra)
         return data if len(data) == size else None
@@ -118,6 +125,12 @@ def _listing(path: str, end: int | None = None) -> Listing | None:
 
 def packed(archive: str) -> int | None:
     """Where the packed package's zip ends in `archive`, or None when the archive has none."""
+    span = _packed_span(archive)
+    return None if span is None else span[1]
+
+
+def _packed_span(archive: str) -> tuple[int, int] | None:
+    """Where the packed package's zip starts and ends in `archive`, or None when it has none."""
     found = _listing(archive)
     where = None if found is None else found.get(PACKED)
     if where is None:
@@ -132,8 +145,42 @@ def packed(archive: str) -> int | None:
         os.close(fd)
     if head[:4] != _LOCAL:
         return None
-    skip = int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
-    return where[0] + 30 + skip + where[1]
+    start = where[0] + 30 + int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
+    return start, start + where[1]
+
+
+def listed(archive: str, start: int, end: int) -> Listing | None:
+    """The entries of the zip from `start` to `end` in `archive` from its first entry, `LISTING`,
+    as `entries` gives them; None when it has no such entry, or one that is not this zip's.
+
+    A zip rewritten since (an entry added, removed or resized) moves its directory or changes
+    its count: the listing's last entry must end where the directory begins, and the directory
+    must count the listing's entries and the listing itself.
+    """
+    name = LISTING.encode()
+    try:
+        fd = os.open(archive, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = _pread(fd, 30 + len(name), start)
+        record = _pread(fd, 22, end - 22)
+        if head[:4] != _LOCAL or head[30:] != name or head[8:10] != b"\0\0" or record[:4] != _END:
+            return None  # not a stored listing first, or a zip with a comment
+        size = int.from_bytes(head[22:26], "little")
+        base = start + len(head) + int.from_bytes(head[28:30], "little")
+        found = marshal.loads(_pread(fd, size, base))  # noqa: S302 - the archive's own data, like its bytecode
+        base += size
+        last, (at, length) = next(reversed(found.items()))
+        if int.from_bytes(record[10:12], "little") != len(found) + 1 or (
+            base + at + 30 + len(last.encode()) + length != start + int.from_bytes(record[16:20], "little")
+        ):
+            return None
+        return {key: (base + at, length) for key, (at, length) in found.items()}
+    except (OSError, ValueError, EOFError, TypeError, AttributeError, StopIteration):
+        return None
+    finally:
+        os.close(fd)
 
 
 def _loads(pyc: bytes) -> object:
@@ -194,9 +241,13 @@ class ArchiveImporter:
         found = self._find(name)
         if found is None:
             return None
-        key, package, _data, _compiled = found
+        key, package, _data, compiled = found
         spec = ModuleSpec(name, self, origin=f"{self.archive}/{key}.py", is_package=package)
         spec.has_location = True
+        if compiled:
+            # Where its bytecode is, for `__cached__`: left unset, importlib works out a
+            # `__pycache__` path (one no archive has) on every import, a tenth of importing it.
+            spec.cached = f"{self.code}/{key}.pyc"
         spec.loader_state = found
         if package:
             spec.submodule_search_locations = [f"{self.archive}/{key.rpartition('/')[0]}"]
@@ -248,11 +299,12 @@ def install(archive: str, code: str | None = None) -> bool:
     `code` is this Python's bytecode copy of the archive, if it has one. Returns False,
     changing nothing, when the archive holds no packed package or cannot be read.
     """
-    end = packed(archive)
-    if end is None:
+    span = _packed_span(archive)
+    if span is None:
         return False
+    start, end = span
     if code is None:
-        compiled = _listing(archive, end)
+        compiled = listed(archive, start, end) or _listing(archive, end)
         sources: Listing | int = compiled or {}
     else:
         compiled, sources = _listing(code), end

@@ -219,11 +219,17 @@ def _what(self: Any, name: str) -> str:
 
 def _is_classvar(annotation: Any) -> bool:
     text = annotation if isinstance(annotation, str) else repr(annotation)
-    return text in {"ClassVar", "typing.ClassVar"} or text.startswith(("ClassVar[", "typing.ClassVar["))
+    return "ClassVar" in text and (
+        text in {"ClassVar", "typing.ClassVar"} or text.startswith(("ClassVar[", "typing.ClassVar["))
+    )
+
+
+_MUTABLE = frozenset({list, dict, set})  # defaults every record would share
 
 
 def _make(cls: type, frozen: bool) -> type:
-    if any(hasattr(base, "__record_names__") for base in cls.__mro__[1:]):
+    bases = cls.__mro__[1:]
+    if bases != (object,) and any(hasattr(base, "__record_names__") for base in bases):
         msg = f"record {cls.__qualname__} may not inherit from another record"
         raise TypeError(msg)
     namespace = dict(cls.__dict__)
@@ -237,7 +243,7 @@ def _make(cls: type, frozen: bool) -> type:
             continue
         value = namespace.pop(name, MISSING)
         spec = value if isinstance(value, Field) else Field(value, MISSING, None, repr=True)
-        if type(spec.default) in {list, dict, set}:
+        if type(spec.default) in _MUTABLE:
             msg = (
                 f"{cls.__qualname__}.{name}: a mutable default is shared by every record; use default_factory"
             )
@@ -263,9 +269,10 @@ def _make(cls: type, frozen: bool) -> type:
             namespace["__hash__"] = hash_
     else:
         namespace.setdefault("__hash__", None)  # equal by value and mutable: not hashable
+    methods = [v for v in cls.__dict__.values() if type(v) not in _PLAIN]  # before ours were added
     made = type(cls)(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
-    _rebind_class_cells(namespace, cls, made)
+    _rebind_class_cells(methods, cls, made)
     if "__init__" not in cls.__dict__:
         made.__init__ = _first_init(made, found, frozen)
     return made
@@ -285,17 +292,23 @@ _UNSET = object()
 
 def _first_init(cls: type, found: list[Field], frozen: bool) -> Callable[..., None]:
     """The binder a class starts with: the same arguments, defaults and order as the compiled one."""
-    names = tuple(f.name for f in found)
-    required = [f.name for f in found if f.default is MISSING and f.default_factory is MISSING]
-    if list(names[: len(required)]) != required:  # said when the class is made, not at its first record
-        late = next(n for n in names[len(required) :] if n in required)
-        msg = f"field {late!r} of {cls.__qualname__} has no default but follows one that has"
-        raise TypeError(msg)
+    names, defaults, factories, setters = [], [], [], []
+    members = cls.__dict__
+    defaulted = False
+    for f in found:  # one pass: a class is made on every run, and most build a record or two
+        if f.default is not MISSING or f.default_factory is not MISSING:
+            defaulted = True
+        elif defaulted:  # said when the class is made, not at its first record
+            required = [f.name for f in found if f.default is MISSING and f.default_factory is MISSING]
+            late = next(n for n in [g.name for g in found][len(required) :] if n in required)
+            msg = f"field {late!r} of {cls.__qualname__} has no default but follows one that has"
+            raise TypeError(msg)
+        names.append(f.name)
+        defaults.append(f.default)
+        factories.append(f.default_factory)
+        # Slot setters go past a frozen record's refusing __setattr__, as the compiled one does.
+        setters.append(members[f.name].__set__)
     index = {name: i for i, name in enumerate(names)}
-    defaults = tuple(f.default for f in found)
-    factories = tuple(f.default_factory for f in found)
-    # Slot setters go past a frozen record's refusing __setattr__, as the compiled one does.
-    setters = tuple(cls.__dict__[name].__set__ for name in names)
     post_init = hasattr(cls, "__post_init__")
     calls = 0
 
@@ -371,9 +384,14 @@ def _init(cls: type, found: list[Field], frozen: bool) -> Callable[..., None]:
     return init
 
 
-def _rebind_class_cells(namespace: dict[str, Any], old: type, new: type) -> None:
+# What a class body's namespace holds that is never a method: its name, docstring, annotations,
+# constants. Passed over when the class's methods are searched for `__class__`.
+_PLAIN = frozenset({str, dict, tuple, int, float, bool, type(None), frozenset, Field})
+
+
+def _rebind_class_cells(values: list[Any], old: type, new: type) -> None:
     """Point zero-argument `super()` and `__class__` in the class's methods at the class made here."""
-    for value in namespace.values():
+    for value in values:
         methods = (value.fget, value.fset, value.fdel) if isinstance(value, property) else (value,)
         for method in methods:
             func = getattr(method, "__func__", method)  # a classmethod's or staticmethod's function

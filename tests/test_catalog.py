@@ -54,6 +54,23 @@ def test_a_garbage_or_foreign_cache_is_ignored_and_rebuilt(layout):
         assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
 
 
+def test_a_project_moved_whole_names_its_skills_where_they_are_now(layout, tmp_path):
+    # A rename keeps every file's inode, size and mtime: the folders are part of the key.
+    load_catalog(layout)
+    moved = tmp_path.parent / (tmp_path.name + "-moved")
+    os.rename(tmp_path, moved)
+    entry = load_catalog(Layout(moved, moved / "home")).entries["pdf"]
+    assert entry.path == str(moved / ".claude" / "skills" / "pdf" / "SKILL.md")
+    assert entry.body()
+
+
+def test_a_run_with_another_user_scope_and_no_skills_there_is_served_from_the_cache(layout, monkeypatch):
+    first = load_catalog(layout)
+    refuse_skill_reads(monkeypatch)
+    other = Layout(layout.root, os.path.join(layout.root, "another-home"))
+    assert load_catalog(other).entries == first.entries
+
+
 def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
     write_skills(tmp_path / ".claude" / "skills", ["pdf"])
     (tmp_path / ".edgar").mkdir()
@@ -74,6 +91,26 @@ def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
     monkeypatch.setattr(Skill, "frontmatter", counting)
     load_catalog(layout)
     assert len(calls) == 9
+
+
+def test_a_new_background_catalogue_is_part_of_the_key(layout, monkeypatch):
+    # The cache keeps each word's count in the background catalogue beside its postings.
+    from edgar_min.skills import routing
+
+    before = load_catalog(layout).index.idf["pdf"]
+    monkeypatch.setattr(routing, "COUNTS", routing.COUNTS + "pdf:40\n")
+    monkeypatch.setattr(routing, "background_counts", lambda: ({"pdf": 40}, routing.DOCUMENTS))
+    calls = []
+    real = Skill.frontmatter
+
+    def counting(self):
+        calls.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(Skill, "frontmatter", counting)
+    after = load_catalog(layout).index.idf["pdf"]
+    assert len(calls) == 9  # every skill read again
+    assert after < before  # a word the catalogue has more often weighs less
 
 
 def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):
@@ -180,19 +217,39 @@ def test_a_word_only_the_bodys_opening_uses_still_finds_the_skill(tmp_path):
 def test_a_cache_whose_index_is_not_one_is_rebuilt_and_a_damaged_posting_never_breaks_routing(layout):
     load_catalog(layout)
     cache = Path(layout.routing_cache)
-    head, _, rows = cache.read_bytes().partition(b"\n")
+    whole = cache.read_bytes()
+    head, postings, rows = whole.split(b"\n", 2)
     document = json.loads(head)
 
-    def write(header: dict, rest: bytes = rows) -> None:
-        cache.write_bytes(json.dumps(header).encode() + b"\n" + rest)
+    def write(header: dict, text: bytes = postings, rest: bytes = rows) -> None:
+        cache.write_bytes(json.dumps(header).encode() + b"\n" + text + b"\n" + rest)
 
-    for key, junk in (("postings", {"pdf": 7}), ("names", ["pdf"]), ("lengths", "long")):
+    for key, junk in (("names", ["pdf"]), ("lengths", "long"), ("by_name", {"pdf": "pdf"})):
         write({**document, "index": {**document["index"], key: junk}})
-        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"  # rebuilt
-    write(document, rows.rsplit(b"\n", 2)[0] + b"\n")  # a skill's line missing
+        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
+        assert cache.read_bytes() == whole  # rebuilt
+    # A word without its postings, text that is not ASCII, no postings line at all.
+    for text in (postings + b" orphan", postings.replace(b"pdf", "pdf\u00e9".encode(), 1), b""):
+        write(document, text)
+        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
+        assert cache.read_bytes() == whole
+    cache.write_bytes(head + b"\n")
     assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
-    damaged = {**document["index"], "postings": dict.fromkeys(document["index"]["postings"], "x:y,999:1.0")}
-    write({**document, "index": damaged})
+    assert cache.read_bytes() == whole
+    sizes = document["sizes"]
+    for junk in (
+        sizes[:-1],
+        [*sizes[:-1], sizes[-1] + 1],
+        [0, *sizes[1:]],
+        "many",
+    ):  # lines not where it says
+        write({**document, "sizes": junk})
+        assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
+        assert cache.read_bytes() == whole
+    write(document, rest=rows.rsplit(b"\n", 2)[0] + b"\n")  # a skill's line missing
+    assert load_catalog(layout).index.search("merge pdfs")[0].name == "pdf"
+    words = postings.split(b" ")[::2]
+    write(document, b" ".join(word + b" x:y,999:1.0" for word in words))
     hits = load_catalog(layout).index.search("merge pdfs")  # no exception: the words say nothing now
     assert [h.name for h in hits] == ["pdf"]  # found by its name alone
 
@@ -200,9 +257,17 @@ def test_a_cache_whose_index_is_not_one_is_rebuilt_and_a_damaged_posting_never_b
 def test_a_damaged_line_of_the_cache_is_a_sentence_and_the_cache_is_rebuilt(layout):
     load_catalog(layout)
     cache = Path(layout.routing_cache)
-    lines = cache.read_bytes().split(b"\n")
+    whole = cache.read_bytes()
+    lines = whole.split(b"\n")
     names = json.loads(lines[0])["index"]["names"]
-    lines[1 + names.index("pdf")] = b'["half a line'
+    at = 2 + names.index("pdf")  # after the header and the postings
+    line = lines[at]
+    # A line of another size than the header gives: the cache is not this one, and is rebuilt.
+    lines[at] = b'["half a line'
+    cache.write_bytes(b"\n".join(lines))
+    assert load_catalog(layout).entries["pdf"].card.description
+    assert cache.read_bytes() == whole
+    lines[at] = b'["half a line' + b" " * (len(line) - 13)  # the same size, not JSON
     cache.write_bytes(b"\n".join(lines))
     catalog = load_catalog(layout)
     with pytest.raises(BadInput, match="the routing cache's line for pdf is damaged; it was removed"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import marshal
+import os
 import subprocess
 import sys
 import zipfile
@@ -12,7 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from edgar_min.importer import PACKED, ArchiveImporter, directory, entries, install, packed
+from edgar_min.importer import (
+    LISTING,
+    PACKED,
+    ArchiveImporter,
+    _packed_span,
+    directory,
+    entries,
+    install,
+    listed,
+    packed,
+    read_entry,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -148,6 +160,60 @@ def test_directory_and_entries_agree_with_zipfile_on_the_built_archive(tmp_path)
         name = ".".join(source.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
         assert every.find_spec(name) is not None, name
         assert every.get_source(name) == source.read_text(), name
+
+
+def built_archive(tmp_path) -> Path:
+    out = tmp_path / "edgar.pyz"
+    subprocess.run(
+        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, capture_output=True
+    )
+    return out
+
+
+def test_the_packed_zips_own_listing_is_its_directory(tmp_path):
+    out = built_archive(tmp_path)
+    start, end = _packed_span(str(out))
+    walked = entries(*directory(str(out), end))
+    assert next(iter(walked)) == LISTING  # its first entry
+    assert listed(str(out), start, end) == {k: v for k, v in walked.items() if k != LISTING}
+
+
+def test_a_packed_zip_rewritten_since_its_listing_is_read_by_its_directory(tmp_path):
+    # A vendor drops a subpackage from the archive and keeps the listing: it no longer says
+    # where anything is, so it is not used, and every module is still found.
+    out = built_archive(tmp_path)
+    with zipfile.ZipFile(out) as zf:
+        packed_bytes = zf.read(PACKED)
+        outer = [(info, zf.read(info.filename)) for info in zf.infolist()]
+    for keep in (lambda n: not n.startswith("edgar_min/learning/"), lambda n: n != "edgar_min/cli/quick.pyc"):
+        package = zipfile.ZipFile(io.BytesIO(packed_bytes))  # writing an entry moves its ZipInfo
+        inner = io.BytesIO()
+        with zipfile.ZipFile(inner, "w") as kept:
+            for info in package.infolist():
+                if keep(info.filename):
+                    kept.writestr(info, package.read(info.filename))
+        stripped = tmp_path / "stripped.pyz"
+        with zipfile.ZipFile(stripped, "w") as dst:
+            for info, data in outer:
+                dst.writestr(info, inner.getvalue() if info.filename == PACKED else data)
+        start, end = _packed_span(str(stripped))
+        assert listed(str(stripped), start, end) is None
+        code = "import sys; sys.path.insert(0, sys.argv[1]); import edgar_min.cli.quick, edgar_min.layout"
+        subprocess.run(
+            [sys.executable, "-I", "-S", "-c", code, str(stripped)], check=True, capture_output=True
+        )
+
+
+def test_an_entry_is_read_only_under_its_own_name(small):
+    path, _ = small
+    found = entries(*directory(path))
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        # Both of the same length: a listing that sent one to the other would run the wrong code.
+        assert read_entry(fd, found["edgar_min/old.pyc"], "edgar_min/old.pyc") is not None
+        assert read_entry(fd, found["edgar_min/old.pyc"], "edgar_min/odd.pyc") is None
+    finally:
+        os.close(fd)
 
 
 def test_a_zip_with_a_comment_or_no_zip_at_all_gives_no_directory(tmp_path):

@@ -552,3 +552,50 @@ def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
     assert [term for term, _ in index.expand(f"deploy {MARK} to the lagoon")] == ["deploy", "lagoon"]
     assert "redact" not in asked_terms([f"merge these pdfs, key {MARK}"])
     assert index.search(f"token {MARK} please") == []
+
+
+def test_an_alias_is_looked_up_as_a_pass_over_the_whole_table_would_find_it():
+    from edgar_min.skills.routing import (
+        _STOP,
+        ALIASES,
+        _alias_keys,
+        _alias_singulars,
+        alias_targets,
+        singular,
+    )
+
+    for form in {singular(key) for key in ALIASES} | {"slide", "color", "colour", "nothing-here"}:
+        keys = [key for key in ALIASES if singular(key) == form]  # in the table's order
+        expected = tuple(dict.fromkeys(stem(t) for key in keys for t in ALIASES[key] if t not in _STOP))
+        assert alias_targets(form) == expected, form
+        assert (form in _alias_singulars()) == bool(_alias_keys(form)), form  # what a typo is checked by
+
+
+@given(st.lists(st.text("abcz", max_size=4), max_size=30), st.text("abcz", max_size=5))
+def test_a_prefix_is_found_where_bisect_would_find_it(words, word):
+    from bisect import bisect_left
+
+    from edgar_min.skills.routing import _insertion_point
+
+    words.sort()
+    assert _insertion_point(words, word) == bisect_left(words, word)
+
+
+@settings(max_examples=50)
+@given(
+    st.lists(st.tuples(st.floats(-5, 0), st.integers(0, 400)), max_size=80, unique_by=lambda t: t[1]),
+    st.integers(1, 20),
+)
+def test_the_best_hits_are_the_same_whether_sorted_or_picked_by_heapq(items, limit):
+    from edgar_min.skills import routing
+
+    ranked = [(neg, f"skill-{n}", -neg, 1.0) for neg, n in items]
+    matched = {name: 1 for _, name, _, _ in ranked}
+    sorted_hits = routing._best(list(ranked), matched, limit)
+    saved = routing.SORT_UP_TO
+    routing.SORT_UP_TO = 0  # every list picked by heapq
+    try:
+        assert routing._best(list(ranked), matched, limit) == sorted_hits
+    finally:
+        routing.SORT_UP_TO = saved
+    assert [h.name for h in sorted_hits[0]] == [name for _, name, _, _ in sorted(ranked)[:limit]]

@@ -250,6 +250,8 @@ def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> 
     cwd = payload.get("cwd")
     if not isinstance(cwd, str) or not cwd:
         return
+    if cwd == layout.root:  # what Claude Code sends when the hook runs with --root its project dir
+        return
     try:
         here, root = os.path.realpath(cwd), os.path.realpath(layout.root)
         inside = here == root or here.startswith(root.rstrip(os.sep) + os.sep)

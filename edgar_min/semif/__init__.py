@@ -23,7 +23,6 @@ import time
 
 from edgar_min.errors import ConfigError, ModelError
 from edgar_min.learning.redact import redact
-from edgar_min.semif.questions import MAX_QUESTIONS, Question, requests_for
 from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
@@ -54,7 +53,9 @@ __all__ = [
 ]
 
 
-if not TYPE_CHECKING:
+if TYPE_CHECKING:
+    from edgar_min.semif.questions import MAX_QUESTIONS, Question
+else:
     Protocol = object  # `Engine` is a description for type checkers; nothing checks it at run time
 
 
@@ -69,6 +70,17 @@ class Engine(Protocol):
     model: str
 
     def call(self, decision: DecisionRequest) -> DecisionResult: ...
+
+
+def __getattr__(name: str) -> object:
+    # Several questions over one state are their own module, imported when first named: the prompt
+    # hook asks one question and skips it (its record class alone is about 0.1 ms).
+    if name in {"MAX_QUESTIONS", "Question"}:
+        from edgar_min.semif import questions
+
+        return getattr(questions, name)
+    msg = f"module {__name__!r} has no attribute {name!r}"
+    raise AttributeError(msg)
 
 
 def new_run_id() -> str:
@@ -199,6 +211,7 @@ def decide_many(  # noqa: PLR0917 - mirrors `decide`
     row, all with one run id (`run_id`, or a new one). Bad input raises before any engine is built.
     """
     from edgar_min.semif.log import DecisionLog
+    from edgar_min.semif.questions import requests_for
 
     requests = tuple(_redacted(r) for r in requests_for(state, questions))
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())

@@ -10,7 +10,7 @@ size. Regenerate with `python3 bench/bench_suggest.py --write-background`.
 
 from __future__ import annotations
 
-__all__ = ["DOCUMENTS", "background_counts"]
+__all__ = ["COUNTS", "DOCUMENTS", "background_count", "background_counts"]
 
 DOCUMENTS = 288
 COUNTS = """
@@ -153,3 +153,18 @@ def background_counts() -> tuple[dict[str, int], int]:
         flat = COUNTS.replace(":", " ").split()
         _COUNTS = dict(zip(flat[::2], map(int, flat[1::2]), strict=True)), DOCUMENTS
     return _COUNTS
+
+
+def background_count(word: str) -> int:
+    """How many catalogue skills use `word` (0 for none), as `background_counts` says, found in
+    the table without reading all of it: a prompt asks this of the few words no skill here has."""
+    if not word or any(c in word for c in ": \n"):  # no table word has these: none could match
+        return 0
+    for before in (" ", "\n"):  # each pair follows a space or a line break
+        at = COUNTS.find(f"{before}{word}:")
+        if at >= 0:
+            start = end = at + len(word) + 2
+            while end < len(COUNTS) and COUNTS[end].isdigit():
+                end += 1
+            return int(COUNTS[start:end])
+    return 0

@@ -6,7 +6,9 @@ the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
 found, what routing derives from them: name, description, When-to-use text,
 the body's opening paragraph, path, origin, weighted words (with those of the
 messages that led to each skill, `skills/examples.py`), the words of the
-name, and the warnings met reading them. It is used only while a digest of
+name, and the warnings met reading them: a JSON header with the index, the
+index's postings on one line of text (`RoutingIndex.postings_text`), then one
+JSON line per skill. It is used only while a digest of
 every skill's path, size, mtime_ns and inode, the examples file's, and the
 word rule, are unchanged; anything else (a new, changed or removed skill, a torn or foreign
 file) rebuilds it. A file changed less than `SETTLE_NS` ago is not trusted to
@@ -34,7 +36,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 9"  # 9: examples; 8: a line per skill; 7: the index as built
+FORMAT = (
+    "edgar-min routing 10"  # 10: postings as text; 9: examples; 8: a line per skill; 7: the index as built
+)
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -70,20 +74,24 @@ class CachedEntries:
 
     A prompt needs the few it suggests, not the hundreds it ranks: each entry is one line of
     the cache, parsed when asked for (parsing them all was a tenth of the prompt hook with 200
-    real skills). Reads like a dict of `Entry`.
+    real skills), and found where the header says it is (splitting the file into its lines was
+    as much again). Reads like a dict of `Entry`.
     """
 
-    __slots__ = ("_made", "_path", "_rows")
+    __slots__ = ("_data", "_made", "_path", "_spans")
 
-    def __init__(self, rows: dict[str, bytes], path: str) -> None:
-        self._rows = rows  # name -> its JSON line: [description, when, opening, path, origin, body line]
+    def __init__(self, data: bytes, spans: dict[str, tuple[int, int]], path: str) -> None:
+        self._data = data  # the cache file
+        # name -> where its JSON line is in it: [description, when, opening, path, origin, body line]
+        self._spans = spans
         self._path = path
         self._made: dict[str, Entry] = {}
 
     def __getitem__(self, name: str) -> Entry:
         found = self._made.get(name)
         if found is None:
-            found = self._made[name] = self._entry(name, self._rows[name])
+            start, end = self._spans[name]
+            found = self._made[name] = self._entry(name, self._data[start:end])
         return found
 
     def _entry(self, name: str, line: bytes) -> Entry:
@@ -102,13 +110,13 @@ class CachedEntries:
         raise BadInput(msg)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._rows
+        return name in self._spans
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._rows)
+        return iter(self._spans)
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._spans)
 
     def __eq__(self, other: object) -> bool:
         return dict(self.items()) == (
@@ -118,7 +126,7 @@ class CachedEntries:
     __hash__ = None  # type: ignore[assignment] - equal by value, like a dict
 
     def items(self) -> list[tuple[str, Entry]]:
-        return [(name, self[name]) for name in self._rows]
+        return [(name, self[name]) for name in self._spans]
 
 
 @dataclass(slots=True)
@@ -198,13 +206,20 @@ def _digest(skills: dict[str, Skill], examples: os.stat_result | None) -> tuple[
     if examples is not None:
         parts.append(f"examples\0{examples.st_size}\0{examples.st_mtime_ns}\0{examples.st_ino}\n")
         settled = examples.st_mtime_ns < limit
+    # A skill's path is its scope's folder, its name and SKILL.md: each skill by name and scope,
+    # and the folders of the scopes that have skills once (200 whole paths were a tenth of
+    # reading the cache). Another user scope with no skills in it keys the project alike.
+    folders: dict[str, str] = {}
     for name, skill in skills.items():
         st = skill.stat
         if st is None:
             settled = False
             continue
-        parts.append(f"{name}\0{skill.path}\0{skill.origin}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
+        if skill.scope not in folders:
+            folders[skill.scope] = os.path.dirname(os.path.dirname(skill.path))
+        parts.append(f"{name}\0{skill.scope}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
         settled = settled and st.st_mtime_ns < limit
+    parts.extend(f"{scope}\0{folder}\n" for scope, folder in folders.items())
     return cache_key("".join(parts).encode()), settled
 
 
@@ -222,29 +237,48 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
             return None
         with handle:
             raw = handle.read()
-        # The header and the index on the first line, then one line per skill, read when asked for.
-        head, _, rest = raw.partition(b"\n")
-        data = jsoncodec.loads(head)
+        # The header and the index on the first line, the index's postings as text on the second,
+        # then one line per skill, of the sizes the header gives, read when asked for.
+        head_end = raw.find(b"\n")
+        postings_end = raw.find(b"\n", head_end + 1)
+        if head_end < 0 or postings_end < 0:
+            return None
+        data = jsoncodec.loads(raw[:head_end])
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        index = RoutingIndex.from_cached(data["index"])
-        lines = rest.split(b"\n")
-        names = [] if index is None else _skill_names(index)
-        if index is None or lines.pop() != b"" or len(lines) != len(names):
+        postings = str(memoryview(raw)[head_end + 1 : postings_end], "ascii")  # not a copy of the bytes first
+        index = RoutingIndex.from_cached(data["index"], postings)
+        if index is None:
             return None
-        entries = CachedEntries(dict(zip(names, lines, strict=True)), layout.routing_cache)
+        spans = _spans(_skill_names(index), data["sizes"], postings_end + 1, len(raw))
+        if spans is None:
+            return None
+        entries = CachedEntries(raw, spans, layout.routing_cache)
         warnings = [str(w) for w in data["warnings"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
     return Catalog(index, entries, warnings)
 
 
+def _spans(names: list[str], sizes: object, start: int, end: int) -> dict[str, tuple[int, int]] | None:
+    """Where each skill's line is, from `start` to `end`, each of the size the header gives
+    (its line break included); None when the sizes do not fill that exactly."""
+    if type(sizes) is not list or len(sizes) != len(names):
+        return None
+    spans = {}
+    at = start
+    for name, size in zip(names, sizes, strict=True):
+        if type(size) is not int or size < 1:
+            return None
+        spans[name] = (at, at + size - 1)
+        at += size
+    return spans if at == end else None
+
+
 def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     from edgar_min.atomic import write_text
     from edgar_min.errors import Refused
 
-    index = catalog.index.cached()
-    header = {"format": FORMAT, "digest": digest, "warnings": catalog.warnings, "index": index}
     entries = catalog.entries
     rows = [
         [e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
@@ -252,8 +286,16 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     ]
     try:
         # JSON writes a line break inside a string as an escape: each value stays on its line.
-        lines = [jsoncodec.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in (header, *rows)]
-        text = "\n".join(lines) + "\n"
+        lines = [jsoncodec.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in rows]
+        header = {
+            "format": FORMAT,
+            "digest": digest,
+            "warnings": catalog.warnings,
+            "index": catalog.index.cached(),
+            "sizes": [len(line.encode("utf-8")) + 1 for line in lines],
+        }
+        head = jsoncodec.dumps(header, ensure_ascii=False, separators=(",", ":"))
+        text = "\n".join([head, catalog.index.postings_text(), *lines]) + "\n"
         write_text(layout.routing_cache, text, root=layout.root)
     except (OSError, Refused):
         pass  # only an accelerator

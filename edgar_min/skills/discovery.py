@@ -12,6 +12,11 @@ from __future__ import annotations
 import os
 import stat
 
+try:  # operator's C half, as records.py takes it
+    from _operator import attrgetter
+except ImportError:  # an interpreter without it
+    from operator import attrgetter
+
 from edgar_min.records import dataclass, field
 from edgar_min.skills.names import RESERVED
 
@@ -140,29 +145,34 @@ class SkillSet:
         return None
 
 
+_NAME = attrgetter("name")
+
+
 def _scan(folder: str, origin: str, scope: str, skip: frozenset[str], index: SkillSet) -> list[Skill]:
     problems = index.problems
     found = []
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        entries = sorted(os.scandir(folder), key=_NAME)
     except (FileNotFoundError, NotADirectoryError):
         return found
     except OSError as exc:
         problems.append(f"{folder}: cannot be read ({exc.strerror})")
         return found
+    # Looked up once: the loop runs once per skill folder, on every prompt.
+    regular, stat_of, tail = stat.S_ISREG, os.stat, os.sep + "SKILL.md"
     for entry in entries:
         name = entry.name
         if name.startswith(".") or name in skip:
             continue
         if not entry.is_dir():
             continue
-        path = entry.path + os.sep + "SKILL.md"
+        path = entry.path + tail
         # os.path.isfile stats the file and drops the answer; keep it for the word cache.
         try:
-            found_stat = os.stat(path)
+            found_stat = stat_of(path)
         except (OSError, ValueError):
             found_stat = None
-        if found_stat is None or not stat.S_ISREG(found_stat.st_mode):
+        if found_stat is None or not regular(found_stat.st_mode):
             if origin == "hand" and name not in RESERVED and os.path.lexists(path):
                 problems.append(f"{path}: not a readable file (a dangling link?); its name stays a person's")
                 index.claimed.setdefault(name, Skill(name, origin, scope, path))

@@ -34,7 +34,7 @@ from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
-from edgar_min.skills.background import background_counts
+from edgar_min.skills.background import COUNTS, DOCUMENTS, background_count, background_counts
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -141,6 +141,10 @@ TEMPERATURE = 0.5
 RANKED = 64
 # After this many words' postings were built one by one, build them all at once.
 EAGER_AFTER = 200
+# Up to this many matching skills, sorting them all costs no more than picking the best with
+# `heapq` (and spares a fresh process importing it, about 0.4 ms): a prompt over a few hundred
+# skills sorts; past it, a long-lived index over thousands is faster with `heapq`.
+SORT_UP_TO = 1000
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
 # What redaction puts where a secret was (`learning.redact.MARK`): no word of the message.
@@ -698,20 +702,33 @@ def _alias_forms(word: str) -> list[str]:
     return forms
 
 
-_ALIAS_KEYS: dict[str, tuple[str, ...]] | None = None
 _alias_targets: dict[str, tuple[str, ...]] = {}
+_ALIAS_SINGULARS: frozenset[str] | None = None
 
 
-def _alias_keys() -> dict[str, tuple[str, ...]]:
-    """The `ALIASES` keys by their singular form (the form a typed word is looked up by)."""
-    global _ALIAS_KEYS  # noqa: PLW0603 - built once, on first use: import time is a budget
-    if _ALIAS_KEYS is None:
-        keys: dict[str, tuple[str, ...]] = {}
-        for key in ALIASES:
-            form = singular(key)
-            keys[form] = (*keys.get(form, ()), key)
-        _ALIAS_KEYS = keys
-    return _ALIAS_KEYS
+def _alias_singulars() -> frozenset[str]:
+    """The singular form of every `ALIASES` key: a typo's few hundred edits are each looked up in it.
+
+    Made on first use (a prompt without a typo needs none of it), and kept for the process.
+    """
+    global _ALIAS_SINGULARS  # noqa: PLW0603 - built once, on first use: import time is a budget
+    if _ALIAS_SINGULARS is None:
+        _ALIAS_SINGULARS = frozenset(map(singular, ALIASES))
+    return _ALIAS_SINGULARS
+
+
+def _alias_keys(form: str) -> tuple[str, ...]:
+    """The `ALIASES` keys whose singular form is `form` (the form a typed word is looked up by),
+    in the table's order.
+
+    `singular` takes off "s" or "es" or nothing, so they are among `form`, `form`+"s" and
+    `form`+"es": three lookups, not a pass over the table on every prompt.
+    """
+    found = tuple(key for key in (form, form + "s", form + "es") if key in ALIASES and singular(key) == form)
+    if len(found) > 1:  # "slide" and "slides" both: in the table's order, as a pass over it gives them
+        order = list(ALIASES)
+        found = tuple(sorted(found, key=order.index))
+    return found
 
 
 def alias_targets(form: str) -> tuple[str, ...]:
@@ -721,7 +738,7 @@ def alias_targets(form: str) -> tuple[str, ...]:
     """
     found = _alias_targets.get(form)
     if found is None:
-        targets = (t for key in _alias_keys().get(form, ()) for t in ALIASES[key] if t not in _STOP)
+        targets = (t for key in _alias_keys(form) for t in ALIASES[key] if t not in _STOP)
         found = _alias_targets[form] = tuple(dict.fromkeys(stem(t) for t in targets))
     return found
 
@@ -737,10 +754,13 @@ class Card:
 
 
 def rule_key() -> str:
-    """What the words of a card depend on: change any of it and cached word lists are stale."""
+    """What the words of a card and their counts depend on: change any of it and cached word
+    lists are stale (the background catalogue splits run-together names, and its counts travel
+    with the postings)."""
     rule = repr(
         (
-            sorted(_STOP),
+            DOCUMENTS,
+            _STOP_WORDS,  # the text the stop words are read from (sorting the set cost as much)
             _SUFFIXES,
             NAME_WEIGHT,
             DESCRIPTION_WEIGHT,
@@ -751,7 +771,8 @@ def rule_key() -> str:
             TERMS_RULE,
         )
     )
-    return cache_key(rule.encode())
+    # The catalogue's table as it is, not its repr: a copy of 12 kB escaped on every prompt.
+    return cache_key(rule.encode() + COUNTS.encode())
 
 
 def _compound(raw: str, known: set[str] | dict[str, int]) -> list[str]:
@@ -912,7 +933,8 @@ class Ranking:
 
 
 class _Counts(dict):
-    """How many skills have each index word, counted when first asked for from its postings."""
+    """How many skills have each index word, here and in the background catalogue, counted when
+    first asked for from its postings (`BACKGROUND|postings`)."""
 
     __slots__ = ("_encoded",)
 
@@ -921,7 +943,12 @@ class _Counts(dict):
         self._encoded = encoded
 
     def __missing__(self, term: str) -> int:
-        count = self[term] = self._encoded[term].count(",") + 1  # KeyError for a word no skill has
+        background, _, found = self._encoded[term].partition("|")  # KeyError for a word no skill has
+        try:
+            elsewhere = max(0, int(background))
+        except ValueError:  # a damaged cache: the word counts as this project's alone
+            elsewhere = 0
+        count = self[term] = found.count(",") + 1 + elsewhere
         return count
 
     def __contains__(self, term: object) -> bool:
@@ -934,14 +961,14 @@ class _Weights(dict):
     `in` answers for every word some skill has, as a dict of all of them would.
     """
 
-    __slots__ = ("_background", "_df", "_n")
+    __slots__ = ("_df", "_n")
 
-    def __init__(self, df: _Counts, background: dict[str, int], n: int) -> None:
+    def __init__(self, df: _Counts, n: int) -> None:
         super().__init__()
-        self._df, self._background, self._n = df, background, n
+        self._df, self._n = df, n
 
     def __missing__(self, term: str) -> float:
-        seen = self._df[term] + self._background.get(term, 0)  # KeyError for a word no skill has
+        seen = self._df[term]  # KeyError for a word no skill has
         weight = self[term] = math.log(1 + (self._n - seen + 0.5) / (seen + 0.5))
         return weight
 
@@ -952,9 +979,10 @@ class _Weights(dict):
 class RoutingIndex:
     """An inverted index over skill cards; `search(text)` ranks them by evidence.
 
-    Each word's postings are kept as one string ("3:1.0,17:0.3": skill number, weight of the
-    word in that skill) and read when a query first asks for the word: the routing cache keeps
-    them so, and a fresh process per prompt reads a few dozen of thousands.
+    Each word's postings are kept as one string ("2|3:1.0,17:0.3": how many skills of the
+    background catalogue have the word, then skill number and weight of the word in that skill)
+    and read when a query first asks for the word: the routing cache keeps them so, and a fresh
+    process per prompt reads a few dozen of thousands, and not the catalogue's table.
     """
 
     def __init__(self, cards: Iterable[Card], examples: dict[str, list[str]] | None = None) -> None:
@@ -981,36 +1009,48 @@ class RoutingIndex:
         return index
 
     def cached(self) -> dict[str, Any]:
-        """What `from_cached` makes this index again from: plain JSON values."""
+        """What `from_cached` makes this index again from, beside `postings_text`: plain JSON values."""
         return {
             "names": self.names,
             "lengths": self._lengths,
-            "postings": self._encoded,
             "name_parts": self.name_parts,
             "by_name": self.by_name,
         }
 
+    def postings_text(self) -> str:
+        """Every word with its postings, as one line: `word postings` pairs, apart by single spaces.
+
+        Neither has a space (a word is `WORD_RULE`'s, stemmed; postings are numbers, `:` and `,`),
+        so one split reads it back: as a JSON object of some 3,000 words it took twice as long.
+        """
+        return " ".join(f"{term} {found}" for term, found in self._encoded.items())
+
     @classmethod
-    def from_cached(cls, document: dict[str, Any]) -> RoutingIndex | None:
-        """The index `cached` gave `document` for, or None when the document is not one."""
+    def from_cached(cls, document: dict[str, Any], postings: str) -> RoutingIndex | None:
+        """The index `cached` and `postings_text` gave `document` and `postings` for, or None
+        when they are not one."""
         names, lengths = document["names"], document["lengths"]
-        encoded, parts, by_name = document["postings"], document["name_parts"], document["by_name"]
+        parts, by_name = document["name_parts"], document["by_name"]
+        items = postings.split(" ") if postings else []
         if not (
             isinstance(names, list)
             and all(isinstance(n, str) for n in names)
             and isinstance(lengths, list)
             and len(lengths) == len(names)
             and all(type(x) in (int, float) for x in lengths)
-            and isinstance(encoded, dict)
-            and all(type(v) is str for v in encoded.values())
+            and len(items) % 2 == 0
+            and (items or all(n == NONE_ID for n in names))  # every skill's name gives it words
             and isinstance(parts, dict)
-            and all(isinstance(v, list) and all(isinstance(p, str) for p in v) for v in parts.values())
             and isinstance(by_name, dict)
-            and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in by_name.values())
+            # One pass over every list, not a generator per list: a few hundred of them.
+            and all(isinstance(v, list) for v in (*parts.values(), *by_name.values()))
+            and all(isinstance(n, str) for v in (*parts.values(), *by_name.values()) for n in v)
         ):
             return None
         index = cls.__new__(cls)
         index.cards = {}
+        pairs = iter(items)
+        encoded = dict(zip(pairs, pairs, strict=True))  # word, postings, word, postings, ...
         index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name)
         return index
 
@@ -1042,7 +1082,8 @@ class RoutingIndex:
             if "-" not in name and _py_named(name):
                 # "dicom" names the skill `pydicom` as much as "pydicom" does.
                 by_name.setdefault(stem(whole[2:]), []).append(name)
-        encoded = {term: ",".join(found) for term, found in postings.items()}
+        background = background_counts()[0]
+        encoded = {term: f"{background.get(term, 0)}|{','.join(found)}" for term, found in postings.items()}
         self._setup(names, lengths, encoded, name_parts, by_name)
 
     def _setup(
@@ -1062,12 +1103,10 @@ class RoutingIndex:
         df = _Counts(encoded)
         # Word weights from this project's skills plus a background catalogue of public
         # skills, so that "file" counts for little and "gif" for much even among five skills.
-        background, documents = background_counts()
-        n = self.size + documents
-        self.idf = _Weights(df, background, n)
+        n = self.size + DOCUMENTS
+        self.idf = _Weights(df, n)
         # A word no skill has: as much as the background says, else as much as the rarest word.
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
-        self._background = background
         self._df = df
         self._documents = n
         self._postings: dict[str, list[tuple[str, float]]] = {}
@@ -1086,7 +1125,7 @@ class RoutingIndex:
         """`term`'s postings with their BM25F weights; a malformed item (a damaged cache) is skipped."""
         idf = self.idf[term]
         names, norms, found = self.names, self._norms, []
-        for item in self._encoded[term].split(","):
+        for item in self._encoded[term].partition("|")[2].split(","):
             at, _, weight = item.partition(":")
             try:
                 i, tf = int(at), float(weight)
@@ -1100,10 +1139,8 @@ class RoutingIndex:
         if self._long_words is None:  # sorted once, on first use: a prefix is then a bisection
             least = PREFIX_LETTERS + PREFIX_REST
             self._long_words = sorted({w for name in self.names for w in name.split("-") if len(w) >= least})
-        from bisect import bisect_left  # an extension module: only for a prompt with a long word
-
         words, found = self._long_words, []
-        at = bisect_left(words, raw)
+        at = _insertion_point(words, raw)
         while at < len(words) and words[at].startswith(raw):
             word = words[at]
             if len(word) - len(raw) >= PREFIX_REST and stem(word) in self.idf:
@@ -1144,17 +1181,17 @@ class RoutingIndex:
             edits.update(a + b[1:] for a, b in splits if b)
             edits.update(a + c + b[1:] for a, b in splits if b for c in letters)
         edits.discard(raw)
-        keys = _alias_keys()
-        alias = min((singular(e) for e in edits if singular(e) in keys), default=None)
+        known = _alias_singulars()
+        alias = min((singular(e) for e in edits if singular(e) in known), default=None)
         found = [s for s in {stem(e) for e in edits if len(e) >= 3} if s in self.idf]
         if not found:
             return None, alias
         # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
-        return max(found, key=lambda s: (self._df[s] + self._background.get(s, 0), s)), alias
+        return max(found, key=lambda s: (self._df[s], s)), alias
 
     def _absent(self, term: str) -> float:
         """The weight of a query word no skill here has (it says the query is about something else)."""
-        count = self._background.get(term, 0)
+        count = background_count(term)
         if not count:
             return self.unknown_idf
         return math.log(1 + (self._documents - count + 0.5) / (count + 0.5))
@@ -1275,6 +1312,19 @@ class RoutingIndex:
         return Ranking(hits, len(expanded), opens_with_edit(text), names_file(text), none_evidence)
 
 
+def _insertion_point(words: list[str], word: str) -> int:
+    """Where `word` goes in the sorted `words`, before any equal to it: `bisect.bisect_left`,
+    without importing the extension module (about 0.2 ms) for a prompt with a long word."""
+    low, high = 0, len(words)
+    while low < high:
+        middle = (low + high) // 2
+        if words[middle] < word:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 def _best(
     ranked: list[tuple[float, str, float, float]], matched: dict[str, int], limit: int
 ) -> tuple[tuple[Hit, ...], float]:
@@ -1287,12 +1337,12 @@ def _best(
         none_evidence = next(-neg for neg, name, _, _ in ranked if name == NONE_ID)
         ranked = [item for item in ranked if item[1] != NONE_ID]
     # Hits are made for the best `limit` only: with 10,000 skills most match some word.
-    if limit < len(ranked):
-        from heapq import nsmallest  # an extension module: only when many skills match
+    if limit < len(ranked) > SORT_UP_TO:
+        from heapq import nsmallest  # an extension module: only when very many skills match
 
         best_first = nsmallest(limit, ranked)
     else:
-        best_first = sorted(ranked)
+        best_first = sorted(ranked)[:limit]
     hits = tuple(Hit(name, score, coverage, -neg, matched[name]) for neg, name, score, coverage in best_first)
     return hits, none_evidence
 
