@@ -8,7 +8,8 @@ Prints:
   everyday prompts of the kind `holdout8` holds, written to be read and tuned on; see
   bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
-  the share of prompts handed a skill they did not need, and the failures of `test` and `fresh`
+  the share of prompts handed a skill they did not need (in brackets, those handed its body:
+  the prompt hook only names a skill under `suggest.body_probability`), and the failures of `test` and `fresh`
   by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
   then the same once routing has learned from use (`skills/examples.py`): each split scored with
   the examples the other splits would have left in `.edgar/routing-examples.jsonl`: every load
@@ -115,6 +116,8 @@ def evaluate(layout, config, rows: list[dict], engine=None) -> list[dict]:
                 **row,
                 "ranked": [c.name for c in found.candidates],
                 "chosen": found.names[0] if found.names else None,
+                # Handed over with its body (the prompt hook's suggest.body_probability), or only named.
+                "body": bool(found.picks) and found.picks[0].probability >= config.suggest.body_probability,
                 "seconds": elapsed,
             }
         )
@@ -136,6 +139,11 @@ def scores(results: list[dict]) -> dict[str, float]:
         # What a wrong answer costs most: a skill handed to the agent that the prompt did not need.
         "wrong_skill": sum(r["chosen"] is not None and r["chosen"] not in r["gold"] for r in results)
         / max(1, len(results)),
+        # Of those, the ones whose body the prompt hook hands over (the rest it only names).
+        "wrong_body": sum(
+            r["chosen"] is not None and r["chosen"] not in r["gold"] and r.get("body", True) for r in results
+        )
+        / max(1, len(results)),
         "ms_per_prompt": 1000 * statistics.median(r["seconds"] for r in results),
     }
 
@@ -149,7 +157,8 @@ def report(label: str, results: list[dict], *, show_failures: bool = True, timed
         print(
             f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
             f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
-            f"wrong skill {s['wrong_skill']:.1%}" + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
+            f"wrong skill {s['wrong_skill']:.1%} (body {s['wrong_body']:.1%})"
+            + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
         )
     if not show_failures:
         return

@@ -139,6 +139,9 @@ class SuggestConfig:
     # At most this many skills per task, each with at least this probability (and more than `none`).
     max_skills: int = field(default=2, metadata={"min": 1, "max": 15})
     min_probability: float = field(default=0.3, metadata={"min": 0.0, "max": 1.0})
+    # A chosen skill this probable or more is handed over with its body; a less probable one is
+    # named only (name, description, path), for the agent to read if it fits.
+    body_probability: float = field(default=0.9, metadata={"min": 0.0, "max": 1.0})
     # Characters of skill text handed to the agent per prompt; Claude Code cuts more than 10,000.
     budget_chars: int = field(default=8000, metadata={"min": 200, "max": 9500})
     # How many skills the lexical shortlist hands to the decision (with `none`: at most 16 options).

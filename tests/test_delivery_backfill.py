@@ -113,6 +113,16 @@ def test_a_skill_edgar_suggested_in_that_session_is_left_out(tmp_path, edgar):
     assert sorted(e["skill"] for e in doc["examples"]) == ["pdf", "xlsx"]
 
 
+def test_a_skill_edgar_only_named_in_that_session_is_left_out_too(tmp_path, edgar):
+    skills(tmp_path, "pdf", "xlsx")
+    log = three_turns(Claude()).write(tmp_path / "s.jsonl")
+    suggestions = tmp_path / ".edgar" / "suggestions"
+    suggestions.mkdir(parents=True)
+    (suggestions / f"{Claude().session}.jsonl").write_text('{"time": "t", "skills": [], "named": ["xlsx"]}\n')
+    doc = imported(edgar, tmp_path, "claude-code", log).json()
+    assert [e["skill"] for e in doc["examples"]] == ["pdf"]
+
+
 def test_a_skill_not_discovered_now_is_left_out(tmp_path, edgar):
     skills(tmp_path, "pdf")  # xlsx was loaded then, and is gone now
     log = three_turns(Claude()).write(tmp_path / "s.jsonl")

@@ -107,7 +107,7 @@ def test_an_empty_or_huge_prompt_is_no_problem(project, edgar, monkeypatch):
     assert prompt_hook(edgar, monkeypatch, project, prompt="").out == ""
     huge = prompt_hook(edgar, monkeypatch, project, prompt="merge these pdfs " + "x" * 5_000_000)
     assert huge.code == 0
-    assert "## Skill `pdf`" in json.loads(huge.out)["hookSpecificOutput"]["additionalContext"]
+    assert "skill `pdf`" in json.loads(huge.out)["hookSpecificOutput"]["additionalContext"].lower()
 
 
 def test_a_cwd_outside_the_root_is_logged_and_the_roots_skills_are_used(
@@ -220,6 +220,29 @@ def test_a_later_prompt_with_no_suggestion_is_not_blamed_on_an_earlier_skill(pro
     stop = edgar("--root", str(project), "--json", "hook", "stop")
     assert stop.json()["skills"] == []
     assert not (project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md").exists()
+
+
+def test_a_skill_edgar_is_less_sure_of_is_named_not_handed_over_blamed_or_taught(project, edgar, monkeypatch):
+    config_toml(project, "[suggest]\nbody_probability = 1.0\n")  # every pick is below it
+    context = context_of(prompt_hook(edgar, monkeypatch, project))
+    assert "## Perhaps: skill `gh-fix-ci`" in context
+    assert str(project / ".claude" / "skills" / "gh-fix-ci" / "SKILL.md") in context
+    assert "Do the work for gh-fix-ci." not in context  # no body
+    assert "read it only if it fits" in context
+    line = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()[-1]
+    assert (json.loads(line)["skills"], json.loads(line)["named"]) == ([], ["gh-fix-ci"])
+    # The turn ends badly without the agent reading it: the skill is not blamed.
+    stop = stop_hook(edgar, monkeypatch, project, failing_turn(project))
+    assert stop.json()["skills"] == []
+    assert not (project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md").exists()
+    # The agent loads it after edgar named it: a load, but edgar's, so no example.
+    prompt_hook(edgar, monkeypatch, project)
+    t = Claude().user(PROMPT).skill("s1", "gh-fix-ci")
+    t.tool("b1", "Bash", {"command": "gh pr checks"}).result("b1", "all green")
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t2.jsonl"))
+    assert stop.json()["skills"] == ["gh-fix-ci"]
+    assert stop.json()["examples"] == []
+    assert kept_examples(project) == []
 
 
 def test_every_hook_name_is_claude_codes_event():

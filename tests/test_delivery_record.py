@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from edgar_min.delivery.record import last_suggested, merge_skills, record_suggested
+from edgar_min.delivery.record import last_suggested, last_suggestion, merge_skills, record_suggested
 from edgar_min.errors import BadInput
 from edgar_min.layout import Layout
 
@@ -46,3 +46,14 @@ def test_a_session_id_that_could_leave_the_folder_is_refused(layout):
 
 def test_the_merge_keeps_the_loaded_skills_first_and_each_once():
     assert merge_skills(["lint-fix", "pdf"], ("pdf", "xlsx")) == ["lint-fix", "pdf", "xlsx"]
+
+
+def test_the_skills_only_named_are_kept_apart_from_those_handed_over(tmp_path):
+    layout = Layout(tmp_path, tmp_path / "home")
+    record_suggested(layout, "s-1", ["pdf"], ["xlsx"])
+    record_suggested(layout, "s-2", [])
+    assert last_suggestion(layout, "s-1") == (("pdf",), ("xlsx",))
+    assert last_suggested(layout, "s-1") == ("pdf",)
+    assert last_suggestion(layout, "s-2") == ((), ())
+    line = (tmp_path / ".edgar" / "suggestions" / "s-2.jsonl").read_text()
+    assert "named" not in line  # a line names what there is

@@ -173,11 +173,12 @@ def cmd_learn(ctx: Context) -> int:
         return _dry_run(ctx, turn, session, extra.get("notes", []))
     if ctx.ns.from_agent and config.suggest.learn_from_use:
         from edgar_min.delivery.hooks import learn_examples
-        from edgar_min.delivery.record import last_suggested
+        from edgar_min.delivery.record import last_suggestion
 
         problems: list[str] = []
         loaded = list(adapted.record.get("skills") or [])  # the skills the agent itself loaded
-        suggested = last_suggested(ctx.layout, session) if adapted.session == session else ()
+        handed, named = last_suggestion(ctx.layout, session) if adapted.session == session else ((), ())
+        suggested = (*handed, *named)
         extra["examples"] = learn_examples(ctx.layout, turn, loaded, suggested, problems)
         for problem in problems:
             ctx.warn(f"edgar: {problem}")

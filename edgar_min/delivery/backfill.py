@@ -146,8 +146,9 @@ class _Suggested:
             self.held[session] = frozenset(
                 name
                 for row in read.rows
-                if isinstance(row.get("skills"), list)
-                for name in row["skills"]
+                for key in ("skills", "named")  # handed over, or only named
+                if isinstance(row.get(key), list)
+                for name in row[key]
                 if isinstance(name, str) and name_problem(name) is None
             )
         return self.held[session]

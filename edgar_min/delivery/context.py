@@ -3,7 +3,9 @@
 Clearly marked as edgar's suggestion (not the person's words), each skill with
 its name, path and body. When the bodies do not fit, each is cut to an equal
 share and says where the rest is; a skill whose header alone does not fit is
-left out and named. Never longer than the budget.
+left out and named. A skill edgar is less sure of is only named, with its
+description and path, for the agent to read if it fits. Never longer than the
+budget.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ HEADER = (
 CUT = "\n[... cut to fit; the whole skill is at {path}]"
 # Below this many characters a body is not worth showing; the path alone is given.
 MIN_BODY = 200
+# A named skill's description is cut to this many characters.
+NAMED_CHARS = 300
 
 
 def _head(pick: Candidate) -> str:
@@ -36,10 +40,32 @@ def _fit(body: str, room: int, path: str) -> str:
     return body[: room - len(note)].rstrip() + note
 
 
-def render_context(picks: list[tuple[Candidate, str]], budget_chars: int) -> str:
-    """The context for `picks` (each a candidate and its SKILL.md body) in at most `budget_chars`."""
-    if not picks:
-        return ""
+def _named(pick: Candidate) -> str:
+    description = " ".join(pick.description.split())
+    if len(description) > NAMED_CHARS:
+        description = description[: NAMED_CHARS - 3].rstrip() + "..."
+    return (
+        f"\n\n## Perhaps: skill `{pick.name}` (probability {pick.probability:.2f}) - {pick.path}\n\n"
+        f"{description}\nNot shown: read it only if it fits the task."
+    )
+
+
+def render_context(
+    picks: list[tuple[Candidate, str]], budget_chars: int, named: list[Candidate] | tuple = ()
+) -> str:
+    """The context for `picks` (each a candidate and its SKILL.md body) and the skills only
+    `named`, in at most `budget_chars`."""
+    notes = [_named(pick) for pick in named]
+    while notes and len(HEADER) + sum(map(len, notes)) > budget_chars:
+        notes.pop()  # the least likely goes first
+    aside = "".join(notes)
+    bodies = _with_bodies(picks, budget_chars - len(aside)) if picks else ""
+    if not bodies:
+        return HEADER + aside if aside else ""
+    return bodies + aside
+
+
+def _with_bodies(picks: list[tuple[Candidate, str]], budget_chars: int) -> str:
     shown = list(picks)
     while shown:
         heads = [_head(pick) for pick, _ in shown]

@@ -303,21 +303,25 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
     # it is not handed over again, and the turn's load is the person's choice, not edgar's.
     ran = slash_skill(prompt)
-    handed = [pick for pick in found.picks if pick.name != ran]
-    session = _session(payload)
-    if session is not None:
-        record_suggested(layout, session, [pick.name for pick in handed])
-    elif "session_id" in payload:
-        result.problems.append(
-            "the hook payload's session_id is not usable; what was suggested is not recorded"
-        )
-    picks = []
-    for pick in handed:
+    picks, named = [], []
+    for pick in found.picks:
+        if pick.name == ran:
+            continue
+        if pick.probability < config.suggest.body_probability:
+            named.append(pick)  # less sure: named for the agent to read, its body not handed over
+            continue
         try:
             picks.append((pick, catalog.entries[pick.name].body()))
         except EdgarError as exc:
             result.problems.append(f"skipped: {exc.message}")
-    text = render_context(picks, config.suggest.budget_chars)
+    session = _session(payload)
+    if session is not None:
+        record_suggested(layout, session, [pick.name for pick, _ in picks], [pick.name for pick in named])
+    elif "session_id" in payload:
+        result.problems.append(
+            "the hook payload's session_id is not usable; what was suggested is not recorded"
+        )
+    text = render_context(picks, config.suggest.budget_chars, named)
     if text:
         document = _context_document("user-prompt-submit", text)
         result.document = document
@@ -329,7 +333,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
     from edgar_min.controller.gate import Gate
-    from edgar_min.delivery.record import last_suggested, merge_skills
+    from edgar_min.delivery.record import last_suggestion, merge_skills
     from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
@@ -353,10 +357,13 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
     record = dict(adapted.record)
     loaded = list(record.get("skills") or [])  # those the agent loaded itself
-    # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call.
-    suggested = tuple(name for name in last_suggested(layout, session) if name in names)
+    # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call;
+    # a skill it only named was loaded if the agent loaded it.
+    handed, named = last_suggestion(layout, session)
+    suggested = tuple(name for name in handed if name in names)
     if suggested:
         record["skills"] = merge_skills(loaded, suggested)
+    suggested = (*suggested, *named)  # neither teaches routing: edgar put both before the agent
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.

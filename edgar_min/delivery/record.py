@@ -1,6 +1,9 @@
 """What was suggested to each agent session, so the turn that followed lists those skills.
 
-    .edgar/suggestions/<session>.jsonl    one line per prompt: {"time", "skills"}
+    .edgar/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?}
+
+`skills` are those handed over with their bodies; `named` (when there are any) those only
+named, for the agent to read if they fit.
 
 One file per session, only ever appended to (single `O_APPEND` writes), so
 copies from several machines merge by copying files, like the experience
@@ -21,7 +24,7 @@ TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every 
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
 
-__all__ = ["last_suggested", "merge_skills", "record_suggested", "session_file"]
+__all__ = ["last_suggested", "last_suggestion", "merge_skills", "record_suggested", "session_file"]
 
 # The last line is read from the file's tail: a line names at most a few skills.
 TAIL_BYTES = 16_384
@@ -32,20 +35,36 @@ def session_file(layout: Layout, session: str) -> str:
     return os.path.join(layout.suggestions, f"{check_session(session)}.jsonl")
 
 
-def record_suggested(layout: Layout, session: str, names: tuple[str, ...] | list[str]) -> None:
-    """Append the skills suggested for this session's latest prompt (possibly none)."""
-    append_row(session_file(layout, session), {"time": timestamp(), "skills": list(names)}, root=layout.root)
+def record_suggested(
+    layout: Layout, session: str, names: tuple[str, ...] | list[str], named: tuple[str, ...] | list[str] = ()
+) -> None:
+    """Append the skills handed over (and those only named) for this session's latest prompt."""
+    row: dict[str, object] = {"time": timestamp(), "skills": list(names)}
+    if named:
+        row["named"] = list(named)
+    append_row(session_file(layout, session), row, root=layout.root)
 
 
 def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:
-    """The skills suggested for the session's latest prompt; () when none, or no record is readable."""
+    """The skills handed over for the session's latest prompt; () when none, or no record is readable."""
+    return last_suggestion(layout, session)[0]
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(dict.fromkeys(s for s in value if isinstance(s, str) and name_problem(s) is None))
+
+
+def last_suggestion(layout: Layout, session: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The skills handed over and those only named for the session's latest prompt."""
     try:
         with open(session_file(layout, session), "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             handle.seek(max(0, size - TAIL_BYTES))
             tail = handle.read(TAIL_BYTES)
     except OSError:
-        return ()
+        return (), ()
     for line in reversed(tail.split(b"\n")):
         if not line:
             continue  # what follows the last newline: nothing to read, and no error to raise for it
@@ -53,11 +72,10 @@ def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:
             row = jsoncodec.loads(line)
         except ValueError:
             continue  # a torn or cut line: the one before it is whole
-        skills = row.get("skills") if isinstance(row, dict) else None
-        if not isinstance(skills, list):
+        if not isinstance(row, dict) or not isinstance(row.get("skills"), list):
             continue
-        return tuple(dict.fromkeys(s for s in skills if isinstance(s, str) and name_problem(s) is None))
-    return ()
+        return _names(row["skills"]), _names(row.get("named"))
+    return (), ()
 
 
 def merge_skills(loaded: list[str] | tuple[str, ...], suggested: tuple[str, ...]) -> list[str]:
