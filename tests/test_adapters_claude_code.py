@@ -772,6 +772,23 @@ def test_the_real_slash_command_of_a_plugins_skill_is_a_load():
     assert _read(path, {"commit"}).record["skills"] == []
 
 
+def test_reading_a_skills_file_loads_it_unless_it_failed_or_was_read_to_be_edited(tmp_path):
+    names = {"pdf", "xlsx", "docx"}
+    t = Claude().user("shrink the scan")
+    t.tool("r1", "Read", {"file_path": "/p/.edgar/skills/learned/pdf/SKILL.md"}).result("r1", "---")
+    t.tool("r2", "Read", {"file_path": "/p/.claude/skills/xlsx/SKILL.md"})
+    t.result("r2", "File does not exist.", is_error=True)
+    t.tool("r3", "Read", {"file_path": "/p/.claude/skills/docx/SKILL.md"}).result("r3", "---")
+    t.tool(
+        "e1", "Edit", {"file_path": "/p/.claude/skills/docx/SKILL.md", "old_string": "a", "new_string": "b"}
+    )
+    t.result("e1", "ok")
+    t.tool("r4", "Read", {"file_path": "/p/.claude/skills/pdf/references/SKILL.md"}).result("r4", "---")
+    t.tool("r5", "Read", {"file_path": "/p/src/pdf.py"}).result("r5", "x")
+    record = _read(t.write(tmp_path / "t.jsonl"), names).record
+    assert record["skills"] == ["pdf"]
+
+
 def test_the_real_failed_skill_call_is_not_a_load():
     # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
     from edgar_min.adapters.claude_code import read_turns

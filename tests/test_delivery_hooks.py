@@ -245,6 +245,20 @@ def test_a_skill_edgar_is_less_sure_of_is_named_not_handed_over_blamed_or_taught
     assert kept_examples(project) == []
 
 
+def test_a_named_skill_the_agent_reads_is_loaded_and_blamed_but_teaches_nothing(project, edgar, monkeypatch):
+    config_toml(project, "[suggest]\nbody_probability = 1.0\n")
+    assert "Perhaps: skill `gh-fix-ci`" in context_of(prompt_hook(edgar, monkeypatch, project))
+    t = Claude().user(PROMPT)
+    path = str(project / ".claude" / "skills" / "gh-fix-ci" / "SKILL.md")
+    t.tool("r1", "Read", {"file_path": path}).result("r1", "---\nname: gh-fix-ci\n---\n")
+    t.tool("t1", "Bash", {"command": "gh pr checks"}).result("t1", "Exit code 1\nX lint", is_error=True)
+    stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
+    assert stop.json()["skills"] == ["gh-fix-ci"]
+    assert stop.json()["examples"] == []
+    history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
+    assert "shell nonzero_exit exit 1 (gh)" in history.read_text()
+
+
 def test_every_hook_name_is_claude_codes_event():
     assert EVENTS == {
         "session-start": "SessionStart",

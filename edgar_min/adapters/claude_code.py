@@ -27,6 +27,8 @@ where the next one starts.
   the result;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
+  a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`), unless the
+  turn then edits that file;
   and a skill the person ran as a slash command (`/NAME args`, `/plugin:NAME`);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
@@ -46,6 +48,7 @@ from edgar_min.adapters.common import (
     known_lines,
     map_tool,
     program_word,
+    skill_of_path,
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import ReadStats
@@ -217,6 +220,7 @@ class _Reader(TurnReader):
         self.session: str | None = None
         self.pending: dict[str, tuple[str, str, str, str]] = {}
         self.seen: set[str] = set()
+        self.read_skills: set[str] = set()  # the skills this turn loaded by reading their file
         self.interrupted = False
         self.unknown = 0
         self.orphans = 0
@@ -280,7 +284,14 @@ class _Reader(TurnReader):
             program = ""
             if tool == "shell" and isinstance(arguments.get("command"), str):
                 program = program_word(arguments["command"])
-            skill = self._skill(arguments) if name == "Skill" else ""
+            if name == "Skill":
+                skill = self._skill(arguments)
+            elif name == "Read" and isinstance(arguments.get("file_path"), str):
+                skill = self._read(arguments["file_path"])
+            else:
+                skill = ""
+                if tool == "edit" and isinstance(arguments.get("file_path"), str):
+                    self._edited(arguments["file_path"])
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
                 self.pending[use_id] = (tool, program, name, skill)
 
@@ -297,6 +308,23 @@ class _Reader(TurnReader):
             return ""
         self.turn.skills.append(name)
         return name
+
+    def _read(self, path: str) -> str:
+        """The discovered skill whose `SKILL.md` a Read call opens ("" for none), added to the turn's
+        skills: reading the file a skill's name points to loads it as the Skill tool does."""
+        name = skill_of_path(path, None, self.skill_names) if self.turn is not None else None
+        if name is None or self.turn is None or name in self.turn.skills:
+            return ""
+        self.turn.skills.append(name)
+        self.read_skills.add(name)
+        return name
+
+    def _edited(self, path: str) -> None:
+        """A skill's file read to be edited was not loaded to be followed."""
+        name = skill_of_path(path, None, self.skill_names)
+        if name in self.read_skills and self.turn is not None and name in self.turn.skills:
+            self.turn.skills.remove(name)
+            self.read_skills.discard(name)
 
     def _user(self, entry: dict[str, Any], content: Any) -> None:
         blocks = _blocks(content)
@@ -324,6 +352,7 @@ class _Reader(TurnReader):
             self.turn = TurnBuilder(prompt=typed, session=self.session)
             self.pending.clear()
             self.seen.clear()
+            self.read_skills.clear()
             ran = slash_skill(typed)  # `/NAME args` runs the skill NAME when it is one
             if ran is not None and ran in self.skill_names:
                 self.turn.skills.append(ran)
@@ -351,8 +380,8 @@ class _Reader(TurnReader):
             return
         tool, program, name, skill = call
         if skill and skill in self.turn.skills:
-            # A Skill call that failed (a person said no, the skill's own commands failed, a
-            # sibling's failure cancelled it) gave the agent no body: the skill was not loaded.
+            # A Skill call (or a Read of its file) that failed (a person said no, the skill's own
+            # commands failed, a sibling's failure cancelled it) gave the agent no body: not loaded.
             self.turn.skills.remove(skill)
         said = _text_of(block.get("content"))
         head = said[:300]

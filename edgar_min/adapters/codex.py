@@ -58,6 +58,7 @@ import os
 from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
     MAX_PENDING,
+    SKILL_FILE,
     AdaptedTurn,
     NoTurn,
     TurnBuilder,
@@ -66,6 +67,7 @@ from edgar_min.adapters.common import (
     known_lines,
     map_tool,
     program_word,
+    skill_of_path,
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import STRING_CAP, ReadStats
@@ -147,7 +149,6 @@ def _program(arguments: Any) -> str:
 READERS = frozenset(
     {"cat", "head", "tail", "sed", "nl", "less", "more", "bat", "batcat", "awk", "gawk", "tac"}
 )
-SKILL_FILE = "SKILL.md"
 # The tools whose arguments name a file to read rather than a command.
 FILE_READERS = frozenset({"read_file"})
 READS = frozenset({"shell", "read"})  # edgar's names of the tools that may read a skill's file
@@ -255,25 +256,8 @@ class SkillReads:
         self.names = names
 
     def skill(self, word: str, base: str | None) -> str | None:
-        """The discovered skill whose `SKILL.md` the path `word` is, or None.
-
-        Every scope discovery reads keeps a skill at `skills/NAME/SKILL.md` (learned ones at
-        `skills/learned/NAME/SKILL.md`), so a discovered skill's own path always has this shape,
-        and the log's path need not resolve on this machine: a copy of the skill in
-        `~/.codex/skills` (or its `.system` folder) or `~/.agents/skills` is the same skill.
-        """
-        path = word
-        if base and not os.path.isabs(path):
-            path = os.path.join(base, path)
-        parts = os.path.normpath(path).split("/")
-        if len(parts) < 2 or parts[-1] != SKILL_FILE:
-            return None
-        name = parts[-2]
-        home = parts[-3] if len(parts) >= 3 else ""
-        # edgar's learned skills, and Codex's own system skills (`~/.codex/skills/.system/NAME`).
-        if home in ("learned", ".system") and len(parts) >= 4 and parts[-4] == "skills":
-            home = "skills"
-        return name if home == "skills" and name in self.names else None
+        """The discovered skill whose `SKILL.md` the path `word` is, or None (`skill_of_path`)."""
+        return skill_of_path(word, base, self.names)
 
     def command(self, command: str, base: str | None, depth: int = 0) -> list[str]:
         """The skills a shell command reads, in order."""

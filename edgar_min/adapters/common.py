@@ -6,6 +6,8 @@ The adapters (`claude_code`, `codex`) stream a log through `jsonl` and build one
 
 from __future__ import annotations
 
+import os
+
 from edgar_min.charsets import ALNUM, DIGITS, LETTERS, consists_of
 from edgar_min.errors import BadInput, ConfigError
 from edgar_min.learning.turn import is_tool_name
@@ -14,13 +16,14 @@ from edgar_min.regex import lazy
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Container, Iterator
     from typing import Any
 
     from edgar_min.adapters.jsonl import ReadStats
 
 __all__ = [
     "DEFAULT_TOOL_MAP",
+    "SKILL_FILE",
     "AdaptedTurn",
     "NoTurn",
     "SubagentLog",
@@ -29,6 +32,7 @@ __all__ = [
     "known_lines",
     "map_tool",
     "program_word",
+    "skill_of_path",
     "tool_table",
 ]
 
@@ -411,3 +415,29 @@ class AdaptedTurn:
         if self.dropped_tools:
             found.append(f"{self.dropped_tools} tool call(s) past the first {MAX_TOOLS} were not recorded")
         return found
+
+
+SKILL_FILE = "SKILL.md"
+
+
+def skill_of_path(word: str, base: str | None, names: Container[str]) -> str | None:
+    """The discovered skill (of `names`) whose `SKILL.md` the path `word` is, or None.
+
+    Every scope discovery reads keeps a skill at `skills/NAME/SKILL.md` (learned ones at
+    `skills/learned/NAME/SKILL.md`), so a discovered skill's own path always has this shape,
+    and the log's path need not resolve on this machine: a copy of the skill in
+    `~/.codex/skills` (or its `.system` folder) or `~/.agents/skills` is the same skill.
+    A relative `word` is taken from `base`.
+    """
+    path = word
+    if base and not os.path.isabs(path):
+        path = os.path.join(base, path)
+    parts = os.path.normpath(path).split("/")
+    if len(parts) < 2 or parts[-1] != SKILL_FILE:
+        return None
+    name = parts[-2]
+    home = parts[-3] if len(parts) >= 3 else ""
+    # edgar's learned skills, and Codex's own system skills (`~/.codex/skills/.system/NAME`).
+    if home in ("learned", ".system") and len(parts) >= 4 and parts[-4] == "skills":
+        home = "skills"
+    return name if home == "skills" and name in names else None
