@@ -78,9 +78,8 @@ def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
     assert not (tmp_path / ".edgar" / "cache" / "routing.json").exists()
 
 
-def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
-    load_catalog(layout)
-    monkeypatch.setattr(catalog_module, "rule_key", lambda: "another rule")
+def count_skill_reads(monkeypatch) -> list[str]:
+    """The names of the skills whose SKILL.md is parsed from now on."""
     calls = []
     real = Skill.frontmatter
 
@@ -89,6 +88,13 @@ def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
         return real(self)
 
     monkeypatch.setattr(Skill, "frontmatter", counting)
+    return calls
+
+
+def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
+    load_catalog(layout)
+    monkeypatch.setattr(catalog_module, "rule_key", lambda: "another rule")
+    calls = count_skill_reads(monkeypatch)
     load_catalog(layout)
     assert len(calls) == 9
 
@@ -100,14 +106,7 @@ def test_a_new_background_catalogue_is_part_of_the_key(layout, monkeypatch):
     before = load_catalog(layout).index.idf["pdf"]
     monkeypatch.setattr(routing, "COUNTS", routing.COUNTS + "pdf:40\n")
     monkeypatch.setattr(routing, "background_counts", lambda: ({"pdf": 40}, routing.DOCUMENTS))
-    calls = []
-    real = Skill.frontmatter
-
-    def counting(self):
-        calls.append(self.name)
-        return real(self)
-
-    monkeypatch.setattr(Skill, "frontmatter", counting)
+    calls = count_skill_reads(monkeypatch)
     after = load_catalog(layout).index.idf["pdf"]
     assert len(calls) == 9  # every skill read again
     assert after < before  # a word the catalogue has more often weighs less
