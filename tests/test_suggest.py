@@ -30,6 +30,15 @@ def test_the_skill_for_the_task_is_suggested_with_its_path(project, edgar):
     assert path == str(project / ".claude" / "skills" / "slack-gif-creator" / "SKILL.md")
 
 
+def test_a_skill_the_prompt_hook_would_only_name_says_so(project, edgar):
+    (project / ".edgar").mkdir(exist_ok=True)
+    (project / ".edgar" / "config.toml").write_text("[suggest]\nbody_probability = 1.0\n")
+    result = edgar("--root", str(project), "skills", "suggest", "make", "a", "gif", "for", "slack")
+    assert result.code == 0, result
+    assert result.out.startswith("slack-gif-creator  ")
+    assert result.out.rstrip().endswith("(named only: under suggest.body_probability 1)")
+
+
 def test_a_chat_line_gets_none(project, edgar):
     result = edgar("--root", str(project), "skills", "suggest", "thanks, that worked!")
     assert result.code == 0

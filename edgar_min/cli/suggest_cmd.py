@@ -77,8 +77,13 @@ def cmd_suggest(ctx: Context) -> int:
     if not found.picks:
         ctx.out(f"none (probability {found.none_probability:.2f}): no skill applies to this text")
         return 0
+    least = ctx.config.suggest.body_probability
     for pick in found.picks:
-        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}")
+        # What the prompt hook does with it: a skill under body_probability is only named there.
+        named = (
+            f"  (named only: under suggest.body_probability {least:g})" if pick.probability < least else ""
+        )
+        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named}")
     return 0
 
 
