@@ -360,16 +360,16 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call;
     # a skill it only named was loaded if the agent loaded it.
     handed, named = last_suggestion(layout, session)
-    suggested = tuple(name for name in handed if name in names)
-    if suggested:
-        record["skills"] = merge_skills(loaded, suggested)
-    suggested = (*suggested, *named)  # neither teaches routing: edgar put both before the agent
+    handed = tuple(name for name in handed if name in names)
+    if handed:
+        record["skills"] = merge_skills(loaded, handed)
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
     learned = []
     if config.suggest.learn_from_use:
-        learned = learn_examples(layout, turn, loaded, suggested, result.problems)
+        # Neither a skill handed over nor one named teaches: edgar put both before the agent.
+        learned = learn_examples(layout, turn, loaded, (*handed, *named), result.problems)
     if config.adapters.hook_check and config.check.command:
         from edgar_min.learning.check import run_check
 
