@@ -397,9 +397,9 @@ def learn_examples(
 ) -> list[str]:
     """The turn's prompt as an example of each skill its agent loaded itself (a person's turn only).
 
-    A skill edgar handed over for this prompt is left out even when the agent loaded it too: a
-    suggestion must not teach itself. The skills recorded; a file that cannot be written is a
-    problem, never a failure of the turn.
+    A skill edgar handed over or named for this prompt (`suggested`) is left out even when the
+    agent loaded it too: a suggestion must not teach itself. The skills recorded; a file that
+    cannot be written is a problem, never a failure of the turn.
     """
     chosen = [name for name in loaded if name not in suggested]
     if turn.agent != "main" or not chosen:
