@@ -252,17 +252,6 @@ class _Reader(TurnReader):
         else:
             self._user(entry, message.get("content"))
 
-    def adapted(self, turn: TurnBuilder, session: str | None) -> AdaptedTurn:
-        """`turn` as the adapters hand it over, with what was skipped of the log so far."""
-        return AdaptedTurn(
-            record=turn.record(),
-            session=session,
-            stats=self.stats,
-            unknown_types=self.unknown,
-            orphan_results=self.orphans,
-            dropped_tools=turn.dropped_tools,
-        )
-
     def _assistant(self, content: Any) -> None:
         turn = self.turn
         if turn is None:

@@ -434,17 +434,6 @@ class _Reader(TurnReader):
         elif kind == "response_item":
             self._item(payload)
 
-    def adapted(self, turn: TurnBuilder, session: str | None) -> AdaptedTurn:
-        """`turn` as the adapters hand it over, with what was skipped of the log so far."""
-        return AdaptedTurn(
-            record=turn.record(),
-            session=session,
-            stats=self.stats,
-            unknown_types=self.unknown,
-            orphan_results=self.orphans,
-            dropped_tools=turn.dropped_tools,
-        )
-
     def _cwd(self, payload: dict[str, Any]) -> None:
         if isinstance(payload.get("cwd"), str) and payload["cwd"]:
             self.cwd = payload["cwd"]

@@ -373,9 +373,22 @@ class TurnReader:
     stats: ReadStats
     turn: TurnBuilder | None
     ended: TurnBuilder | None
+    unknown: int  # lines of a kind the reader does not know
+    orphans: int  # tool results with no call before them
 
     def take(self, line: Any) -> None:
         raise NotImplementedError
+
+    def adapted(self, turn: TurnBuilder, session: str | None) -> AdaptedTurn:
+        """`turn` as the adapters hand it over, with what was skipped of the log so far."""
+        return AdaptedTurn(
+            record=turn.record(),
+            session=session,
+            stats=self.stats,
+            unknown_types=self.unknown,
+            orphan_results=self.orphans,
+            dropped_tools=turn.dropped_tools,
+        )
 
     def turns(self, path: str) -> Iterator[TurnBuilder]:
         """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
