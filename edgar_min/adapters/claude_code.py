@@ -55,7 +55,7 @@ from edgar_min.adapters.jsonl import ReadStats
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
-from edgar_min.skills.names import slash_skill
+from edgar_min.skills.names import slash_skill, unqualified
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -291,8 +291,7 @@ class _Reader(TurnReader):
         value = arguments.get("skill", arguments.get("command"))
         if not isinstance(value, str):
             return ""
-        # A plugin's skill is written `plugin:name`; the name is what discovery knows.
-        name = value.strip().lstrip("/").rsplit(":", 1)[-1]
+        name = unqualified(value.strip().lstrip("/"))  # `plugin:name`: discovery knows the name
         if name not in self.skill_names:
             return ""
         self.turn.skills.append(name)

@@ -75,6 +75,7 @@ from edgar_min.charsets import DIGITS, consists_of
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
+from edgar_min.skills.names import unqualified
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
@@ -518,13 +519,9 @@ class _Reader(TurnReader):
         head, _, _ = text[len(SKILL_OPEN) :].lstrip("\n").partition("\n")
         if self.turn is None or not (head.startswith("<name>") and head.endswith("</name>")):
             return
-        name = head[len("<name>") : -len("</name>")].strip()
-        # A plugin's skill is named `plugin:NAME`; the discovered skill is NAME.
-        for candidate in (name, name.rpartition(":")[2]):
-            if candidate in self.reads.names:
-                if candidate not in self.turn.skills:
-                    self.turn.skills.append(candidate)
-                return
+        name = unqualified(head[len("<name>") : -len("</name>")].strip())
+        if name in self.reads.names and name not in self.turn.skills:
+            self.turn.skills.append(name)
 
     def _call(self, kind: str, payload: dict[str, Any]) -> None:
         if self.turn is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from edgar_min.charsets import DIGITS, LOWER, consists_of
 
-__all__ = ["NAME_MAX", "RESERVED", "is_skill_name", "name_problem", "slash_skill"]
+__all__ = ["NAME_MAX", "RESERVED", "is_skill_name", "name_problem", "slash_skill", "unqualified"]
 
 NAME_MAX = 64
 _NAME_CHARS = LOWER + DIGITS + "-"
@@ -46,5 +46,10 @@ def slash_skill(prompt: str) -> str | None:
     or None; whether a skill of that name exists is the caller's to check."""
     if not prompt.startswith("/") or len(prompt) < 2 or prompt[1].isspace():
         return None
-    name = prompt[1:].split(None, 1)[0].rsplit(":", 1)[-1]
+    name = unqualified(prompt[1:].split(None, 1)[0])
     return name if is_skill_name(name) else None
+
+
+def unqualified(name: str) -> str:
+    """NAME of a plugin's skill `plugin:NAME` (a skill name has no colon), else `name` itself."""
+    return name.rpartition(":")[2]
