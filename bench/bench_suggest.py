@@ -2,9 +2,9 @@
 """Figures for handing the right skill to an agent: routing quality, its speed, and the prompt hook.
 
 Prints:
-- routing quality on the labelled set in bench/data (288 real skills, 1,968 prompts), per split
+- routing quality on the labelled set in bench/data (288 real skills, 2,258 prompts), per split
   (`dev`: what the routing was tuned on; `test`: what later rules were chosen on; `fresh`,
-  `holdout` to `holdout9`: written later, each before the changes it is reported on; `hard`:
+  `holdout` to `holdout10`: written later, each before the changes it is reported on; `hard`:
   everyday prompts of the kind `holdout8` holds, written to be read and tuned on; see
   bench/data/README.md): top-1 and top-3 accuracy over prompts that need a skill, precision and
   recall of `none`, end-to-end accuracy (the top answer right, or no answer when none was right),
@@ -68,9 +68,10 @@ HOLDOUTS = (
     "holdout7",
     "holdout8",
     "holdout9",
+    "holdout10",
 )
 # Holdouts whose failures have been read and tuned on since: `--fit-none` may learn from them.
-# `holdout7`, `holdout8` and `holdout9` are not among them: the figures to trust.
+# `holdout7` to `holdout10` are not among them: the figures to trust.
 TUNED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 
 
@@ -159,7 +160,7 @@ def report(label: str, results: list[dict], *, show_failures: bool = True, timed
         part = [r for r in results if split in {"all", r["split"]}]
         s = scores(part)
         print(
-            f"  {split:<8} n={s['prompts']:<3} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
+            f"  {split:<9} n={s['prompts']:<4} top-1 {s['top1']:.1%}  top-3 {s['top3']:.1%}  "
             f"none P {s['none_precision']:.2f} R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  "
             f"wrong skill {s['wrong_skill']:.1%} (body {s['wrong_body']:.1%})"
             + (f"  {s['ms_per_prompt']:.2f} ms/prompt" if timed else "")
@@ -244,7 +245,7 @@ def baseline_quality(skills: list[dict], rows: list[dict]) -> None:
         top1 = sum(name in row["gold"] for row, name, _ in need) / len(need)
         ceiling = max(end_to_end(part, t) for t in grid)
         print(
-            f"  {split:<8} n={len(part):<4} top-1 {top1:.1%}  end-to-end {end_to_end(part, fitted):.1%}  "
+            f"  {split:<9} n={len(part):<4} top-1 {top1:.1%}  end-to-end {end_to_end(part, fitted):.1%}  "
             f"(best threshold for this split: {ceiling:.1%})"
         )
 
