@@ -631,3 +631,11 @@ def test_a_body_word_counts_a_quarter_toward_coverage():
     assert hits["a"].coverage == pytest.approx(1.0)
     assert hits["b"].coverage == pytest.approx(0.25)
     assert hits["a"].evidence > hits["b"].evidence
+
+
+def test_only_a_word_as_typed_reaches_a_word_only_a_body_has():
+    # A correction or an alias is a guess; a body's word is weak evidence: the two together are noise.
+    index = RoutingIndex([Card("talks", "Rehearse a talk with a timer", body="Open the presentation first.")])
+    assert [h.name for h in index.search("the presentation")] == ["talks"]
+    assert index.search("the slides") == []  # "slides" is an alias of "presentation"
+    assert index.search("the presentaton") == []  # a typo is corrected to a field's word only

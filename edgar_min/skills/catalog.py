@@ -251,8 +251,13 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         data = jsoncodec.loads(raw[:head_end])
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        postings = str(memoryview(raw)[head_end + 1 : postings_end], "ascii")  # not a copy of the bytes first
-        index = RoutingIndex.from_cached(data["index"], postings)
+        # Each part of the postings line as text, not a copy of the bytes first: the words of the
+        # skills' fields, and after " |" those only their bodies have.
+        cut = raw.find(b" |", head_end + 1, postings_end)
+        cut = postings_end if cut < 0 else cut
+        postings = str(memoryview(raw)[head_end + 1 : cut], "ascii")
+        bodies = str(memoryview(raw)[cut + 2 : postings_end], "ascii") if cut < postings_end else ""
+        index = RoutingIndex.from_cached(data["index"], postings, bodies)
         if index is None:
             return None
         spans = _spans(_skill_names(index), data["sizes"], postings_end + 1, len(raw))
