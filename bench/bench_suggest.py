@@ -87,9 +87,13 @@ def write_project(root: Path, skills: list[dict]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         when = f"\n## When to use\n\n{skill['when_to_use']}\n" if skill["when_to_use"] else ""
         opening = f"\n{skill['opening']}\n" if skill["opening"] else ""
+        # The body's prose begins with its opening: the rest follows as a paragraph of its own.
+        body = skill.get("body", "")
+        rest = body[len(skill["opening"]) :].strip() if body.startswith(skill["opening"]) else body
+        prose = f"\n{rest}\n" if rest else ""
         (folder / "SKILL.md").write_text(
             f"---\nname: {skill['name']}\ndescription: {json.dumps(skill['description'])}\n---\n"
-            f"\n# {skill['name']}\n{opening}{when}\n## Steps\n\nFollow the project's way.\n"
+            f"\n# {skill['name']}\n{opening}{prose}{when}\n## Steps\n\nFollow the project's way.\n"
         )
 
 
@@ -591,7 +595,9 @@ def fit_none(skills: list[dict], rows: list[dict]) -> None:
 
     readable = [r for r in rows if r["split"] not in HOLDOUTS or r["split"] in TUNED]
     cards = [
-        routing.Card(s["name"], " ".join(s["description"].split()), s["when_to_use"], s["opening"])
+        routing.Card(
+            s["name"], " ".join(s["description"].split()), s["when_to_use"], s["opening"], s.get("body", "")
+        )
         for s in skills
     ]
     index = routing.RoutingIndex(cards)
@@ -702,6 +708,8 @@ def write_background(skills: list[dict]) -> None:
 
     counts: Counter[str] = Counter()
     for skill in skills:
+        # The fields counted as often as they say a word; the rest of the body is left out, as it
+        # is of the background's counts in `background.py`.
         card = routing.Card(skill["name"], skill["description"], skill["when_to_use"], skill["opening"])
         counts.update(set(routing.card_terms(card)))
     items = " ".join(f"{term}:{n}" for term, n in sorted(counts.items()) if n >= 2)

@@ -406,3 +406,51 @@ def test_an_examples_file_removed_takes_its_examples_with_it(layout):
     assert best(load_catalog(layout), CLIP_AGAIN) == "slack-gif-creator"
     os.unlink(layout.routing_examples)
     assert best(load_catalog(layout), CLIP_AGAIN) is None
+
+
+# obra/superpowers (MIT): systematic-debugging's body, its first sections shortened.
+DEBUGGING_BODY = (
+    "# Systematic Debugging\n\n## Overview\n\n"
+    "**Core principle:** ALWAYS find root cause before attempting fixes. Symptom fixes are failure.\n\n"
+    "## When to Use\n\nUse for ANY technical issue:\n- Test failures\n- Bugs in production\n\n"
+    "## The Four Phases\n\nYou MUST complete each phase before proceeding to the next.\n\n"
+    "### Phase 1: Root Cause Investigation\n\n1. **Read Error Messages Carefully**\n"
+    "   - Read stack traces completely\n\n2. **Reproduce Consistently**\n"
+    "   - Can you trigger it reliably?\n\n"
+    "   **Example (multi-layer system):**\n   ```bash\n   # Layer 1: Workflow\n"
+    '   echo "=== Secrets available in workflow: ==="\n   ```\n'
+)
+
+
+def _debugging_project(tmp_path):
+    root = tmp_path / ".claude" / "skills"
+    for name, description, body in (
+        (
+            "systematic-debugging",
+            "Use when encountering any bug, test failure, or unexpected behavior, before proposing fixes",
+            DEBUGGING_BODY,
+        ),
+        ("gh-fix-ci", "Inspect GitHub PR checks with gh, pull failing GitHub Actions logs.", "Steps follow."),
+    ):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n{body}")
+        settle(str(root / name / "SKILL.md"))
+    (tmp_path / ".edgar").mkdir()
+    return Layout(tmp_path, tmp_path / "home")
+
+
+def test_a_word_only_the_rest_of_the_body_uses_finds_the_skill_fresh_and_from_the_cache(tmp_path):
+    layout = _debugging_project(tmp_path)
+    prompt = "got a stack trace i cant reproduce reliably"
+    fresh = load_catalog(layout, use_cache=False)
+    assert [h.name for h in fresh.index.search(prompt)] == ["systematic-debugging"]
+    load_catalog(layout)  # writes the cache
+    cached = load_catalog(layout)
+    assert cached.index.search(prompt) == fresh.index.search(prompt)
+    # The cache keeps the body's words in the index, not its text.
+    assert "trigger it reliably" not in Path(layout.routing_cache).read_text()
+
+
+def test_what_a_code_fence_holds_is_not_the_bodys_prose(tmp_path):
+    layout = _debugging_project(tmp_path)
+    assert load_catalog(layout, use_cache=False).index.search("secrets available in workflow") == []

@@ -599,3 +599,43 @@ def test_the_best_hits_are_the_same_whether_sorted_or_picked_by_heapq(items, lim
     finally:
         routing.SORT_UP_TO = saved
     assert [h.name for h in sorted_hits[0]] == [name for _, name, _, _ in sorted(ranked)[:limit]]
+
+
+# ComposioHQ/awesome-claude-skills (Apache-2.0): googlephotos-automation's description, and words
+# its body uses further down; obra/superpowers (MIT): systematic-debugging's description.
+PHOTOS = Card(
+    "googlephotos-automation",
+    "Automate Google Photos tasks via Rube MCP (Composio): upload media, manage albums, search photos.",
+    body="Upload a photo to an album. Check the error the tool returns and retry when the app times out.",
+)
+DEBUGGING = Card(
+    "systematic-debugging",
+    "Use when encountering any bug, test failure, or unexpected behavior, before proposing fixes",
+    body="Read error messages carefully. Reproduce consistently. The app closes without a stack trace.",
+)
+
+
+def test_a_word_only_the_body_has_counts_for_less_than_a_description_word():
+    index = RoutingIndex([PHOTOS, DEBUGGING])
+    hits = {h.name: h for h in index.search("upload my album photos")}
+    assert hits["googlephotos-automation"].evidence > 0
+    assert "systematic-debugging" not in hits
+    # Both bodies say "app" and "error": the skill whose description says "unexpected behavior" leads.
+    best = index.search("the app just closes when i upload a photo, unexpected error")[0]
+    assert best.name == "systematic-debugging"
+
+
+def test_a_body_word_counts_a_quarter_toward_coverage():
+    plain = RoutingIndex([Card("a", "reproduce the crash"), Card("b", "other words", body="reproduce crash")])
+    hits = {h.name: h for h in plain.search("reproduce crash")}
+    assert hits["a"].coverage == pytest.approx(1.0)
+    assert hits["b"].coverage == pytest.approx(0.25)
+    assert hits["a"].evidence > hits["b"].evidence
+
+
+def test_only_a_word_as_typed_reaches_a_word_only_a_body_has():
+    # A correction or an alias is a guess; a body's word is weak evidence: the two together are noise.
+    index = RoutingIndex([Card("talks", "Rehearse a talk with a timer", body="Open the presentation first.")])
+    assert [h.name for h in index.search("the presentation")] == ["talks"]
+    assert index.search("the slides") == []  # "slides" is an alias of "presentation"
+    assert index.search("the presentaton") == []  # a typo is corrected to a field's word only

@@ -4,7 +4,8 @@ The prompt hook runs on every prompt, in a fresh process: parsing every
 SKILL.md and stemming its words each time would cost more than the rest of
 the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
 found, what routing derives from them: name, description, When-to-use text,
-the body's opening paragraph, path, origin, weighted words (with those of the
+the body's opening paragraph, path, origin, weighted words (with those of the rest of the body's
+prose, which the cache keeps only as words, and of the
 messages that led to each skill, `skills/examples.py`), the words of the
 name, and the warnings met reading them: a JSON header with the index, the
 index's postings on one line of text (`RoutingIndex.postings_text`), then one
@@ -36,12 +37,13 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = (
-    "edgar-min routing 10"  # 10: postings as text; 9: examples; 8: a line per skill; 7: the index as built
-)
+FORMAT = "edgar-min routing 11"  # 11: the body's words; 10: postings as text; 9: examples; 8: a line a skill
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
+# How much of the body's prose routing reads: past the first pages a long skill's words are its
+# steps' details. 2,000 characters did about as well on the bench's real skills, the whole body worse.
+BODY_CHARS = 4000
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,25 +162,27 @@ def _when_to_use(body: str) -> str:
     return ""
 
 
-def _opening(body: str) -> str:
-    """The body's first paragraph of prose: not a heading, a table, HTML or what a code fence holds."""
+def _prose(body: str, *, first_only: bool = False) -> str:
+    """The body's prose: its lines that are not a heading, a table, HTML, a rule, a quote or what a
+    code fence holds, joined, up to BODY_CHARS; with `first_only`, its first paragraph, up to
+    OPENING_CHARS (the opening)."""
     found: list[str] = []
     fenced = False
     for line in body.split("\n"):
         text = line.strip()
         if text.startswith(("```", "~~~")):
             fenced = not fenced
-            if found:
+            if found and first_only:
                 break
             continue
         if fenced:
             continue
         if not text or text.startswith(("#", "|", "<", "---", "***", ">")):
-            if found:
+            if found and first_only:
                 break
             continue
         found.append(text)
-    return " ".join(" ".join(found).split())[:OPENING_CHARS]
+    return " ".join(" ".join(found).split())[: OPENING_CHARS if first_only else BODY_CHARS]
 
 
 def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
@@ -195,7 +199,8 @@ def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
     description = parsed.data.get("description")
     description = " ".join(description.split()) if isinstance(description, str) else ""
     body = parsed.body
-    return Card(skill.name, description, _when_to_use(body), _opening(body)), parsed.body_line
+    card = Card(skill.name, description, _when_to_use(body), _prose(body, first_only=True), _prose(body))
+    return card, parsed.body_line
 
 
 def _digest(skills: dict[str, Skill], examples: os.stat_result | None) -> tuple[str, bool]:
@@ -246,8 +251,13 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         data = jsoncodec.loads(raw[:head_end])
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
-        postings = str(memoryview(raw)[head_end + 1 : postings_end], "ascii")  # not a copy of the bytes first
-        index = RoutingIndex.from_cached(data["index"], postings)
+        # Each part of the postings line as text, not a copy of the bytes first: the words of the
+        # skills' fields, and after " |" those only their bodies have.
+        cut = raw.find(b" |", head_end + 1, postings_end)
+        cut = postings_end if cut < 0 else cut
+        postings = str(memoryview(raw)[head_end + 1 : cut], "ascii")
+        bodies = str(memoryview(raw)[cut + 2 : postings_end], "ascii") if cut < postings_end else ""
+        index = RoutingIndex.from_cached(data["index"], postings, bodies)
         if index is None:
             return None
         spans = _spans(_skill_names(index), data["sizes"], postings_end + 1, len(raw))
@@ -338,12 +348,16 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     warnings = list(found.problems)
     asked = _examples(layout, warnings) if examples is not None else {}
     entries: dict[str, Entry] = {}
+    cards: list[Card] = []
     for name, skill in found.skills.items():
         read = _read(skill, warnings)
         if read is not None:
             card, body_line = read
-            entries[name] = Entry(card, str(skill.path), skill.origin, body_line)
-    index = RoutingIndex((e.card for e in entries.values()), asked)
+            cards.append(card)
+            # The entry holds what the cache holds: the body's prose is in the index, as words.
+            kept = Card(card.name, card.description, card.when, card.opening)
+            entries[name] = Entry(kept, str(skill.path), skill.origin, body_line)
+    index = RoutingIndex(cards, asked)
     catalog = Catalog(index, entries, warnings)
     if use_cache and settled and os.path.isdir(layout.edgar):
         _save(layout, digest, catalog)

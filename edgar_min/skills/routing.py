@@ -1,15 +1,15 @@
 """Which skills a task's text points at: a BM25F index over a skill's name, description, When-to-use
-text and the opening paragraph of its body.
+text, the opening paragraph of its body and, lightest, the words of the rest of its body's prose.
 
 People do not type a skill's words: they write "slides" for a skill about
 `.pptx` files, "scna" for "scan", and "thanks!" for nothing at all. So a query
 word also matches, with less weight, the words of a table of everyday
 aliases (`ALIASES`) and the index words one typo away from it, and a phrase
 whose words say nothing alone ("look over", "not working") the words of
-`PHRASES`. Every skill
+`PHRASES` (a word only a body has is reached only as typed). Every skill
 gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
-accounts for); their product is the evidence. Whether the best skill is meant
+accounts for, a body's word a quarter); their product is the evidence. Whether the best skill is meant
 at all is a small logistic model (`Ranking.log_odds`) over its evidence, its
 coverage, how many content words the message has, and two signs of a small edit
 (an editing verb first, a file or identifier named): a chat line, or a small
@@ -64,9 +64,10 @@ __all__ = [
 
 NONE_ID = "none"
 # Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
-TERMS_RULE = 6
+TERMS_RULE = 7
 # Field weights: a name word is the strongest sign, a word of the body's opening paragraph the
-# weakest. The opening says what the skill is for in other words than its description
+# weakest of those counted as often as they say it (the rest of the body counts each word once,
+# BODY_WEIGHT). The opening says what the skill is for in other words than its description
 # ("Scanpy is a scalable toolkit for analyzing single-cell gene expression data"); at 0.3 it
 # raised the readable splits end to end by 0.9 points leave-one-split-out (86.4% against 85.5%)
 # and `none` precision from 0.83 to 0.86; at 0.15, 0.5 and 0.75 it did less, and the body's
@@ -75,6 +76,21 @@ NAME_WEIGHT = 3.0
 DESCRIPTION_WEIGHT = 1.0
 WHEN_WEIGHT = 0.5
 OPENING_WEIGHT = 0.3
+# The rest of the body's prose (`Card.body`) says in its own words what the skill works on: a
+# skill for `.pptx` files writes "slide" and "layout" there, a debugging skill "stack trace" and
+# "reproduce". Each of its words that no other field has counts once, at this weight; 0.07 and
+# 0.15 did the same within half a point on the bench, and adding it to the words the other
+# fields have as well did no better.
+BODY_WEIGHT = 0.1
+# A body's word is weak evidence that the skill is the one meant: a skill whose long body happens
+# to use three of the message's words ("photo", "upload", "error") is not. Such a word counts
+# this share of its weight toward the skill's coverage (its score keeps BODY_WEIGHT). On the
+# bench's 1,968 prompts, end to end in a new project went from 77.4% without the body to 79.5%
+# at 1.0 and 79.1% at 0.25 (`hard` 55.4% to 57.1%, `holdout8` 56.7% to 58.3%, `holdout9` 61.3%
+# to 63.9%), with a wrong skill handed to 13.1% of the prompts against 16.5%; once routing had
+# learned from every load, 1.0 lost 0.6 points (89.7% to 89.1%: other skills' bodies outweighed
+# the right skill's examples) and 0.25 gained 0.4 (90.1%); in the live loop 0.25 gained 0.5.
+BODY_COVERAGE = 0.25
 # The words of the messages that led to a skill (`skills/examples.py`): the words people use for
 # what it does. Learned from the other splits of the bench, leave-one-split-out, 0.5 did as well
 # as 0.3 to 1.2 (see the README's "How well it chooses").
@@ -745,12 +761,14 @@ def alias_targets(form: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """What routing reads of one skill: its name, description, When-to-use text and body's opening."""
+    """What routing reads of one skill: its name, description, When-to-use text, body's opening and prose."""
 
     name: str
     description: str
     when: str = ""
     opening: str = ""
+    # The body's prose (`skills/catalog.py`), the opening included: only its words count, once each.
+    body: str = ""
 
 
 def rule_key() -> str:
@@ -766,6 +784,7 @@ def rule_key() -> str:
             DESCRIPTION_WEIGHT,
             WHEN_WEIGHT,
             OPENING_WEIGHT,
+            BODY_WEIGHT,
             ASKED_WEIGHT,
             WORD_RULE,
             TERMS_RULE,
@@ -858,6 +877,9 @@ def card_terms(card: Card, asked: Iterable[str] = ()) -> dict[str, float]:
     ):
         for term in found:
             bag[term] = bag.get(term, 0.0) + weight
+    for term in dict.fromkeys(words(own_words(card.body))):
+        if term not in bag:  # a word of the other fields is counted there
+            bag[term] = BODY_WEIGHT
     return asked_terms(asked, bag)
 
 
@@ -948,11 +970,62 @@ class _Counts(dict):
             elsewhere = max(0, int(background))
         except ValueError:  # a damaged cache: the word counts as this project's alone
             elsewhere = 0
-        count = self[term] = found.count(",") + 1 + elsewhere
+        fields, _, alone = found.partition("|")
+        here = (fields.count(",") + 1 if fields else 0) + (alone.count(",") + 1 if alone else 0)
+        count = self[term] = max(1, here) + elsewhere
         return count
 
     def __contains__(self, term: object) -> bool:
         return term in self._encoded
+
+
+# A word's postings: (skill, BM25F weight) for the skills that have it in a field, and for those
+# whose body alone has it.
+Postings = tuple[list[tuple[str, float]], list[tuple[str, float]]]
+
+
+class _Postings(dict):
+    """Each index word's postings text, by word; the words only skills' bodies have are kept apart,
+    as one text (" word postings word postings "), and found in it when asked for.
+
+    They are half the words of an index over real skills and a prompt asks for a few: the
+    fresh process of every prompt would spend more making them all than the rest of its
+    reading. `in` answers for the other words only: a typo is corrected, and an alias
+    reaches, only words of a skill's name, description, When-to-use text, opening or examples.
+    """
+
+    __slots__ = ("_found", "bodies")
+
+    def __init__(self, words: dict[str, str], bodies: str = "") -> None:
+        super().__init__(words)
+        self.bodies = bodies  # " word postings word postings ", or ""
+        self._found: dict[str, str | None] = {}
+
+    def __missing__(self, term: str) -> str:
+        found = self.of_bodies(term)
+        if found is None:
+            raise KeyError(term)
+        return found
+
+    def of_bodies(self, term: str) -> str | None:
+        """The postings of `term` if it is a word only skills' bodies have, else None."""
+        if term in self._found:
+            return self._found[term]
+        # A word and its postings are apart by single spaces, and postings hold a '|': a word
+        # with a space on each side is found only where a word is.
+        at = self.bodies.find(f" {term} ") if term and not dict.__contains__(self, term) else -1
+        found = None
+        if at >= 0:
+            start = at + len(term) + 2
+            found = self.bodies[start : self.bodies.find(" ", start)]
+        self._found[term] = found
+        return found
+
+    def text(self) -> str:
+        """Every word with its postings as one line: the others' pairs, then " |" and the bodies'
+        text as it is kept (a space before each word and one at the end)."""
+        words = " ".join(f"{term} {found}" for term, found in self.items())
+        return f"{words} |{self.bodies}" if self.bodies else words
 
 
 class _Weights(dict):
@@ -1023,15 +1096,20 @@ class RoutingIndex:
         Neither has a space (a word is `WORD_RULE`'s, stemmed; postings are numbers, `:` and `,`),
         so one split reads it back: as a JSON object of some 3,000 words it took twice as long.
         """
-        return " ".join(f"{term} {found}" for term, found in self._encoded.items())
+        return self._encoded.text()
 
     @classmethod
-    def from_cached(cls, document: dict[str, Any], postings: str) -> RoutingIndex | None:
+    def from_cached(
+        cls, document: dict[str, Any], postings: str, bodies: str | None = None
+    ) -> RoutingIndex | None:
         """The index `cached` and `postings_text` gave `document` and `postings` for, or None
-        when they are not one."""
+        when they are not one. `bodies`: the text after " |" in `postings`, when the caller has
+        cut it off already (the prompt hook reads each part straight from the cache's bytes)."""
         names, lengths = document["names"], document["lengths"]
         parts, by_name = document["name_parts"], document["by_name"]
-        items = postings.split(" ") if postings else []
+        # The words only skills' bodies have come after " |", and are looked up in that text as is.
+        words, _, rest = postings.partition(" |") if bodies is None else (postings, "", bodies)
+        items = words.split(" ") if words else []
         if not (
             isinstance(names, list)
             and all(isinstance(n, str) for n in names)
@@ -1039,6 +1117,8 @@ class RoutingIndex:
             and len(lengths) == len(names)
             and all(type(x) in (int, float) for x in lengths)
             and len(items) % 2 == 0
+            # The bodies' words: pairs apart by single spaces, each postings with its one '|'.
+            and (not rest or (rest[0] == rest[-1] == " " and 2 * rest.count("||") + 1 == rest.count(" ")))
             and (items or all(n == NONE_ID for n in names))  # every skill's name gives it words
             and isinstance(parts, dict)
             and isinstance(by_name, dict)
@@ -1050,7 +1130,7 @@ class RoutingIndex:
         index = cls.__new__(cls)
         index.cards = {}
         pairs = iter(items)
-        encoded = dict(zip(pairs, pairs, strict=True))  # word, postings, word, postings, ...
+        encoded = _Postings(dict(zip(pairs, pairs, strict=True)), rest)
         index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name)
         return index
 
@@ -1059,6 +1139,7 @@ class RoutingIndex:
         seen: set[str] = set()
         lengths: list[float] = []
         postings: dict[str, list[str]] = {}
+        bodies: dict[str, list[str]] = {}  # the skills that have a word in their body alone
         name_parts: dict[str, tuple[str, ...]] = {}
         for name, bag in pairs:
             if name in seen:
@@ -1068,7 +1149,10 @@ class RoutingIndex:
             names.append(name)
             lengths.append(sum(bag.values()))
             for term, tf in bag.items():
-                postings.setdefault(term, []).append(f"{at}:{tf!r}")
+                if tf == BODY_WEIGHT:  # no other field gives a word so little: the body's alone
+                    bodies.setdefault(term, []).append(str(at))
+                else:
+                    postings.setdefault(term, []).append(f"{at}:{tf!r}")
             parts = _name_parts(name, bag) if name != NONE_ID else ()
             if len(parts) >= 2:
                 name_parts[name] = parts
@@ -1083,14 +1167,22 @@ class RoutingIndex:
                 # "dicom" names the skill `pydicom` as much as "pydicom" does.
                 by_name.setdefault(stem(whole[2:]), []).append(name)
         background = background_counts()[0]
-        encoded = {term: f"{background.get(term, 0)}|{','.join(found)}" for term, found in postings.items()}
+        words, only = {}, []
+        for term in {**postings, **bodies}:
+            fields, alone = ",".join(postings.get(term, ())), ",".join(bodies.get(term, ()))
+            text = f"{background.get(term, 0)}|{fields}" + (f"|{alone}" if alone else "")
+            if fields:
+                words[term] = text
+            else:
+                only.append(f"{term} {text}")
+        encoded = _Postings(words, f" {' '.join(only)} " if only else "")
         self._setup(names, lengths, encoded, name_parts, by_name)
 
     def _setup(
         self,
         names: list[str],
         lengths: list[float],
-        encoded: dict[str, str],
+        encoded: _Postings,
         name_parts: dict[str, tuple[str, ...]],
         by_name: dict[str, list[str]],
     ) -> None:
@@ -1109,7 +1201,7 @@ class RoutingIndex:
         self.unknown_idf = math.log(1 + (n - 0.5) / 1.5)
         self._df = df
         self._documents = n
-        self._postings: dict[str, list[tuple[str, float]]] = {}
+        self._postings: dict[str, Postings] = {}
         self._complete = False
         # The words of a name of several words ("mutation-testing", "googlecalendar-automation"):
         # a query that has them all names the skill as surely as one that types it whole.
@@ -1121,18 +1213,27 @@ class RoutingIndex:
         self._long_words: list[str] | None = None
         self.by_name = by_name
 
-    def _decode(self, term: str) -> list[tuple[str, float]]:
-        """`term`'s postings with their BM25F weights; a malformed item (a damaged cache) is skipped."""
+    def _decode(self, term: str) -> Postings:
+        """`term`'s postings with their BM25F weights: the skills that have it in a field, and
+        those whose body alone has it; a malformed item (a damaged cache) is skipped."""
         idf = self.idf[term]
-        names, norms, found = self.names, self._norms, []
-        for item in self._encoded[term].partition("|")[2].split(","):
+        names, norms, fields, alone = self.names, self._norms, [], []
+        found, _, bodies = self._encoded[term].partition("|")[2].partition("|")
+        for item in found.split(",") if found else ():
             at, _, weight = item.partition(":")
             try:
                 i, tf = int(at), float(weight)
-                found.append((names[i], idf * tf * (K1 + 1) / (tf + norms[i])))
+                fields.append((names[i], idf * tf * (K1 + 1) / (tf + norms[i])))
             except (ValueError, IndexError):
                 continue
-        return found
+        lift = idf * BODY_WEIGHT * (K1 + 1)
+        for at in bodies.split(",") if bodies else ():
+            try:
+                i = int(at)
+                alone.append((names[i], lift / (BODY_WEIGHT + norms[i])))
+            except (ValueError, IndexError):
+                continue
+        return fields, alone
 
     def _started(self, raw: str) -> list[str]:
         """The name words (stemmed) that the typed word `raw` starts, PREFIX_REST letters or more short."""
@@ -1148,18 +1249,21 @@ class RoutingIndex:
             at += 1
         return found
 
-    def postings(self, term: str) -> list[tuple[str, float]]:
-        """The skills that have `term`, each with its BM25F weight for it."""
+    def postings(self, term: str) -> Postings:
+        """The skills that have `term` in a field and those whose body alone has it, each with
+        its BM25F weight for it."""
         found = self._postings.get(term)
         if found is not None:
             return found
         if len(self._postings) >= EAGER_AFTER and not self._complete:
             # A long-lived caller: every word read once beats a pass per new word.
             self._complete = True
-            self._postings = {word: self._decode(word) for word in self._encoded}
-            return self._postings.get(term, [])
-        if self._complete or term not in self._encoded:
-            return []
+            self._postings = {**self._postings, **{word: self._decode(word) for word in self._encoded}}
+            found = self._postings.get(term)
+            if found is not None:
+                return found
+        if term not in self._encoded and self._encoded.of_bodies(term) is None:
+            return [], []
         found = self._postings[term] = self._decode(term)
         return found
 
@@ -1210,7 +1314,7 @@ class RoutingIndex:
             matches: dict[str, float] = {}
             # A typo of an everyday word ("exel", "powerpont") reaches that word's aliases too.
             sources = [(form, 1.0) for raw in forms for form in _alias_forms(raw)]
-            if term in self.idf:
+            if term in self.idf or self._encoded.of_bodies(term) is not None:
                 matches[term] = 1.0
             else:
                 near, alias = self._near(forms[0])
@@ -1260,6 +1364,23 @@ class RoutingIndex:
                 bonus[name] = NAME_MATCH * share * sum(weight for _, weight in parts.values())
         return bonus
 
+    def _add(self, match: str, factor: float, scores: dict[str, float], best: dict[str, float]) -> None:
+        """Add what the index word `match`, matched at `factor`, gives each skill: to its score, and
+        to `best`, the most any match of this query word covers of it."""
+        share = self.idf[match] * factor
+        fields, alone = self.postings(match)
+        for name, value in fields:
+            scores[name] = scores.get(name, 0.0) + value * factor
+            if share > best.get(name, 0.0):
+                best[name] = share
+        if factor != 1.0:  # a correction or an alias is a guess: too weak for a body's word
+            return
+        share *= BODY_COVERAGE
+        for name, value in alone:
+            scores[name] = scores.get(name, 0.0) + value
+            if share > best.get(name, 0.0):
+                best[name] = share
+
     def search(self, text: str, limit: int = 15) -> list[Hit]:
         """The `limit` skills with the most evidence for `text`, best first (ties by name)."""
         return list(self.rank(text, limit).hits)
@@ -1281,11 +1402,7 @@ class RoutingIndex:
             total += weight
             best: dict[str, float] = {}
             for match, factor in matches:
-                share = self.idf[match] * factor
-                for name, value in self.postings(match):
-                    scores[name] = scores.get(name, 0.0) + value * factor
-                    if share > best.get(name, 0.0):
-                        best[name] = share
+                self._add(match, factor, scores, best)
             for name, factor in self._whole_names(term, matches).items():
                 scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight * factor
                 best[name] = max(best.get(name, 0.0), weight * factor)
