@@ -387,6 +387,16 @@ def test_skills_suggest_answers_like_the_cli_and_refuses_an_empty_text(server, t
     assert found["isError"] is False
     assert [s["name"] for s in found["structuredContent"]["skills"]] == ["pdf"]
     assert found["content"][0]["text"].startswith("pdf (")
+    # As `skills suggest` says it: whether the prompt hook would hand the body over or only name it.
+    assert found["structuredContent"]["body_probability"] == 0.9
+    named = found["structuredContent"]["skills"][0]["named_only"]
+    assert named == (found["structuredContent"]["skills"][0]["probability"] < 0.9)
+    assert found["content"][0]["text"].endswith("(named only: under suggest.body_probability 0.9)") == named
+    (tmp_path / ".edgar").mkdir(exist_ok=True)
+    (tmp_path / ".edgar" / "config.toml").write_text("[suggest]\nbody_probability = 1.0\n")
+    sure = call(server, "skills_suggest", {"text": "merge these two pdfs into one"})["result"]
+    assert sure["structuredContent"]["skills"][0]["named_only"] is True
+    assert sure["content"][0]["text"].endswith("(named only: under suggest.body_probability 1)")
     empty = call(server, "skills_suggest", {"text": "  "})["result"]
     assert empty["isError"] is True
     assert "text is empty" in empty["content"][0]["text"]

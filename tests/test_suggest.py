@@ -37,6 +37,10 @@ def test_a_skill_the_prompt_hook_would_only_name_says_so(project, edgar):
     assert result.code == 0, result
     assert result.out.startswith("slack-gif-creator  ")
     assert result.out.rstrip().endswith("(named only: under suggest.body_probability 1)")
+    answered = edgar("--root", str(project), "--json", "skills", "suggest", "make a gif for slack")
+    answer = json.loads(answered.out)
+    assert answer["body_probability"] == 1.0
+    assert [(s["name"], s["named_only"]) for s in answer["skills"]] == [("slack-gif-creator", True)]
 
 
 def test_a_chat_line_gets_none(project, edgar):

@@ -58,7 +58,7 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_suggest(ctx: Context) -> int:
-    from edgar_min.skills.suggest import suggest
+    from edgar_min.skills.suggest import named_only, suggest
 
     text = " ".join(ctx.ns.text)
     if not text.strip():
@@ -71,19 +71,15 @@ def cmd_suggest(ctx: Context) -> int:
     found = suggest(ctx.layout, ctx.config, text, limit=limit)
     for warning in found.warnings:
         ctx.warn(f"edgar: warning: {warning}")
+    least = ctx.config.suggest.body_probability
     if ctx.json:
-        ctx.emit(found.as_json())
+        ctx.emit(found.as_json(least))
         return 0
     if not found.picks:
         ctx.out(f"none (probability {found.none_probability:.2f}): no skill applies to this text")
         return 0
-    least = ctx.config.suggest.body_probability
     for pick in found.picks:
-        # What the prompt hook does with it: a skill under body_probability is only named there.
-        named = (
-            f"  (named only: under suggest.body_probability {least:g})" if pick.probability < least else ""
-        )
-        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named}")
+        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named_only(pick.probability, least)}")
     return 0
 
 

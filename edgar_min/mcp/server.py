@@ -486,15 +486,19 @@ class Server:
         return text, data
 
     def _tool_skills_suggest(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from edgar_min.skills.suggest import suggest
+        from edgar_min.skills.suggest import named_only, suggest
 
         text = arguments["text"]
         if not text.strip():
             msg = "text is empty: give the task as the person typed it"
             raise ToolRefused(msg)
-        found = suggest(self.layout, self.load_config(), text)
-        lines = [f"{p.name} ({p.probability:.2f}): {p.path}" for p in found.picks]
-        return "\n".join(lines) or "none: no skill applies to this text", found.as_json()
+        config = self.load_config()
+        found = suggest(self.layout, config, text)
+        least = config.suggest.body_probability
+        lines = [
+            f"{p.name} ({p.probability:.2f}): {p.path}{named_only(p.probability, least)}" for p in found.picks
+        ]
+        return "\n".join(lines) or "none: no skill applies to this text", found.as_json(least)
 
 
 def _options(options: list[Any], where: str) -> list[Any]:

@@ -41,6 +41,7 @@ __all__ = [
     "Candidate",
     "Suggestion",
     "decide_skill",
+    "named_only",
     "suggest",
     "weigh_skills",
 ]
@@ -90,15 +91,29 @@ class Suggestion:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.picks)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, body_probability: float | None = None) -> dict[str, Any]:
+        """Plain JSON values; with `body_probability` (`suggest.body_probability`), each chosen
+        skill says whether the prompt hook would only name it (`named_only`) rather than hand
+        its body over."""
+        skills = [p.as_json() for p in self.picks]
+        if body_probability is not None:
+            for skill, pick in zip(skills, self.picks, strict=True):
+                skill["named_only"] = pick.probability < body_probability
         return {
-            "skills": [p.as_json() for p in self.picks],
+            "skills": skills,
+            **({} if body_probability is None else {"body_probability": body_probability}),
             "none_probability": self.none_probability,
             "candidates": [c.as_json() for c in self.candidates],
             "engine": self.engine,
             "decision_id": self.decision_id,
             "warnings": list(self.warnings),
         }
+
+
+def named_only(probability: float, least: float) -> str:
+    """What the prompt hook does with a pick, as text: one under `suggest.body_probability`
+    (`least`) is only named there, not handed over with its body."""
+    return f"  (named only: under suggest.body_probability {least:g})" if probability < least else ""
 
 
 def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionResult:
