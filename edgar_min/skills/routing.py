@@ -9,8 +9,8 @@ whose words say nothing alone ("look over", "not working") the words of
 `PHRASES` (a word only a body has is reached only as typed). Every skill
 gets a score (BM25F: a word in the name counts more than one in the
 description) and a coverage (the share of the query's word weight the skill
-accounts for, a body's word a quarter); their product is the evidence. Whether the best skill is meant
-at all is a small logistic model (`Ranking.log_odds`) over its evidence, its
+accounts for, a body's word a quarter); their product is the evidence.
+Whether the best skill is meant at all is a small logistic model (`Ranking.log_odds`) over its evidence, its
 coverage, how many content words the message has, and two signs of a small edit
 (an editing verb first, a file or identifier named): a chat line, or a small
 task that shares a word or two with a skill but is about something else, gets
@@ -1117,7 +1117,7 @@ class RoutingIndex:
             and len(lengths) == len(names)
             and all(type(x) in (int, float) for x in lengths)
             and len(items) % 2 == 0
-            # The bodies' words: pairs apart by single spaces, each postings with its one '|'.
+            # The bodies' words: pairs apart by single spaces, each postings with one '||' (no field's).
             and (not rest or (rest[0] == rest[-1] == " " and 2 * rest.count("||") + 1 == rest.count(" ")))
             and (items or all(n == NONE_ID for n in names))  # every skill's name gives it words
             and isinstance(parts, dict)
