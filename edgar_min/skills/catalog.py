@@ -166,7 +166,9 @@ def _prose(body: str, *, first_only: bool = False) -> str:
     """The body's prose: its lines that are not a heading, a table, HTML, a rule, a quote or what a
     code fence holds, joined, up to BODY_CHARS; with `first_only`, its first paragraph, up to
     OPENING_CHARS (the opening)."""
+    limit = OPENING_CHARS if first_only else BODY_CHARS
     found: list[str] = []
+    size = -1  # of the words so far, one space apart
     fenced = False
     for line in body.split("\n"):
         text = line.strip()
@@ -181,8 +183,12 @@ def _prose(body: str, *, first_only: bool = False) -> str:
             if found and first_only:
                 break
             continue
+        text = " ".join(text.split())
         found.append(text)
-    return " ".join(" ".join(found).split())[: OPENING_CHARS if first_only else BODY_CHARS]
+        size += len(text) + 1
+        if size >= limit:  # a long body's rest is not read
+            break
+    return " ".join(found)[:limit]
 
 
 def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
