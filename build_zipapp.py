@@ -36,7 +36,7 @@ SHEBANG = b"#!/usr/bin/env python3\n"
 # `--version` is answered before that, with the version the package had when it was built.
 # `leave` ends the process without the interpreter's teardown when nothing needs it.
 LOOKUP = "_edgar_bytecode"
-IMPORTER = "_edgar_importer"
+IMPORTER = "_edgar_importer"  # edgar_min.importer.IMPORTER
 PACKED = "edgar_min.zip"  # edgar_min.importer.PACKED: the package, in one entry
 LISTING = ".listing"  # edgar_min.importer.LISTING: the packed zip's first entry, its directory
 MAIN = """import gc

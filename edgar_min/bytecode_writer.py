@@ -8,25 +8,26 @@ import os
 import zipfile
 from importlib.util import MAGIC_NUMBER, source_hash
 
-from edgar_min.bytecode import IMPORTER
-from edgar_min.importer import PACKED
+from edgar_min.importer import IMPORTER, PACKED
 
 __all__ = ["write_cache"]
 
+# A new file, never one already there (O_EXCL) nor one a link leads to (O_NOFOLLOW).
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
-def write_cache(archive: str, target: str) -> None:
-    """Write this interpreter's unchecked-hash `.pyc` of each of `archive`'s modules to `target`.
 
-    Written to a temporary file first and linked into place, so a reader sees the whole file or
-    none; a copy that another run wrote first is kept, since other runs may be reading it.
-    Raises OSError, or ValueError for an archive that is not edgar's.
+def write_cache(archive: str, folder: int, name: str) -> None:
+    """Write this interpreter's unchecked-hash `.pyc` of each of `archive`'s modules as `name`
+    in the folder open at `folder` (opened and checked by `edgar_min.bytecode`).
+
+    Written to a new temporary file first and linked into place, so a reader sees the whole
+    file or none; a copy that another run wrote first is kept, since other runs may be reading
+    it. Raises OSError, or ValueError for an archive that is not edgar's.
     """
-    folder = os.path.dirname(target)
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    tmp = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.tmp")
+    tmp = f".{name}.{os.getpid()}.tmp"
+    # Private whatever the umask: a copy others could write would never be used.
+    fd = os.open(tmp, _NEW, 0o600, dir_fd=folder)
     try:
-        # Private whatever the umask: a group-writable copy would not be trusted, so never used.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as raw:
             try:
                 _write(archive, raw)
@@ -36,14 +37,14 @@ def write_cache(archive: str, target: str) -> None:
             raw.flush()
             os.fsync(raw.fileno())
         try:
-            os.link(tmp, target)
+            os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
         except FileExistsError:
             pass
         except OSError:  # a file system without hard links
-            os.replace(tmp, target)
+            os.rename(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
     finally:
         try:
-            os.unlink(tmp)
+            os.unlink(tmp, dir_fd=folder)
         except FileNotFoundError:
             pass
 
@@ -56,10 +57,11 @@ def _write(archive: str, raw: io.RawIOBase) -> None:
             found += [(i, package.read(i)) for i in package.infolist() if i.filename.endswith(".py")]
         for info, data in found:
             # Only bytecode, stored: it is read on every import, and the importer reads sources
-            # (for tracebacks, or a module missing here) from the archive itself.
+            # (to check each module's hash, for tracebacks, for a module missing here) from the
+            # archive itself.
             name = info.filename
             code = compile(data, name, "exec", dont_inherit=True)
-            flags = (0b01).to_bytes(4, "little")  # hash-based, unchecked
+            flags = (0b01).to_bytes(4, "little")  # hash-based: checked by the importer, not importlib
             pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
             copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
 
