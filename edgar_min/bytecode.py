@@ -18,7 +18,7 @@ the archive holds it now: the importer checks each module, and this module the i
 The build puts a copy of this module at the top of the archive (`_edgar_bytecode`), where the
 entry point runs it without the package; another Python compiles it from source on every run,
 so it stays small and imports nothing of edgar's. The importer it needs there is the copy's
-first entry, compiled for that Python; the writer (`bytecode_writer`) is imported only on the
+entry after its listing, compiled for that Python; the writer (`bytecode_writer`) is imported only on the
 run that writes.
 """
 
@@ -139,13 +139,16 @@ def _module(name: str, file: str, code: object) -> object:
 
 
 def _first_module(fd: int, path: str, archive: str, loader: object) -> object | None:
-    """The importer, from the `.pyc` that is the first entry of the copy open at `fd` (at
+    """The importer, from the `.pyc` that follows the listing of the copy open at `fd` (at
     `path`), if it is one, compiled from the importer's source in `archive`."""
     entry = f"{IMPORTER}.pyc".encode()
     try:
-        head = os.pread(fd, 30 + len(entry), 0)
+        head = os.pread(fd, 30, 0)  # the listing's local header: the importer's follows its data
+        at = 30 + int.from_bytes(head[18:22], "little") + int.from_bytes(head[26:28], "little")
+        at += int.from_bytes(head[28:30], "little")
+        head = os.pread(fd, 30 + len(entry), at)
         size = int.from_bytes(head[18:22], "little")
-        data = os.pread(fd, size, len(head) + int.from_bytes(head[28:30], "little"))
+        data = os.pread(fd, size, at + len(head) + int.from_bytes(head[28:30], "little"))
         if head[:4] != b"PK\x03\x04" or head[30:] != entry or data[:4] != MAGIC_NUMBER:
             return None
         if data[8:16] != source_hash(loader.get_data(f"{archive}/{IMPORTER}.py")):

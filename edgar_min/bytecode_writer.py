@@ -6,11 +6,12 @@ import io
 import marshal
 import os
 import zipfile
+from collections.abc import Callable
 from importlib.util import MAGIC_NUMBER, source_hash
 
-from edgar_min.importer import IMPORTER, PACKED
+from edgar_min.importer import IMPORTER, LISTING, PACKED
 
-__all__ = ["write_cache"]
+__all__ = ["with_listing", "write_cache"]
 
 # A new file, never one already there (O_EXCL) nor one a link leads to (O_NOFOLLOW).
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -50,24 +51,46 @@ def write_cache(archive: str, folder: int, name: str) -> None:
 
 
 def _write(archive: str, raw: io.RawIOBase) -> None:
-    with zipfile.ZipFile(archive) as outer, zipfile.ZipFile(raw, "w") as copy:
-        # The importer first: the entry point finds it there without reading the directory.
-        found = [(outer.getinfo(f"{IMPORTER}.py"), outer.read(f"{IMPORTER}.py"))]
+    with zipfile.ZipFile(archive) as outer:
+        # The importer first after the listing: the entry point finds it there without
+        # reading the listing.
+        found = [(f"{IMPORTER}.py", outer.read(f"{IMPORTER}.py"))]
         with zipfile.ZipFile(io.BytesIO(outer.read(PACKED))) as package:
-            found += [(i, package.read(i)) for i in package.infolist() if i.filename.endswith(".py")]
-        for info, data in found:
-            # Only bytecode, stored: it is read on every import, and the importer reads sources
-            # (to check each module's hash, for tracebacks, for a module missing here) from the
-            # archive itself.
-            name = info.filename
-            code = compile(data, name, "exec", dont_inherit=True)
-            flags = (0b01).to_bytes(4, "little")  # hash-based: checked by the importer, not importlib
-            pyc = MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)
-            copy.writestr(_entry(name[:-3] + ".pyc", info, zipfile.ZIP_STORED), pyc)
+            found += [(n, package.read(n)) for n in package.namelist() if n.endswith(".py")]
+    pycs = []
+    for name, data in found:
+        # Only bytecode: the importer reads sources (to check each module's hash, for
+        # tracebacks, for a module missing here) from the archive itself.
+        code = compile(data, name, "exec", dont_inherit=True)
+        flags = (0b01).to_bytes(4, "little")  # hash-based: checked by the importer, not importlib
+        pycs.append((name[:-3] + ".pyc", MAGIC_NUMBER + flags + source_hash(data) + marshal.dumps(code)))
+    raw.write(with_listing(pycs, _zip))
 
 
-def _entry(name: str, like: zipfile.ZipInfo, compression: int) -> zipfile.ZipInfo:
-    info = zipfile.ZipInfo(name, date_time=like.date_time)
-    info.compress_type = compression
-    info.external_attr = like.external_attr
-    return info
+def with_listing(files: list[tuple[str, bytes]], zipped: Callable[[list[tuple[str, bytes]]], bytes]) -> bytes:
+    """The zip `zipped` makes of `files`, led by `LISTING`: where each of them is in it.
+
+    `zipped` stores each entry without an extra field. Each entry's place is counted from the
+    end of the listing's own entry, so the listing can say it before its own size is known.
+    Marshal format 2 has no back-references, so the same listing gives the same bytes on every
+    build. Raises ValueError when an entry is not where the listing says.
+    """
+    with zipfile.ZipFile(io.BytesIO(zipped(files))) as plain:
+        listing = {i.filename: (i.header_offset, i.file_size) for i in plain.infolist()}
+    data = marshal.dumps(listing, 2)
+    packed = zipped([(LISTING, data), *files])
+    shift = 30 + len(LISTING) + len(data)  # the listing's local header (no extra field) and data
+    with zipfile.ZipFile(io.BytesIO(packed)) as zf:
+        moved = {i.filename: (i.header_offset - shift, i.file_size) for i in zf.infolist()[1:]}
+    if moved != listing:
+        msg = "the zip's entries are not where its listing says"
+        raise ValueError(msg)
+    return packed
+
+
+def _zip(files: list[tuple[str, bytes]]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:  # stored: read on every import, never inflated
+        for name, data in files:
+            zf.writestr(zipfile.ZipInfo(name), data)
+    return out.getvalue()

@@ -14,7 +14,8 @@ the copy is named by the archive's directory, not by a digest of its data, so a 
 planted module is compiled from the archive's source instead.
 
 The build puts a copy of this module at the top of the archive (`_edgar_importer`), and the
-bytecode copy for another Python starts with it, so that Python loads it already compiled.
+bytecode copy for another Python has it right after its own listing, so that Python loads it
+already compiled.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ __all__ = [
     "packed",
 ]
 
-IMPORTER = "_edgar_importer"  # this module's name at the top of the archive, and first in a copy
+IMPORTER = "_edgar_importer"  # this module's name at the top of the archive, and in a copy
 PACKAGE = "edgar_min"
 PACKED = "edgar_min.zip"  # the archive's entry holding the package
 # The packed zip's first entry: {name: (where its local header is, counted from the end of this
@@ -180,11 +181,18 @@ def listed(archive: str, start: int, end: int) -> Listing | None:
     its count: the listing's last entry must end where the directory begins, and the directory
     must count the listing's entries and the listing itself.
     """
-    name = LISTING.encode()
     try:
         fd = os.open(archive, os.O_RDONLY)
     except OSError:
         return None
+    try:
+        return _listed(fd, start, end)
+    finally:
+        os.close(fd)
+
+
+def _listed(fd: int, start: int, end: int) -> Listing | None:
+    name = LISTING.encode()
     try:
         head = _pread(fd, 30 + len(name), start)
         record = _pread(fd, 22, end - 22)
@@ -202,8 +210,6 @@ def listed(archive: str, start: int, end: int) -> Listing | None:
         return {key: (base + at, length) for key, (at, length) in found.items()}
     except (OSError, ValueError, EOFError, TypeError, AttributeError, StopIteration):
         return None
-    finally:
-        os.close(fd)
 
 
 def _loads(pyc: bytes) -> object:
@@ -327,6 +333,15 @@ class ArchiveImporter:
         return None if data is None else data.decode("utf-8", "replace")
 
 
+def _copy_listing(fd: int) -> Listing | None:
+    """The entries of the bytecode copy open at `fd`: led by its listing, as the packed zip is."""
+    try:
+        end = os.fstat(fd).st_size
+    except OSError:
+        return None
+    return _listed(fd, 0, end) or _listing(_directory(fd, end))
+
+
 def install(archive: str, copy: tuple[str, int] | None = None, refused: str | None = None) -> bool:
     """Import edgar from `archive` from now on: with `copy`'s bytecode, else its own, else its sources.
 
@@ -340,7 +355,7 @@ def install(archive: str, copy: tuple[str, int] | None = None, refused: str | No
         return False
     start, end = span
     sources = listed(archive, start, end) or _listing(directory(archive, end))
-    compiled = sources if copy is None else _listing(_directory(copy[1], None))
+    compiled = sources if copy is None else _copy_listing(copy[1])
     if not compiled or not sources:
         return False
     code, fd = (archive, None) if copy is None else copy

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import zipfile
@@ -134,8 +135,8 @@ def test_another_python_gives_the_same_answers_and_caches_its_bytecode_once(pyz,
     with zipfile.ZipFile(copy) as zf, zipfile.ZipFile(pyz) as original:
         with zipfile.ZipFile(io.BytesIO(original.read("edgar_min.zip"))) as packed:
             sources = ["_edgar_importer.py", *sorted(n for n in packed.namelist() if n.endswith(".py"))]
-        # Bytecode only, the importer first: sources are read from the archive itself.
-        assert zf.namelist() == [n[:-3] + ".pyc" for n in sources]
+        # Bytecode only, after the listing the importer: sources are read from the archive itself.
+        assert zf.namelist() == [".listing", *(n[:-3] + ".pyc" for n in sources)]
         magic = zf.read(sources[0][:-3] + ".pyc")[:4]
         assert magic != importlib.util.MAGIC_NUMBER  # the other Python's, not the builder's
         for name in sources:
@@ -583,3 +584,41 @@ def test_the_lookup_names_the_importer_as_the_importer_and_the_build_do():
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
     assert bytecode.IMPORTER == importer.IMPORTER == build.IMPORTER
+
+
+@needs_other
+@pytest.mark.skipif(not hasattr(os, "setxattr"), reason="no extended attributes here")
+def test_a_folder_an_acl_lets_another_user_write_is_refused(pyz, project, tmp_path):
+    python = OTHERS[0]
+    home = tmp_path / "home"
+    home.mkdir()
+    cache = tmp_path / "cache"
+    genuine = genuine_copy(python, pyz, project, home, cache)
+    # user::rwx, user:65534:rwx, group::---, mask::rwx, other::---, as setfacl writes it.
+    entry = lambda tag, perm, uid=0xFFFFFFFF: struct.pack("<HHI", tag, perm, uid)  # noqa: E731
+    acl = (
+        struct.pack("<I", 2)
+        + entry(1, 7)
+        + entry(2, 7, 65534)
+        + entry(4, 0)
+        + entry(0x10, 7)
+        + entry(0x20, 0)
+    )
+    try:
+        os.setxattr(genuine.parent, "system.posix_acl_access", acl)
+    except OSError:
+        pytest.skip("this file system keeps no POSIX ACLs")
+    assert not imported_from(python, pyz, home, cache).startswith(str(genuine))
+    done = run(python, pyz, project, "--json", "doctor", home=home, cache=cache)
+    assert json.loads(done.stdout)["bytecode"]["refused"] == f"{genuine.parent} can be written by other users"
+
+
+@needs_other
+def test_the_copy_is_led_by_its_own_listing(pyz, project, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    copy = genuine_copy(OTHERS[0], pyz, project, home, tmp_path / "cache")
+    walked = importer.entries(*importer.directory(str(copy)))
+    assert next(iter(walked)) == importer.LISTING
+    read = importer.listed(str(copy), 0, copy.stat().st_size)
+    assert read == {k: v for k, v in walked.items() if k != importer.LISTING}
