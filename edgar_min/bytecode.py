@@ -178,12 +178,14 @@ def use_archive(archive: str, built_for: bytes, loader: object) -> bool:
     path = cache_file(archive) if _SAFE else None
     folder = None if path is None else _folder(path)
     if folder is None and path is not None and not sys.dont_write_bytecode:
-        mask = os.umask(0o077)  # every folder it makes private (0700), whatever the umask
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-        except OSError:  # nothing can be made here: from sources, without importing the writer
-            pass
-        os.umask(mask)
+        # Each level in turn, since makedirs gives its mode to the last folder only: 0700, which
+        # a umask can only narrow. Then walked and checked like any other.
+        made = os.path.dirname(path)
+        for each in (os.path.dirname(os.path.dirname(made)), os.path.dirname(made), made):
+            try:
+                os.makedirs(each, 0o700)
+            except OSError:  # there already, or nothing can be made here (then without the writer)
+                pass
         folder = _folder(path)
     copy = folder
     if isinstance(folder, int):
