@@ -10,7 +10,7 @@ import sys
 from edgar_min import __version__
 from edgar_min.cli.context import Context, execute, read_input
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TextIO
 

@@ -7,7 +7,7 @@ import os
 from edgar_min.errors import NotFound
 from edgar_min.skills.terminal import printable
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.adapters import claude_code, codex
 from edgar_min.adapters.common import NoTurn, SubagentLog
 from edgar_min.delivery.record import session_file
 from edgar_min.errors import BadInput, EdgarError, Refused
@@ -32,7 +33,7 @@ from edgar_min.records import dataclass, field
 from edgar_min.skills.examples import clean_text, learn_from_loads, read_examples, taken_back
 from edgar_min.skills.names import name_problem
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterable, Iterator
 
@@ -155,13 +156,7 @@ class _Suggested:
 
 
 def _reader(agent: str) -> Callable[[str, dict[str, str], Container[str]], Iterator[AdaptedTurn]]:
-    if agent == "codex":
-        from edgar_min.adapters.codex import read_turns
-
-        return read_turns
-    from edgar_min.adapters.claude_code import read_turns
-
-    return read_turns
+    return codex.read_turns if agent == "codex" else claude_code.read_turns
 
 
 class _Pass:

@@ -18,7 +18,7 @@ from edgar_min.learning.turn import redact
 from edgar_min.records import dataclass
 from edgar_min.skills.names import name_problem
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
