@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,27 @@ def test_only_the_module_of_the_command_that_runs_is_imported(tmp_path, args, mo
     loaded = done.stdout.strip().splitlines()[-1]
     expected = sorted(f"edgar_min.cli.{name}" for name in ["context", "quick", *modules])
     assert loaded == str(expected), done.stderr
+
+
+def test_global_options_may_come_after_the_command_as_people_write_them(edgar, tmp_path):
+    skill = tmp_path / ".edgar" / "skills" / "bump-pin"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: bump-pin\ndescription: Bump a dependency pin.\n---\n\nBody.\n"
+    )
+    before = edgar("--root", str(tmp_path), "--json", "skills", "suggest", "bump the pin")
+    after = edgar("skills", "suggest", "bump the pin", "--json", "--root", str(tmp_path))
+    assert after.code == 0, after.err
+    assert json.loads(after.out)["candidates"] == json.loads(before.out)["candidates"]
+    listed = edgar("skills", "list", "--root", str(tmp_path), "--json")
+    assert [s["name"] for s in json.loads(listed.out)] == ["bump-pin"]
+
+
+def test_set_given_before_and_after_the_command_both_count(edgar, tmp_path):
+    from edgar_min.cli.app import _command_words, build_parser
+
+    argv = ["--set", "skills.synthesis=off", "doctor", "--set", "skills.min_tool_calls=2"]
+    ns = build_parser(*_command_words(argv)).parse_args(argv)
+    assert ns.set == ["skills.synthesis=off", "skills.min_tool_calls=2"]
+    shown = edgar("doctor", "--root", str(tmp_path), "--json", "--set", "skills.synthesis=off")
+    assert json.loads(shown.out)["synthesis"]["mode"] == "off"

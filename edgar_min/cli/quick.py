@@ -4,7 +4,7 @@ A harness runs these on every turn of an agent, and importing argparse and build
 parsers costs about half the bare interpreter's start-up (`skills list` and `doctor`, which
 people and scripts run often, are read here too). This reads only their plain
 spellings: whole option names (`--session ID` or `--session=ID`), values that do not begin
-with `-`, the global options before the command. Anything else (help, an abbreviation, an
+with `-`, the global options before or after the command. Anything else (help, an abbreviation, an
 unknown option, a bad choice, a missing value) returns None, and argparse reads the line and
 gives its own answer or sentence. Where this reads a line, it reads it as argparse does
 (tests/test_cli_quick.py holds the two side by side).
@@ -99,7 +99,7 @@ def parse(argv: list[str]) -> SimpleNamespace | None:
     for arg in args:
         if arg == "-" or not arg.startswith("-"):
             given.append(arg)
-        elif not _option(arg, args, options, found):
+        elif not _option(arg, args, GLOBAL if _split(arg)[0] in GLOBAL else options, found):
             return None
     if len(given) > len(positionals) or any(req for _d, _c, req in positionals[len(given) :]):
         return None
