@@ -14,6 +14,7 @@ triggers that would fire, and writes nothing. `--hook` is `edgar hook stop`
 
 from __future__ import annotations
 
+from edgar_min.cli.quick import Option, Positional, Spec
 from edgar_min.errors import BadInput
 
 TYPE_CHECKING = False
@@ -31,37 +32,47 @@ MAX_TURN_BYTES = 1_000_000
 AGENTS = ("claude-code", "codex")
 
 
+# The config is read inside the handler, so that in hook mode a broken config file is one more
+# problem reported with exit 0 (a Stop hook exiting 2 would keep the agent going).
+LEARN = Spec(
+    positionals=(Positional("turn", required=False, metavar="TURN.json|-|TRANSCRIPT"),),
+    options=(
+        Option("--session", "session", "the session this turn belongs to (default: the log's, or a new id)"),
+        Option(
+            "--from",
+            "from_agent",
+            "read the last turn of this agent's session log (TRANSCRIPT) instead of a turn record",
+            choices=AGENTS,
+        ),
+        Option(
+            "--hook",
+            "hook",
+            "with --from claude-code: read the Stop hook's payload on stdin; never fails the agent",
+            value=False,
+        ),
+        Option(
+            "--check",
+            "check",
+            "run the declared check ([check] command) and set the verdict from its exit code",
+            value=False,
+        ),
+        Option(
+            "--dry-run",
+            "dry_run",
+            "print the turn record edgar computed and the triggers that would fire; write nothing",
+            value=False,
+        ),
+    ),
+    defaults=(("needs_config", False),),
+)
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "learn",
         help="learn from one turn: a turn record (JSON file, or - for stdin) or an agent's session log",
     )
-    p.add_argument("turn", nargs="?", metavar="TURN.json|-|TRANSCRIPT")
-    p.add_argument("--session", help="the session this turn belongs to (default: the log's, or a new id)")
-    p.add_argument(
-        "--from",
-        dest="from_agent",
-        choices=AGENTS,
-        help="read the last turn of this agent's session log (TRANSCRIPT) instead of a turn record",
-    )
-    p.add_argument(
-        "--hook",
-        action="store_true",
-        help="with --from claude-code: read the Stop hook's payload on stdin; never fails the agent",
-    )
-    p.add_argument(
-        "--check",
-        action="store_true",
-        help="run the declared check ([check] command) and set the verdict from its exit code",
-    )
-    p.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print the turn record edgar computed and the triggers that would fire; write nothing",
-    )
-    # The config is read inside the handler, so that in hook mode a broken config file is
-    # one more problem reported with exit 0 (a Stop hook exiting 2 would keep the agent going).
-    p.set_defaults(handler=cmd_learn, needs_config=False)
+    LEARN.add_to(p, cmd_learn)
 
 
 def read_turn_text(source: str) -> str:
