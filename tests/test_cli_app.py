@@ -143,3 +143,27 @@ def test_set_given_before_and_after_the_command_both_count(edgar, tmp_path):
     assert ns.set == ["skills.synthesis=off", "skills.min_tool_calls=2"]
     shown = edgar("doctor", "--root", str(tmp_path), "--json", "--set", "skills.synthesis=off")
     assert json.loads(shown.out)["synthesis"]["mode"] == "off"
+
+
+def test_every_help_ends_with_the_exit_codes_and_its_examples_parse(edgar, capsys):
+    """A person reads `--help` for an example and what an exit code means; an example must run."""
+    import shlex
+
+    from edgar_min.cli import EXAMPLES
+    from edgar_min.cli.app import _command_words, build_parser
+
+    for command in ["", "learn", "skills suggest", "doctor", "skills list"]:
+        result = edgar(*command.split(), "--help")
+        shown = result.out + capsys.readouterr().out  # argparse prints help on sys.stdout
+        assert result.code == 0
+        assert "exit codes:" in shown
+        assert "2  bad usage or unreadable input" in shown
+        if command in EXAMPLES or not command:
+            assert "examples:" in shown
+    for command, lines in EXAMPLES.items():
+        for line in lines:
+            argv = shlex.split(line.partition("  #")[0].partition("|")[2] or line.partition("  #")[0])[1:]
+            ns = build_parser(*_command_words(argv)).parse_args(argv)  # a usage error raises
+            assert hasattr(ns, "handler"), line
+            if command != "edgar":
+                assert " ".join([ns.command, getattr(ns, "skills_command", None) or ""]).strip() == command

@@ -39,7 +39,7 @@ class _TopParser(_Parser):
         return ns, extra
 
 
-class _Formatter(argparse.HelpFormatter):
+class _Formatter(argparse.RawDescriptionHelpFormatter):
     """argparse's formatter, sized the way `shutil.get_terminal_size` does it.
 
     argparse builds a formatter for every argument it adds, and the stock one imports
@@ -92,7 +92,9 @@ def build_parser(
     """
     from edgar_min.cli import COMMANDS, SKILLS_COMMANDS
 
-    parser = _TopParser(prog="edgar", description="A safe skill memory for agent harnesses.")
+    parser = _TopParser(
+        prog="edgar", description="A safe skill memory for agent harnesses.", epilog=_epilog("edgar")
+    )
     parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
     parser.add_argument("--root", default=".", help="the project root (default: the current folder)")
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
@@ -107,7 +109,17 @@ def build_parser(
     _register(commands, COMMANDS, SKILLS_COMMANDS, wanted=(command, subcommand), every=every)
     for leaf in _leaves(commands):
         _accept_global_options(leaf)
+        leaf.epilog = _epilog(leaf.prog.removeprefix("edgar "))
     return parser
+
+
+def _epilog(command: str) -> str:
+    """The examples of `command` (when it has some) and the exit codes, for the end of its `--help`."""
+    from edgar_min.cli import EXAMPLES, EXIT_CODES
+
+    examples = EXAMPLES.get(command, ())
+    shown = "examples:\n" + "\n".join(f"  {line}" for line in examples) + "\n\n" if examples else ""
+    return shown + EXIT_CODES
 
 
 def _register(
