@@ -167,3 +167,24 @@ def test_every_help_ends_with_the_exit_codes_and_its_examples_parse(edgar, capsy
             assert hasattr(ns, "handler"), line
             if command != "edgar":
                 assert " ".join([ns.command, getattr(ns, "skills_command", None) or ""]).strip() == command
+
+
+def test_long_work_says_how_far_it_got_and_quick_work_says_nothing():
+    import io
+
+    from edgar_min.cli.context import Progress
+
+    now = [0.0]
+    quick, slow = io.StringIO(), io.StringIO()
+    for stream, step in ((quick, 0.01), (slow, 0.4)):
+        progress = Progress("reading session logs", stream)
+        progress.clock = lambda: now[0]
+        progress.next_at = now[0] + Progress.EVERY_S
+        for done in range(1, 11):
+            now[0] += step
+            progress(done, 10)
+    assert quick.getvalue() == ""
+    lines = slow.getvalue().splitlines()
+    assert lines[0] == "edgar: reading session logs: 3 of 10"
+    assert lines[-1] == "edgar: reading session logs: 10 of 10"
+    assert len(lines) <= 5  # at most once a second over four seconds, and the end

@@ -215,18 +215,27 @@ def turn_record(turn: Turn) -> dict[str, Any]:
 
 
 def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
-    """What `learn` would do with this turn, in the gate's own terms."""
+    """What `learn` would do with this turn: the gate's own `route`, said in words."""
+    from edgar_min.controller.gate import route
+
     config = ctx.config
     if not config.controller.enabled:
         return "nothing: controller.enabled is false, so learning is inert"
     if not fired:
         return "nothing: no trigger fired (the turn would be recorded in the experience store)"
-    mode = config.skills.synthesis
-    if mode == "off":
-        return "nothing: skills.synthesis is 'off' (no model call)"
-    if mode == "auto" and turn.verification == "passed" and "correction" not in fired:
+    place, why = route(
+        config.skills.synthesis,
+        verified=turn.verification == "passed",
+        fired=tuple(fired),
+        patch=False,
+        hand=False,
+    )
+    if place == "nowhere":
+        return f"nothing: {why} (no model call)"
+    if place == "learned":
         return "ask the model for a skill and write it as a learned skill if the writer accepts it"
-    return "ask the model for a skill and write it as a proposal for a person to accept or reject"
+    because = f" ({why})" if why else ""
+    return f"ask the model for a skill and write it as a proposal for a person to accept or reject{because}"
 
 
 def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:
