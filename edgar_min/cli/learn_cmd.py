@@ -225,7 +225,7 @@ def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
         return "nothing: no trigger fired (the turn would be recorded in the experience store)"
     place, why = route(
         config.skills.synthesis,
-        verified=turn.verification == "passed",
+        verified=turn.verified,
         fired=tuple(fired),
         patch=False,
         hand=False,
