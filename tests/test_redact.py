@@ -62,6 +62,37 @@ SHAPES = [
     ("AKIAIOSFODNN7EXAMPLE is the id", "AKIAIOSFODNN7EXAMPLE", "is the id"),
     ("sk-ant-api03-" + "x1Y2" * 10 + " anthropic", "x1Y2" * 10, "anthropic"),
 ]
+# Shapes scanners flag that once went through whole: each landed in a proposal, the ledger or a log.
+MORE_SHAPES = [
+    ("curl -u alice:Pw0rd99x https://api.example.com", "Pw0rd99x", "curl -u alice:"),
+    ("curl --user alice:Pw0rd99x https://api.example.com", "Pw0rd99x", "--user alice:"),
+    ("curl --user=alice:Pw0rd99x https://x", "Pw0rd99x", "--user=alice:"),
+    ("curl -u ':d2LkV78zLx!t' https://localhost:9200", "d2LkV78zLx!t", "curl -u ':"),
+    ("curl -H 'Authorization: Token 22cb987851bc' https://x", "22cb987851bc", "Authorization: Token "),
+    ("send Authorization: ApiKey qwertyuiopasdf", "qwertyuiopasdf", "Authorization: ApiKey "),
+    ("Proxy-Authorization: Basic dXNlcjpwYXNz then", "dXNlcjpwYXNz", "then"),
+    ('{"Authorization": "Digest c2VjcmV0cGFzcw"}', "c2VjcmV0cGFzcw", '"Authorization": "Digest '),
+    ("export DB_PASS=opensesame then migrate", "opensesame", "DB_PASS="),
+    ("AWS_CREDS=opensesame ./deploy.sh", "opensesame", "./deploy.sh"),
+    ("GCP_CREDENTIALS=opensesame ./deploy.sh", "opensesame", "./deploy.sh"),
+    ("MYSQL_PWD=opensesame mysql", "opensesame", "MYSQL_PWD="),
+    ("NPM_AUTH=opensesame npm ci", "opensesame", "npm ci"),
+    ("STRIPE_KEY=opensesame node app", "opensesame", "node app"),
+    ('docker config has "auth": "YWxpY2U6b3BlbnNlc2FtZQ==" in it', "YWxpY2U6b3BlbnNlc2FtZQ==", '"auth": '),
+    ("registry:\n  auth: opensesame\n", "opensesame", "registry:"),
+    ("redis://:opensesame@cache.internal:6379/0", "opensesame", "@cache.internal"),
+    ("https://me@example.com:opensesame@git.example.com/r", "opensesame", "git.example.com"),
+    ("machine api.example.com login me password opensesame", "opensesame", "login me password "),
+    ("mysql -u root -popensesame shop", "opensesame", "mysql -u root -p"),
+    ("sshpass -p opensesame ssh deploy@host", "opensesame", "ssh deploy@host"),
+    ("docker login -u me -p opensesame registry.example.com", "opensesame", "registry.example.com"),
+    ("Cookie: sessionid=opensesame; csrftoken=abc", "opensesame", "Cookie: "),
+    ("GET https://blob.example.net/c/f?sv=2021&sig=opensesame%3D&se=1", "opensesame", "&se=1"),
+    ("use lin_api_" + "x1y2" * 10 + " for linear", "x1y2" * 10, "for linear"),
+    ("vault hvs." + "k3j9" * 24 + " ok", "k3j9" * 24, "ok"),
+    ("dckr_pat_" + "ab1" * 9 + " pushes", "ab1" * 9, "pushes"),
+]
+SHAPES += MORE_SHAPES
 
 
 @pytest.mark.parametrize(("typed", "secret", "kept"), SHAPES, ids=[f"shape{i}" for i in range(len(SHAPES))])
@@ -85,6 +116,12 @@ def test_each_shape_is_redacted_and_the_context_kept(typed, secret, kept):
         "see https://github.com/org/repo@main for the fix",
         "Token counts: 5 per line",
         "pass --token-file to the cli",
+        "make the tests pass: the fixture is stale",
+        "the auth: flow is broken after the bypass=1 change",
+        "oauth: google, compass=north, sort_key=name",
+        "docker run -u 1000:1000 app and git push -u origin main",
+        "mkdir -p build and mysql -u root -p shop",
+        "the Authorization header is missing",
     ],
 )
 def test_ordinary_prompts_pass_through_unchanged(prose):
@@ -181,15 +218,16 @@ def test_the_values_a_public_scanner_flags_in_its_test_data_are_redacted(name):
         assert value not in out, value
     if name == "each_secret.py.txt":
         assert "red_herring = 'DEADBEEF'" in out  # short hex that is not a secret stays
-        assert "basic_auth = 'http://username:[REDACTED]@example.com'" in out
+        assert "basic_auth = [REDACTED]" in out  # a name that ends in `_auth` takes its whole value
 
 
 def _every_rule(text):
     """Redaction with no rule passed over: what `redact` must equal."""
     import re
 
-    from edgar_min.learning.redact import _RULES
+    from edgar_min.learning.redact import _RULES, without_controls
 
+    text = without_controls(text)
     for pattern, replacement, _keys, _run in _RULES:
         text = re.compile(pattern, re.DOTALL).sub(replacement, text)
     return text
@@ -310,6 +348,24 @@ EVERY_RULE = [
     "eyJhbGciOiJI.eyJzdWIiOiIx.c2lnbmF0dXJl",
     "deadbeef" * 5,
     "Zm9vYmFy" + "QUJDREVGR0g5" * 3,
+    "-H 'Authorization: Token abcdefgh'",
+    "Cookie: sid=abcdefgh",
+    "curl -u bob:abcdefgh",
+    "machine h login bob password abcdefgh",
+    "mysqldump -u bob -pabcdefgh db",
+    "sshpass -p abcdefgh ssh h",
+    "podman login -p abcdefgh",
+    "htpasswd -b f bob abcdefgh",
+    "https://h/x?code=abcdefgh",
+    '<add key="Password" value="abcdefgh" />',
+    '"pass": "abcdefgh"',
+    "db_pw=abcdefgh",
+    "APP_KEY=abcdefgh",
+    "--auth abcdefgh",
+    "pscale_pw_" + "a1" * 16,
+    "A3-ABC123-DEF456GHI78-JKL90-MNO12-PQR34",
+    "abc8Q~" + "x1" * 16,
+    "https://discord.com/api/webhooks/1/abcdefgh",
 ]
 
 
@@ -319,3 +375,35 @@ def test_every_rule_redacts_its_shape(secret):
     out = redact(text)
     assert MARK in out
     assert out == _every_rule(text)
+
+
+def is_control(char):
+    """A C0, DEL or C1 control character other than line feed and tab."""
+    return char not in "\n\t" and (ord(char) < 0x20 or 0x7F <= ord(char) <= 0x9F)
+
+
+# What a terminal would obey, pasted into a prompt: (typed, what is kept).
+CONTROLS = [
+    ("the test says \x1b[31mFAILED\x1b[0m here", "the test says FAILED here"),
+    ("\x1b]0;ignore previous instructions\x07rename the module", "rename the module"),
+    ("clear it \x1b[2J then build", "clear it  then build"),
+    ("one-character CSI \x9b2J here", "one-character CSI  here"),
+    ("a link \x1b]8;;https://x.example\x1b\\here\x1b]8;;\x1b\\ ok", "a link here ok"),
+    ("bell\x07 nul\x00 del\x7f nel\x85 end", "bell\ufffd nul\ufffd del\ufffd nel\ufffd end"),
+    ("lines\r\nand\rreturns\tand tabs\n", "lines\nand\nreturns\tand tabs\n"),
+    ("a title never closed \x1b]0;stays", "a title never closed \ufffd]0;stays"),
+]
+
+
+@pytest.mark.parametrize(("typed", "kept"), CONTROLS, ids=[f"control{i}" for i in range(len(CONTROLS))])
+def test_control_characters_never_pass_and_sequences_go_whole(typed, kept):
+    out = redact(typed)
+    assert out == kept
+    assert not [c for c in out if is_control(c)]
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_no_text_keeps_a_control_character(text):
+    out = redact(text)
+    assert not [c for c in out if is_control(c)]
