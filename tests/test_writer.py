@@ -77,7 +77,7 @@ def test_learned_lands_in_learned(layout):
             BODY + "Then \x1b[31mred\x1b[0m.\n",
             f"control character ('\\x1b') on its line {BODY.count(chr(10)) + 1};",
         ),
-        (BODY.replace("## Pitfalls", "\x1b]0;title\x07## Pitfalls"), "control character ('\\x1b') on its line"),
+        (BODY.replace("## Pitfalls", "\x1b]0;title\x07## Pitfalls"), "control character ('\\x1b')"),
         ("\x1b[2J" + BODY, "control character ('\\x1b') on its line 1;"),
         (BODY + "a one-character CSI \x9b2J\n", "control character ('\\x9b')"),
     ],
