@@ -97,9 +97,12 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         ("authorization",),
         0,
     ),
-    # A cookie header's values.
+    # A cookie header's `name=value` pairs.
     (
-        r"(?i)\b((?:set-)?cookie[\"']?[ \t]{0,5}:[ \t]{0,5}[\"']?)(?=[\w.%-]+=)[^\n\"'`]+",
+        (
+            r"(?i)\b((?:set-)?cookie[\"']?[ \t]{0,5}:[ \t]{0,5}[\"']?)"
+            r"[\w.%-]+=[^;\s\"'`]*(?:;[ \t]*[\w.%-]+=[^;\s\"'`]*)*"
+        ),
         rf"\1{MARK}",
         ("cookie",),
         0,

@@ -111,7 +111,7 @@ def write_learned(
     """
     problem = name_problem(name)
     if problem:
-        raise _refused(name, problem)
+        raise _refused(name, redact(problem))  # it quotes the name
     body = body.replace("\r\n", "\n").replace("\r", "\n")
     control = _CONTROL.search(body)
     if control:

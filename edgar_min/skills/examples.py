@@ -62,8 +62,7 @@ def clean_text(text: str) -> str:
     """`text` as an example keeps it: redacted, on one line, at most `TEXT_CHARS`."""
     from edgar_min.learning.redact import redact
 
-    flat = " ".join(text.split())
-    cut = redact(flat)[:TEXT_CHARS].rstrip()
+    cut = " ".join(redact(text).split())[:TEXT_CHARS].rstrip()
     # A lone surrogate (from a JSON escape) cannot be written as UTF-8.
     return cut.encode("utf-8", "replace").decode("utf-8")
 
