@@ -229,7 +229,7 @@ def _every_rule(text):
     from edgar_min.learning.redact import _RULES, without_controls
 
     text = without_controls(text)
-    for pattern, replacement, _keys, _run in _RULES:
+    for pattern, replacement, *_screened in _RULES:
         text = re.compile(pattern, re.DOTALL).sub(replacement, text)
     return text
 

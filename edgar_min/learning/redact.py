@@ -64,11 +64,14 @@ _PREFIXES = (
 )  # fmt: skip
 _VALUE = r"(?:\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|[^\s,;\"'`]+)"
 
-# Each rule: (pattern, replacement, keys, run). Every match of the pattern contains one of the
-# `keys` (in lower case), or is a run of at least `run` characters with no space in it. So a
-# rule that cannot match is passed over without being compiled, as secret scanners do with
-# their keywords: compiling every pattern costs more than the rest of a turn.
-_RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
+# Each rule: (pattern, replacement, keys, run, token). Every match of the pattern contains one
+# of the `keys` (in lower case), or is a run of at least `run` characters with no space in it;
+# with `token`, every match lies inside one run of at least `_TOKEN` characters with no space,
+# so its keys are looked for only in such runs (a long prompt has few). So a rule that cannot
+# match is passed over without being compiled, as secret scanners do with their keywords:
+# compiling every pattern costs more than the rest of a turn.
+_TOKEN = 16
+_RULES: tuple[tuple[str, str, tuple[str, ...], int, bool], ...] = (
     # Private key blocks, PEM, OpenSSH and PGP alike; a block cut short is cut to the end.
     (
         (
@@ -78,6 +81,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         MARK,
         ("-----begin ",),
         0,
+        False,
     ),
     # The password of a URL: keep scheme, user and host. The user may be empty (`redis://:pw@host`)
     # or an address (`me@example.com`); the password runs to the last `@` before the host.
@@ -86,6 +90,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}\2",
         ("://",),
         0,
+        False,
     ),
     # An Authorization header of any scheme (`Token …`, `Basic …`, `Digest …`, or none): keep the scheme.
     (
@@ -96,6 +101,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}",
         ("authorization",),
         0,
+        False,
     ),
     # A cookie header's `name=value` pairs.
     (
@@ -106,6 +112,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}",
         ("cookie",),
         0,
+        False,
     ),
     # `curl -u user:pass`, `--user user:pass`, `--proxy-user`, `-U`: keep the user (a uid:gid stays).
     (
@@ -116,21 +123,24 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}",
         ("-u",),
         0,
+        False,
     ),
     # The password of a `.netrc` entry: `machine HOST login USER password PASS`.
-    (r"(?i)\b(login\s+\S+\s+password\s+)\S+", rf"\1{MARK}", ("password",), 0),
+    (r"(?i)\b(login\s+\S+\s+password\s+)\S+", rf"\1{MARK}", ("password",), 0, False),
     # `mysql -pPASS` (the password glued to `-p`), `sshpass -p PASS`, `docker login -p PASS`, `htpasswd -b`.
     (
         r"\b((?:mysql|mariadb)[\w-]*\b[^\n]{0,200}?[ \t]-p)(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+)",
         rf"\1{MARK}",
         ("mysql", "mariadb"),
         0,
+        False,
     ),
     (
         r"\b(sshpass\b[^\n]{0,200}?[ \t]-p[ \t]*)(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+)",
         rf"\1{MARK}",
         ("sshpass",),
         0,
+        False,
     ),
     (
         (
@@ -140,14 +150,22 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}",
         ("login",),
         0,
+        False,
     ),
-    (r"\b(htpasswd[ \t]+-[a-zA-Z]*b[a-zA-Z]*[ \t]+\S+[ \t]+\S+[ \t]+)\S+", rf"\1{MARK}", ("htpasswd",), 0),
+    (
+        r"\b(htpasswd[ \t]+-[a-zA-Z]*b[a-zA-Z]*[ \t]+\S+[ \t]+\S+[ \t]+)\S+",
+        rf"\1{MARK}",
+        ("htpasswd",),
+        0,
+        False,
+    ),
     # A signature, key, code or session in a URL's query string (`?sig=…`, `&X-Amz-Signature=…`).
     (
         r"(?i)([?&](?:[\w.-]{0,40}[_.-])?(?:sig|signature|key|code|session)=)[^&\s#\"'`]+",
         rf"\1{MARK}",
         ("sig=", "signature=", "key=", "code=", "session="),
         0,
+        False,
     ),
     # A NuGet config's password: `<add key="ClearTextPassword" value="…" />`.
     (
@@ -155,6 +173,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}",
         ("<add",),
         0,
+        False,
     ),
     # NAME=value, NAME: value, NAME := value, NAME => value, "NAME": "value", --NAME=value.
     (
@@ -162,14 +181,16 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1{MARK}",
         _SENSITIVE_KEYS,
         0,
+        False,
     ),
-    (rf"(?i)({_BARE_NAME}\s{{0,5}}){_VALUE}", rf"\1{MARK}", ("pass", "pw", "auth"), 0),
+    (rf"(?i)({_BARE_NAME}\s{{0,5}}){_VALUE}", rf"\1{MARK}", ("pass", "pw", "auth"), 0, False),
     # --password VALUE, --db-token VALUE, --auth VALUE (a flag and its value, as typed on a command line).
     (
         rf"(?i)(?<![\w-])(--?(?:[\w-]{{0,40}}?{_SENSITIVE_NAME}|(?:[\w-]{{0,40}}?-)?{_SHORT_NAME})\s+)(?!-){_VALUE}",
         rf"\1{MARK}",
         _SENSITIVE_KEYS,
         0,
+        False,
     ),
     # An Authorization header's credentials (a digit or base64 padding tells them from prose).
     (
@@ -177,6 +198,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         rf"\1 {MARK}",
         ("bearer", "basic"),
         0,
+        False,
     ),
     # Vendors' token shapes.
     (
@@ -186,26 +208,30 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         MARK,
         tuple(p.lower() for p in _PREFIXES),
         0,
+        True,
     ),
     (
         r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
         MARK,
         ("a3-",),
         0,
+        True,
     ),
-    (r"(?<![\w~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", MARK, ("q~",), 0),
+    (r"(?<![\w~.])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}", MARK, ("q~",), 0, True),
     (
         r"(?i)((?:discord(?:app)?\.com/api/webhooks|\.webhook\.office\.com/webhookb2)/)[^\s\"'`]+",
         rf"\1{MARK}",
         ("/api/webhooks/", "/webhookb2/"),
         0,
+        True,
     ),
-    (r"\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}", MARK, ("sk-",), 0),
+    (r"\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}", MARK, ("sk-",), 0, True),
     (
         r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
         MARK,
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
         0,
+        True,
     ),
     (
         r"\bgl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas|ffct|sa)-[A-Za-z0-9_.-]{20,}",
@@ -215,36 +241,40 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
             for kind in ("pat", "dt", "ft", "soat", "rt", "cbt", "imt", "ptt", "agent", "oas", "ffct", "sa")
         ),
         0,
+        True,
     ),
-    (r"\bGR1348941[A-Za-z0-9_-]{20,}", MARK, ("gr1348941",), 0),
+    (r"\bGR1348941[A-Za-z0-9_-]{20,}", MARK, ("gr1348941",), 0, True),
     (
         r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b",
         MARK,
         ("a3t", "akia", "asia", "abia", "acca"),
         0,
+        True,
     ),
-    (r"\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}", MARK, ("xox", "xapp-"), 0),
+    # 15 characters may be one: not a token rule.
+    (r"\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}", MARK, ("xox", "xapp-"), 0, False),
     (
         r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
         f"hooks.slack.com/{MARK}",
         ("hooks.slack.com/",),
         0,
+        True,
     ),
-    (r"\bAIza[0-9A-Za-z_-]{30,}", MARK, ("aiza",), 0),
-    (r"\b(?:sk|rk)_(?:test|live|prod)_[0-9A-Za-z]{10,}", MARK, ("_test_", "_live_", "_prod_"), 0),
-    (r"\bnpm_[A-Za-z0-9]{36}\b", MARK, ("npm_",), 0),
-    (r"\bpypi-AgE[A-Za-z0-9_-]{50,}", MARK, ("pypi-age",), 0),
-    (r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", MARK, ("sg.",), 0),
-    (r"\b(?:AC|SK)[0-9a-fA-F]{32}\b", MARK, (), 34),
-    (r"\bhf_[A-Za-z]{34}\b", MARK, ("hf_",), 0),
-    (r"\bdo[opr]_v1_[a-f0-9]{64}\b", MARK, ("_v1_",), 0),
-    (r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", MARK, ("shpat_", "shpca_", "shppa_", "shpss_"), 0),
-    (r"\bdapi[a-f0-9]{32}\b", MARK, ("dapi",), 0),
-    (r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", MARK, ("age-secret-key-1",), 0),
-    (r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b", MARK, (":aa",), 0),
-    (r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", MARK, ("eyj",), 0),
+    (r"\bAIza[0-9A-Za-z_-]{30,}", MARK, ("aiza",), 0, True),
+    (r"\b(?:sk|rk)_(?:test|live|prod)_[0-9A-Za-z]{10,}", MARK, ("_test_", "_live_", "_prod_"), 0, True),
+    (r"\bnpm_[A-Za-z0-9]{36}\b", MARK, ("npm_",), 0, True),
+    (r"\bpypi-AgE[A-Za-z0-9_-]{50,}", MARK, ("pypi-age",), 0, True),
+    (r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", MARK, ("sg.",), 0, True),
+    (r"\b(?:AC|SK)[0-9a-fA-F]{32}\b", MARK, (), 34, True),
+    (r"\bhf_[A-Za-z]{34}\b", MARK, ("hf_",), 0, True),
+    (r"\bdo[opr]_v1_[a-f0-9]{64}\b", MARK, ("_v1_",), 0, True),
+    (r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", MARK, ("shpat_", "shpca_", "shppa_", "shpss_"), 0, True),
+    (r"\bdapi[a-f0-9]{32}\b", MARK, ("dapi",), 0, True),
+    (r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", MARK, ("age-secret-key-1",), 0, True),
+    (r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}\b", MARK, (":aa",), 0, True),
+    (r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", MARK, ("eyj",), 0, True),
     # Long hex runs (tokens, keys; a pasted 40-hex commit id goes too, on purpose).
-    (r"\b[0-9a-fA-F]{32,}\b", MARK, (), 32),
+    (r"\b[0-9a-fA-F]{32,}\b", MARK, (), 32, True),
     # Long base64-looking runs that mix cases and digits (paths and words do not).
     (
         (
@@ -254,6 +284,7 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         MARK,
         (),
         32,
+        True,
     ),
 )
 _compiled: dict[int, re.Pattern[str]] = {}
@@ -265,10 +296,14 @@ def redact(text: str) -> str:
     # The keys are ASCII and lower-cased: for other text, where case-blind matching reaches
     # past ASCII (`K`, the Kelvin sign, matches `k`), every rule runs.
     screen = text.isascii()
-    lowered, longest = _screen(text) if screen else ("", 0)
-    for i, (pattern, replacement, keys, run) in enumerate(_RULES):
-        if screen and not (run and longest >= run) and not any(key in lowered for key in keys):
-            continue
+    lowered, longest, runs = _screen(text) if screen else ("", 0, "")
+    for i, (pattern, replacement, keys, run, token) in enumerate(_RULES):
+        if screen:
+            if token and longest < _TOKEN:
+                continue
+            within = runs if token else lowered
+            if not (run and longest >= run) and not any(key in within for key in keys):
+                continue
         compiled = _compiled.get(i)
         if compiled is None:
             import re
@@ -277,12 +312,15 @@ def redact(text: str) -> str:
         changed = compiled.sub(replacement, text)
         if changed != text:
             text = changed
-            lowered, longest = _screen(text) if screen else ("", 0)
+            lowered, longest, runs = _screen(text) if screen else ("", 0, "")
     return text
 
 
-def _screen(text: str) -> tuple[str, int]:
-    return text.lower(), max(map(len, text.split()), default=0)
+def _screen(text: str) -> tuple[str, int, str]:
+    """The text in lower case, its longest run with no space, and its runs of `_TOKEN` or more."""
+    lowered = text.lower()
+    words = lowered.split()
+    return lowered, max(map(len, words), default=0), " ".join(w for w in words if len(w) >= _TOKEN)
 
 
 # The C1 controls that open a sequence, and the ESC-letter form of each.
