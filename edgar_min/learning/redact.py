@@ -20,7 +20,7 @@ character becomes U+FFFD, so a reader sees that something stood there.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's own, without importing typing on every run
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
 
