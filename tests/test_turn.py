@@ -144,6 +144,13 @@ def test_the_typed_fields_keep_no_terminal_escape():
     assert turn.corrections == ("no, fix the build: it prints FAILED and \nthen stops",)
 
 
+def test_a_prompt_of_terminal_escapes_alone_is_refused_and_such_a_correction_dropped():
+    with pytest.raises(BadInput, match="'prompt' holds only control characters"):
+        parse_turn({"prompt": "\x1b[2J\x1b]0;title\x07"})
+    turn = parse_turn({"prompt": "fix the build", "corrections": ["\x1b[31m", "use the lock file"]})
+    assert turn.corrections == ("use the lock file",)
+
+
 def test_redaction_keeps_ordinary_text():
     text = "bump the httpx pin in src/app/settings/config_loader.py to 0.27.2, then run make test"
     assert redact(text) == text
