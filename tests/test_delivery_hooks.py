@@ -687,3 +687,14 @@ def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project
     # A person can still teach.
     assert edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP).code == 0
     assert [row["source"] for row in kept_examples(project)] == ["person"]
+
+
+def test_a_problem_is_logged_redacted_and_without_control_characters(tmp_path):
+    from edgar_min.delivery.hooks import log_problem
+    from edgar_min.layout import Layout
+
+    sentence = "turn record refused: 'agent' 'DB_PASS=Hunter2Horse \x1b[2J' is not an agent name"
+    log_problem(Layout(tmp_path, tmp_path / "home"), "stop", sentence)
+    (row,) = problems(tmp_path)
+    assert row["problem"] == "turn record refused: 'agent' 'DB_PASS=[REDACTED] ' is not an agent name"
+    assert "Hunter2Horse" not in (tmp_path / ".edgar" / "hook-problems.jsonl").read_text()
