@@ -17,9 +17,9 @@ the archive holds it now: the importer checks each module, and this module the i
 
 The build puts a copy of this module at the top of the archive (`_edgar_bytecode`), where the
 entry point runs it without the package; another Python compiles it from source on every run,
-so it stays small and imports nothing of edgar's. The importer it needs there is the copy's
-entry after its listing, compiled for that Python; the writer (`bytecode_writer`) is imported only on the
-run that writes.
+so it stays small and imports nothing of edgar's (the folder checks cost about 0.4 ms of
+compiling there). The importer it needs there is the copy's entry after its listing, compiled
+for that Python; the writer (`bytecode_writer`) is imported only on the run that writes.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import stat
 import sys
 from importlib.util import MAGIC_NUMBER, source_hash
 
-__all__ = ["FOLDERS", "cache_file", "run", "use_archive"]
+__all__ = ["cache_file", "run", "use_archive"]
 
 IMPORTER = "_edgar_importer"  # edgar_min.importer.IMPORTER, which this module cannot import
 FOLDERS = ("edgar", "bytecode")  # what edgar makes in the cache folder, each private to the user

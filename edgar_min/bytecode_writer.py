@@ -52,7 +52,7 @@ def write_cache(archive: str, folder: int, name: str) -> None:
 
 def _write(archive: str, raw: io.RawIOBase) -> None:
     with zipfile.ZipFile(archive) as outer:
-        # The importer first after the listing: the entry point finds it there without
+        # The importer right after the listing: the entry point finds it there without
         # reading the listing.
         found = [(f"{IMPORTER}.py", outer.read(f"{IMPORTER}.py"))]
         with zipfile.ZipFile(io.BytesIO(outer.read(PACKED))) as package:
