@@ -82,35 +82,43 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_text(path: PathLike, text: str, *, root: PathLike | None = None) -> None:
+def write_text(path: PathLike, text: str, *, root: PathLike | None = None, mode: int = 0o644) -> None:
     """Replace `path` with `text` (UTF-8) atomically, creating parent folders.
 
-    With `root`, no link between the root and `path` (nor `path` itself) is followed.
+    With `root`, no link between the root and `path` (nor `path` itself) is followed. The file
+    gets `mode` (less what the umask takes away), whatever the file it replaces had.
     """
     data = text.encode("utf-8")
     if root is None:
         folder_path, name = os.path.split(os.path.abspath(path))
         os.makedirs(folder_path, exist_ok=True)
-        _replace_in(None, folder_path, name, data)
+        _replace_in(None, folder_path, name, data, mode)
         return
     walk = _Walk(root, path)
     folder = walk.parent(create=True)
     try:
         walk.leaf_is_file_or_missing(folder)
-        _replace_in(folder, walk.parent_path, walk.name, data)
+        _replace_in(folder, walk.parent_path, walk.name, data, mode)
     finally:
         walk.close(folder)
 
 
-def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes) -> None:
+def _fill(fd: int, data: bytes, mode: int) -> None:
+    if mode != 0o644 and hasattr(os, "fchmod"):
+        # A temp file a killed write left under this name keeps its own mode through O_TRUNC.
+        os.fchmod(fd, mode)
+    _write_all(fd, data)
+    os.fsync(fd)
+
+
+def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes, mode: int) -> None:
     tmp = _temp_name(name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC
     if folder is None or not _FD_WALK:
         tmp_path, final = os.path.join(folder_path, tmp), os.path.join(folder_path, name)
-        fd = os.open(tmp_path, flags, 0o644)
+        fd = os.open(tmp_path, flags, mode)
         try:
-            _write_all(fd, data)
-            os.fsync(fd)
+            _fill(fd, data, mode)
         except BaseException:
             os.close(fd)
             os.unlink(tmp_path)
@@ -118,10 +126,9 @@ def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes) ->
         os.close(fd)
         os.replace(tmp_path, final)
         return
-    fd = os.open(tmp, flags, 0o644, dir_fd=folder)
+    fd = os.open(tmp, flags, mode, dir_fd=folder)
     try:
-        _write_all(fd, data)
-        os.fsync(fd)
+        _fill(fd, data, mode)
     except BaseException:
         os.close(fd)
         os.unlink(tmp, dir_fd=folder)
