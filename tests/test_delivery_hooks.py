@@ -297,7 +297,9 @@ def test_an_unreachable_model_server_is_a_logged_problem_and_the_prompt_goes_on(
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again: nothing listens there
     config_toml(
-        project, f'[semif]\nengine = "openai"\nbase_url = "http://127.0.0.1:{port}/v1"\ntimeout_s = 2\n'
+        project,
+        f'[semif]\nengine = "openai"\nbase_url = "http://127.0.0.1:{port}/v1"\ntimeout_s = 2\n',
+        trusted=True,
     )
     result = prompt_hook(edgar, monkeypatch, project)
     assert result.code == 0
@@ -687,3 +689,50 @@ def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project
     # A person can still teach.
     assert edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP).code == 0
     assert [row["source"] for row in kept_examples(project)] == ["person"]
+
+
+def session_start(edgar, monkeypatch, root):
+    stdin_bytes(
+        monkeypatch, json.dumps({"session_id": SESSION, "source": "startup", "cwd": str(root)}).encode()
+    )
+    return edgar("--root", str(root), "hook", "session-start")
+
+
+def test_session_start_tells_the_person_which_committed_keys_wait_for_trust(project, edgar, monkeypatch):
+    config_toml(project, '[model]\nprovider = "command"\ncommand = ["sh", "-c", "env"]\n')
+    result = session_start(edgar, monkeypatch, project)
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    sentence = (
+        f"{project}/.edgar/config.toml sets model.provider, model.command, which take effect only once you "
+        f"trust this file: run `edgar --root {project} trust`"
+    )
+    assert doc["systemMessage"] == f"edgar: {sentence}"  # Claude Code shows it to the person
+    assert sentence not in doc["hookSpecificOutput"]["additionalContext"]  # the model's is the index
+    assert [(p["hook"], p["problem"]) for p in problems(project)] == [("SessionStart", sentence)]
+    # Said once a session, not logged again at every prompt.
+    prompt_hook(edgar, monkeypatch, project)
+    assert len(problems(project)) == 1
+    assert edgar("--root", str(project), "trust").code == 0
+    trusted = session_start(edgar, monkeypatch, project)
+    assert "systemMessage" not in json.loads(trusted.out)
+    assert len(problems(project)) == 1
+
+
+def test_session_start_says_it_even_with_no_skill_to_list(tmp_path, edgar, monkeypatch):
+    config_toml(tmp_path, '[skills]\nsynthesis = "auto"\n')
+    doc = json.loads(session_start(edgar, monkeypatch, tmp_path).out)
+    assert set(doc) == {"systemMessage"}
+    assert "sets skills.synthesis, which takes effect only once you trust this file" in doc["systemMessage"]
+    assert "skills.synthesis is 'auto'" not in doc["systemMessage"]  # not in force: not warned
+
+
+def test_session_start_shows_the_person_the_auto_warning(project, edgar, monkeypatch):
+    home = Path(os.environ["EDGAR_HOME"])
+    (home / "config.toml").write_text('[skills]\nsynthesis = "auto"\n')
+    result = session_start(edgar, monkeypatch, project)
+    doc = json.loads(result.out)
+    assert doc["systemMessage"].startswith("edgar: warning: skills.synthesis is 'auto'")
+    assert "with no review" in doc["systemMessage"]
+    assert doc["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert problems(project) == []  # a mode the person chose, not a problem

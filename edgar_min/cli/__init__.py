@@ -30,6 +30,11 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ),
     ("doctor", "check the setup: mode, provider, config, skills, store", "edgar_min.cli.doctor_cmd"),
     (
+        "trust",
+        "let this project's .edgar/config.toml, as it is now, set every key (--revoke: undo)",
+        "edgar_min.cli.trust_cmd",
+    ),
+    (
         "mcp",
         "serve skills_index, skill_show, learn_turn, decide and skills_suggest over MCP (stdio)",
         "edgar_min.cli.mcp_cmd",

@@ -32,6 +32,7 @@ class Context:
         self.root = _check_root(ns.root)
         self._layout: Layout | None = None
         self._config: Config | None = None
+        self._said = False
 
     @property
     def layout(self) -> Layout:
@@ -48,6 +49,21 @@ class Context:
 
             self._config = load_config(self.layout, overrides=self.ns.set or ())
         return self._config
+
+    def say_config(self) -> None:
+        """Say on stderr, once a run, what of the config a person must know: keys left out, `auto`."""
+        if self._said:
+            return
+        self._said = True
+        config = self.config
+        if config.untrusted:
+            from edgar_min.trust import untrusted_sentence
+
+            self.warn(f"edgar: {untrusted_sentence(self.layout, config.untrusted)}")
+        if config.skills.synthesis == "auto":
+            from edgar_min.config import AUTO_SYNTHESIS
+
+            self.warn(AUTO_SYNTHESIS)
 
     def out(self, text: str = "") -> None:
         """One line (or block) for a person; suppressed in --json mode."""
@@ -119,10 +135,8 @@ def execute(ns: Any, stdout: TextIO | None = None, stderr: TextIO | None = None)
     json_mode = bool(getattr(ns, "json", False))
     try:
         ctx = Context(ns, stdout, stderr)
-        if getattr(ns, "needs_config", True) and ctx.config.skills.synthesis == "auto":
-            from edgar_min.config import AUTO_SYNTHESIS
-
-            ctx.warn(AUTO_SYNTHESIS)
+        if getattr(ns, "needs_config", True):
+            ctx.say_config()
         code = ns.handler(ctx)
     except EdgarError as exc:
         return _fail(exc.message, exc.exit_code, json_mode, stdout, stderr)
