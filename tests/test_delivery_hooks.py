@@ -736,3 +736,14 @@ def test_session_start_shows_the_person_the_auto_warning(project, edgar, monkeyp
     assert "with no review" in doc["systemMessage"]
     assert doc["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert problems(project) == []  # a mode the person chose, not a problem
+
+
+def test_a_problem_is_logged_redacted_and_without_control_characters(tmp_path):
+    from edgar_min.delivery.hooks import log_problem
+    from edgar_min.layout import Layout
+
+    sentence = "turn record refused: 'agent' 'DB_PASS=Hunter2Horse \x1b[2J' is not an agent name"
+    log_problem(Layout(tmp_path, tmp_path / "home"), "stop", sentence)
+    (row,) = problems(tmp_path)
+    assert row["problem"] == "turn record refused: 'agent' 'DB_PASS=[REDACTED] ' is not an agent name"
+    assert "Hunter2Horse" not in (tmp_path / ".edgar" / "hook-problems.jsonl").read_text()
