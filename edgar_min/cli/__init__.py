@@ -142,6 +142,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
     "doctor": ("edgar doctor", "edgar doctor --network --json"),
+    "trust": (
+        "cat .edgar/config.toml && edgar trust   # read what it sets, then let it",
+        "edgar trust --revoke",
+    ),
     "decide": (
         (
             'edgar decide --state "the build fails on a missing pin" --question "Which team?" '

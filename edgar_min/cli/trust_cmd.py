@@ -18,7 +18,15 @@ __all__ = ["register"]
 
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
-        "trust", help="let this project's .edgar/config.toml, as it is now, set every key (--revoke: undo)"
+        "trust",
+        help="let this project's .edgar/config.toml, as it is now, set every key (--revoke: undo)",
+        # Lines kept short by hand: the formatter keeps a description's own line breaks.
+        description=(
+            "A project's .edgar/config.toml comes with the checkout: its keys that could send data\n"
+            "somewhere, run a program, widen what is written or change the gate's mode are left out\n"
+            "until you trust that exact file. This records its sha256 in $EDGAR_HOME/trusted.json\n"
+            "and prints the keys it now sets; any change to the file withdraws the trust."
+        ),
     )
     p.add_argument("--revoke", action="store_true", help="withdraw the trust in this project's config")
     # The config is read here, from the bytes that are trusted; "run edgar trust" would be noise.
