@@ -162,6 +162,11 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
             parser.parse_args(argv)  # argparse's own "unrecognized arguments" sentence
     except _UsageError as exc:
         exc.parser.print_usage(stderr)
+        from edgar_min.cli.hook_cmd import hook_event_in, unrunnable
+
+        hook = hook_event_in(argv)
+        if hook is not None:  # a hook never fails the agent (cli/hook_cmd.py)
+            return unrunnable(*hook, exc.message, json_mode="--json" in argv, stdout=stdout, stderr=stderr)
         print(f"edgar: {exc.message}", file=stderr)
         return 2
     except _VersionRequested:
