@@ -19,15 +19,21 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Self
 
-CLAUDE = Path(os.environ.get("EDGAR_TEST_CLAUDE", "/opt/agents/node_modules/.bin/claude"))
+# Where this machine keeps the agent CLIs when they are not on PATH (CI puts them on PATH).
+AGENTS_BIN = Path("/opt/agents/node_modules/.bin")
 DONE = [{"type": "text", "text": "Done."}]
 
 
 def claude_binary() -> str | None:
-    """The real Claude Code CLI if this machine has it (`EDGAR_TEST_CLAUDE` overrides where), else None."""
-    if CLAUDE.is_file() and os.access(CLAUDE, os.X_OK):
-        return str(CLAUDE)
-    return shutil.which("claude")
+    """The real Claude Code CLI: `EDGAR_TEST_CLAUDE`, else `claude` on PATH, else AGENTS_BIN's; or None."""
+    named = os.environ.get("EDGAR_TEST_CLAUDE")
+    if named:
+        return named if os.access(named, os.X_OK) else None
+    found = shutil.which("claude")
+    if found:
+        return found
+    fallback = AGENTS_BIN / "claude"
+    return str(fallback) if os.access(fallback, os.X_OK) else None
 
 
 def claude_env(home: Path, base_url: str) -> dict[str, str]:

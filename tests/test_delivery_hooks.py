@@ -773,7 +773,7 @@ def test_other_commands_still_exit_2_on_bad_usage(tmp_path, edgar):
     assert not (tmp_path / ".edgar").exists()
 
 
-@pytest.mark.skipif(claude_binary() is None, reason="needs the Claude Code CLI (CI installs it from npm)")
+@pytest.mark.skipif(claude_binary() is None, reason="needs the Claude Code CLI on PATH (.ci/run installs it)")
 def test_real_claude_code_another_stop_hook_that_blocks_once_leaves_one_record(tmp_path, pyz):
     root, home = tmp_path / "project", tmp_path / "home"
     write_skills(root / ".claude" / "skills")

@@ -618,7 +618,7 @@ def test_install_says_when_git_would_commit_the_local_file(tmp_path, edgar, monk
 
 needs_claude = pytest.mark.skipif(
     claude_binary() is None,
-    reason="needs the Claude Code CLI: npm install --prefix /opt/agents @anthropic-ai/claude-code (CI does)",
+    reason="needs the Claude Code CLI on PATH: npm install @anthropic-ai/claude-code (.ci/run does)",
 )
 
 

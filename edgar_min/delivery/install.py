@@ -24,6 +24,7 @@ import shlex
 import stat
 import sys
 
+import edgar_min
 from edgar_min import jsoncodec
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.digests import sha1_hex
@@ -32,7 +33,7 @@ from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -124,7 +125,6 @@ def interpreter(executable: str | None = None) -> str:
 
 def edgar_command(argv0: str | None = None, executable: str | None = None) -> str:
     """How a shell runs this edgar: this Python and `edgar.pyz`, the `edgar` script, or the module."""
-    import edgar_min
 
     loader = getattr(edgar_min, "__loader__", None)
     archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz
