@@ -596,6 +596,11 @@ def test_install_says_when_the_other_settings_file_runs_edgars_hooks_too(tmp_pat
     assert edgar("--root", str(tmp_path), "--json", "install", "claude-code").json()["also_in"] == (
         ".claude/settings.json"
     )
+    local_out = edgar("--root", str(tmp_path), "install", "claude-code", "--uninstall").out
+    assert local_out.splitlines()[-1] == (
+        "note: .claude/settings.json still runs edgar's hooks; take them out with: "
+        "edgar install claude-code --shared --uninstall"
+    )
     edgar("--root", str(tmp_path), "install", "claude-code", "--shared", "--uninstall")
     assert "note:" not in edgar("--root", str(tmp_path), "install", "claude-code").out
 

@@ -102,10 +102,12 @@ def cmd_install(ctx: Context) -> int:
             ctx.out(f"{shown}: {'would be' if ns.dry_run else 'is'} as it was before install, byte for byte")
     if also is not None:
         flag = "--shared" if ns.scope == "local" else "--local"
-        ctx.out(
-            f"note: {also} runs edgar's hooks too (an earlier install put them there), so each would run "
-            f"twice; take them out with: edgar install claude-code {flag} --uninstall"
+        why = (
+            "still runs edgar's hooks"
+            if ns.uninstall
+            else ("runs edgar's hooks too (an earlier install put them there), so each would run twice")
         )
+        ctx.out(f"note: {also} {why}; take them out with: edgar install claude-code {flag} --uninstall")
     if ignored is False:
         ctx.out(
             f"note: git does not ignore {shown} here; add it to .gitignore (Claude Code adds it to "
