@@ -802,3 +802,14 @@ def test_real_claude_code_another_stop_hook_that_blocks_once_leaves_one_record(t
     assert len(turn_lines(root)) == 1
     assert "edgar: this turn was recorded at its first Stop" in log
     assert problems(root) == []
+
+
+def test_a_problem_is_logged_redacted_and_without_control_characters(tmp_path):
+    from edgar_min.delivery.hooks import log_problem
+    from edgar_min.layout import Layout
+
+    sentence = "turn record refused: 'agent' 'DB_PASS=Hunter2Horse \x1b[2J' is not an agent name"
+    log_problem(Layout(tmp_path, tmp_path / "home"), "stop", sentence)
+    (row,) = problems(tmp_path)
+    assert row["problem"] == "turn record refused: 'agent' 'DB_PASS=[REDACTED] ' is not an agent name"
+    assert "Hunter2Horse" not in (tmp_path / ".edgar" / "hook-problems.jsonl").read_text()

@@ -424,10 +424,14 @@ def learn_examples(
 
 
 def log_problem(layout: Layout, event: str, sentence: str) -> None:
-    """One line in `.edgar/hook-problems.jsonl`; a failure to write it is not another problem."""
+    """One line in `.edgar/hook-problems.jsonl`; a failure to write it is not another problem.
+
+    The sentence is redacted: it may quote the payload or a refused turn.
+    """
+    from edgar_min.learning.redact import redact
     from edgar_min.logfile import append_row, timestamp
 
-    row = {"time": timestamp(), "hook": EVENTS.get(event, event), "problem": sentence}
+    row = {"time": timestamp(), "hook": EVENTS.get(event, event), "problem": redact(sentence)}
     try:
         append_row(layout.hook_problems, row, root=layout.root)
     except (OSError, ValueError, EdgarError):
