@@ -62,6 +62,7 @@ def temp_file_pid(name: str) -> int | None:
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_FCHMOD = hasattr(os, "fchmod")  # not on Windows before 3.13, where modes mean little
 _DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 # Where the kernel can open relative to a folder without following links, it does the
 # checking; elsewhere (Windows) each step is checked with lstat first.
@@ -82,11 +83,11 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_text(path: PathLike, text: str, *, root: PathLike | None = None, mode: int = 0o644) -> None:
+def write_text(path: PathLike, text: str, *, root: PathLike | None = None, mode: int | None = None) -> None:
     """Replace `path` with `text` (UTF-8) atomically, creating parent folders.
 
-    With `root`, no link between the root and `path` (nor `path` itself) is followed. The file
-    gets `mode` (less what the umask takes away), whatever the file it replaces had.
+    With `root`, no link between the root and `path` (nor `path` itself) is followed. With
+    `mode`, the new file has exactly those permission bits from its first byte on.
     """
     data = text.encode("utf-8")
     if root is None:
@@ -103,22 +104,20 @@ def write_text(path: PathLike, text: str, *, root: PathLike | None = None, mode:
         walk.close(folder)
 
 
-def _fill(fd: int, data: bytes, mode: int) -> None:
-    if mode != 0o644 and hasattr(os, "fchmod"):
-        # A temp file a killed write left under this name keeps its own mode through O_TRUNC.
-        os.fchmod(fd, mode)
-    _write_all(fd, data)
-    os.fsync(fd)
-
-
-def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes, mode: int) -> None:
+def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes, mode: int | None) -> None:
     tmp = _temp_name(name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC
+    # Created with no more than `mode` allows (a 0600 file holding keys is never readable by
+    # others, not even for the moment before fchmod), then given exactly `mode` past the umask.
+    created = 0o644 if mode is None else mode & 0o777
     if folder is None or not _FD_WALK:
         tmp_path, final = os.path.join(folder_path, tmp), os.path.join(folder_path, name)
-        fd = os.open(tmp_path, flags, mode)
+        fd = os.open(tmp_path, flags, created)
         try:
-            _fill(fd, data, mode)
+            if mode is not None and _FCHMOD:
+                os.fchmod(fd, mode)
+            _write_all(fd, data)
+            os.fsync(fd)
         except BaseException:
             os.close(fd)
             os.unlink(tmp_path)
@@ -126,9 +125,12 @@ def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes, mo
         os.close(fd)
         os.replace(tmp_path, final)
         return
-    fd = os.open(tmp, flags, mode, dir_fd=folder)
+    fd = os.open(tmp, flags, created, dir_fd=folder)
     try:
-        _fill(fd, data, mode)
+        if mode is not None and _FCHMOD:
+            os.fchmod(fd, mode)
+        _write_all(fd, data)
+        os.fsync(fd)
     except BaseException:
         os.close(fd)
         os.unlink(tmp, dir_fd=folder)

@@ -119,6 +119,23 @@ def test_write_text_gives_the_mode_asked_whatever_was_there(root):
 
 @both_walks
 @pytest.mark.usefixtures("walk_mode")
+@pytest.mark.parametrize("with_root", [True, False])
+def test_write_text_gives_the_mode_asked_for_whatever_the_umask(root, with_root):
+    target = root / ".edgar" / "private.json"
+    previous = os.umask(0o077)
+    try:
+        atomic.write_text(target, "{}", root=root if with_root else None, mode=0o664)
+        assert oct(target.stat().st_mode & 0o777) == "0o664"
+    finally:
+        os.umask(previous)
+    atomic.write_text(target, "{}", root=root if with_root else None, mode=0o600)
+    assert oct(target.stat().st_mode & 0o777) == "0o600"
+    atomic.write_text(target, "{}", root=root if with_root else None)
+    assert oct(target.stat().st_mode & 0o777) == "0o644"  # no mode: the default, as before
+
+
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_a_file_where_a_folder_belongs_and_a_folder_where_a_file_belongs(root):
     (root / ".edgar" / "versions").write_text("not a folder")
     with pytest.raises(Refused, match=r"\.edgar/versions is a file where edgar keeps a folder"):
