@@ -162,7 +162,9 @@ def test_every_help_ends_with_the_exit_codes_and_its_examples_parse(edgar, capsy
             assert "examples:" in shown
     for command, lines in EXAMPLES.items():
         for line in lines:
-            argv = shlex.split(line.partition("  #")[0].partition("|")[2] or line.partition("  #")[0])[1:]
+            shown = line.partition("  #")[0].replace(" && ", " | ")
+            (command_line,) = [part for part in shown.split(" | ") if part.strip().startswith("edgar ")]
+            argv = shlex.split(command_line)[1:]
             ns = build_parser(*_command_words(argv)).parse_args(argv)  # a usage error raises
             assert hasattr(ns, "handler"), line
             if command != "edgar":
