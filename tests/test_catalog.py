@@ -64,18 +64,24 @@ def test_a_project_moved_whole_names_its_skills_where_they_are_now(layout, tmp_p
     assert entry.body()
 
 
-def test_a_run_with_another_user_scope_and_no_skills_there_is_served_from_the_cache(layout, monkeypatch):
+def test_each_person_has_a_cache_of_their_own(layout, monkeypatch):
     first = load_catalog(layout)
-    refuse_skill_reads(monkeypatch)
     other = Layout(layout.root, os.path.join(layout.root, "another-home"))
+    assert other.routing_cache != layout.routing_cache
+    calls = count_skill_reads(monkeypatch)
     assert load_catalog(other).entries == first.entries
+    assert calls  # read afresh: nothing the first person's runs wrote was used
+    calls.clear()
+    load_catalog(other)
+    assert calls == []
 
 
 def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
     write_skills(tmp_path / ".claude" / "skills", ["pdf"])
     (tmp_path / ".edgar").mkdir()
-    load_catalog(Layout(tmp_path, tmp_path / "home"))
-    assert not (tmp_path / ".edgar" / "cache" / "routing.json").exists()
+    layout = Layout(tmp_path, tmp_path / "home")
+    load_catalog(layout)
+    assert not Path(layout.routing_cache).exists()
 
 
 def count_skill_reads(monkeypatch) -> list[str]:
@@ -362,6 +368,7 @@ def test_an_example_of_a_skill_no_longer_discovered_is_ignored(layout):
 @pytest.mark.parametrize("kind", ["folder", "fifo", "unreadable"])
 def test_an_examples_file_that_cannot_be_read_is_a_warning_never_a_failure(layout, kind, monkeypatch):
     path = Path(layout.routing_examples)
+    path.parent.mkdir(parents=True)
     if kind == "folder":
         path.mkdir()
     elif kind == "fifo":

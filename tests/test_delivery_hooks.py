@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import state_of
 from suggestfiles import write_skills
 from transcripts import SESSION, Claude, config_toml, stdin_bytes
 
@@ -65,7 +66,7 @@ def test_nothing_chosen_prints_nothing_and_records_an_empty_line(project, edgar,
     result = prompt_hook(edgar, monkeypatch, project, prompt="thanks, that worked!")
     assert result.code == 0
     assert result.out == ""
-    lines = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
+    lines = (state_of(project) / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
     assert json.loads(lines[-1])["skills"] == []
 
 
@@ -229,7 +230,7 @@ def test_a_skill_edgar_is_less_sure_of_is_named_not_handed_over_blamed_or_taught
     assert str(project / ".claude" / "skills" / "gh-fix-ci" / "SKILL.md") in context
     assert "Do the work for gh-fix-ci." not in context  # no body
     assert "read it only if it fits" in context
-    line = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()[-1]
+    line = (state_of(project) / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()[-1]
     assert (json.loads(line)["skills"], json.loads(line)["named"]) == ([], ["gh-fix-ci"])
     # The turn ends badly without the agent reading it: the skill is not blamed.
     stop = stop_hook(edgar, monkeypatch, project, failing_turn(project))
@@ -466,7 +467,7 @@ def context_of(result) -> str:
 
 
 def kept_examples(root) -> list[dict]:
-    path = root / ".edgar" / "routing-examples.jsonl"
+    path = state_of(root) / "routing-examples.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
@@ -533,7 +534,7 @@ def test_a_skill_the_person_runs_as_a_slash_command_is_not_handed_over_again_and
     result = prompt_hook(edgar, monkeypatch, project, prompt=typed)
     assert result.code == 0
     assert "gh-fix-ci" not in result.out  # Claude Code has put its body in the turn already
-    lines = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
+    lines = (state_of(project) / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
     assert "gh-fix-ci" not in json.loads(lines[-1])["skills"]
     line = (
         "<command-message>gh-fix-ci</command-message>\n<command-name>/gh-fix-ci</command-name>\n"
@@ -575,7 +576,7 @@ def test_a_skill_not_discovered_is_no_example(project, edgar, monkeypatch):
 def test_an_examples_file_that_cannot_be_written_is_logged_and_the_stop_hook_exits_0(
     project, edgar, monkeypatch
 ):
-    (project / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    (state_of(project) / "routing-examples.jsonl").mkdir(parents=True)
     t = Claude().user(CLIP).skill("s1", "slack-gif-creator")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.code == 0, stop
@@ -598,7 +599,7 @@ def test_learn_from_claude_code_keeps_the_example_and_lists_it(elixir_project, e
     listed = edgar("--root", str(elixir_project), "skills", "examples", "hex-docs-search")
     assert listed.out.splitlines() == ["hex-docs-search: 1 example(s)", f"  {REAL_PROMPT}"]
     # --dry-run writes nothing, examples included.
-    (elixir_project / ".edgar" / "routing-examples.jsonl").unlink()
+    (state_of(elixir_project) / "routing-examples.jsonl").unlink()
     edgar("--root", str(elixir_project), "learn", "--from", "claude-code", str(SKILL_TOOL), "--dry-run")
     assert kept_examples(elixir_project) == []
 
@@ -667,7 +668,7 @@ def test_a_secret_in_the_prompt_never_reaches_the_examples_file(project, edgar, 
     t = Claude().user(f"{CLIP}, the upload token is {token}").skill("s1", "slack-gif-creator")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.json()["examples"] == ["slack-gif-creator"]
-    kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
+    kept = (state_of(project) / "routing-examples.jsonl").read_text()
     assert token not in kept
     assert "[REDACTED]" in kept
 

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import free_port, tree_snapshot
+from conftest import free_port, state_of, tree_snapshot
 from test_models_http import CANARY, FakeAPI
 
 
@@ -392,13 +392,13 @@ def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_
     assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "ship it to prod").code == 0
     assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "push the release live").code == 0
     assert edgar("--root", str(tmp_path), "skills", "teach", "none", "thanks!").code == 0
-    with (tmp_path / ".edgar" / "routing-examples.jsonl").open("a") as log:
+    with (state_of(tmp_path) / "routing-examples.jsonl").open("a") as log:
         log.write(json.dumps({"skill": "gone-skill", "text": "do the old thing", "source": "agent"}) + "\n")
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0, result
     assert (
         "routing examples: 2 of 1 skill(s), 1 of none, 1 of skills not discovered now "
-        "(.edgar/routing-examples.jsonl)" in result.out
+        f"({state_of(tmp_path) / 'routing-examples.jsonl'})" in result.out
     )
     doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
     assert doc["examples"]["unused"] == ["gone-skill"]
@@ -407,7 +407,7 @@ def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_
 
 
 def test_a_routing_examples_file_that_is_a_folder_needs_attention(edgar, tmp_path):
-    (tmp_path / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    (state_of(tmp_path) / "routing-examples.jsonl").mkdir(parents=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 1
     assert "routing examples:" in result.out

@@ -320,6 +320,7 @@ def test_public_surface():
         "FrontmatterError",
         "parse_skill",
         "read_skill",
+        "read_skill_file",
         "render_scalar",
     }
     with pytest.raises(AttributeError):

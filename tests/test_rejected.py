@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import tree_snapshot
 
-from edgar_min.layout import Layout
+from edgar_min.layout import Layout, user_home
 from edgar_min.learning import rejected
 from edgar_min.learning.rejected import KEEP, REPLY_CHARS, keep, list_rejected, read_rejected
 
@@ -108,7 +108,7 @@ def test_a_reply_out_of_shape_is_kept_too(edgar, tmp_path):
 
 def test_a_terminal_sequence_in_a_reply_is_shown_not_run(edgar, tmp_path):
     ident = keep(
-        Layout(tmp_path, tmp_path / "h"), reply="\x1b[2Jgone", sentence="refused", trigger="long", session=""
+        Layout(tmp_path, user_home()), reply="\x1b[2Jgone", sentence="refused", trigger="long", session=""
     )
     shown = edgar("--root", str(tmp_path), "skills", "rejections", "--show", ident)
     assert "\x1b" not in shown.out
