@@ -413,3 +413,35 @@ def test_a_routing_examples_file_that_is_a_folder_needs_attention(edgar, tmp_pat
     assert "routing examples:" in result.out
     assert "is a folder, not a file of examples" in result.out
     assert "Traceback" not in result.err
+
+
+def test_doctor_names_the_state_folder_and_says_what_the_checkout_holds_at_the_old_places_is_ignored(
+    edgar, tmp_path
+):
+    for old in ("cache/routing.json", "routing-examples.jsonl", "suggestions/s.jsonl"):
+        (tmp_path / ".edgar" / old).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / ".edgar" / old).write_text("{}\n")
+    result = edgar("--root", str(tmp_path), "doctor")
+    state = state_of(tmp_path)
+    assert f"derived data: {state} (" in result.out
+    assert (
+        f"  .edgar/cache, .edgar/routing-examples.jsonl, .edgar/suggestions: in the project, where edgar no "
+        f"longer reads derived data; ignored (edgar keeps its own in {state})"
+    ) in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["derived"]["ignored"] == [
+        ".edgar/cache",
+        ".edgar/routing-examples.jsonl",
+        ".edgar/suggestions",
+    ]
+
+
+def test_a_state_folder_others_can_read_needs_attention(edgar, tmp_path):
+    state = state_of(tmp_path)
+    state.mkdir(parents=True)
+    state.chmod(0o755)
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    assert f"- derived data: {state} can be read by other users (mode 755); `chmod 700 {state}`" in result.out
+    state.chmod(0o700)
+    assert edgar("--root", str(tmp_path), "doctor").code == 0
