@@ -526,3 +526,15 @@ def test_a_cache_naming_a_skill_discovery_did_not_find_is_rebuilt(layout):
     catalog = load_catalog(layout)
     assert "pdf" not in catalog.entries
     assert "pdf" not in catalog.index.names
+
+
+def test_a_project_without_an_edgar_folder_is_cached_too_and_gets_none(tmp_path, monkeypatch):
+    paths = write_skills(tmp_path / ".claude" / "skills")
+    past = time.time() - 60
+    for path in paths.values():
+        os.utime(path, (past, past))
+    layout = Layout(tmp_path, tmp_path / "home")
+    first = load_catalog(layout)
+    refuse_skill_reads(monkeypatch)
+    assert load_catalog(layout).entries == first.entries
+    assert not (tmp_path / ".edgar").exists()

@@ -285,7 +285,7 @@ def _from_cache(layout: Layout, digest: str, skills: dict[str, Skill], warnings:
         if index is None:
             return None
         names = _skill_names(index)
-        if any(name not in skills for name in names):
+        if not skills.keys() >= set(names):
             return None  # a skill discovery did not find: not this project's cache
         spans = _spans(names, data["sizes"], postings_end + 1, len(raw))
         if spans is None:
@@ -390,6 +390,6 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
             entries[name] = Entry(kept, str(skill.path), skill.origin, body_line, skill.inside)
     index = RoutingIndex(cards, asked)
     catalog = Catalog(index, entries, warnings)
-    if use_cache and settled and os.path.isdir(layout.edgar):
+    if use_cache and settled:  # the person's own folder: a project need not have `.edgar` yet
         _save(layout, digest, catalog)
     return catalog

@@ -184,25 +184,32 @@ def _outside(path: str, inside: str) -> str | None:
 _LEADS_OUT = "a project's skills are read only inside it"
 
 
-def _project_stat(
-    entry: os.DirEntry[str], path: str, inside: str
-) -> tuple[os.stat_result | None, str | None]:
-    """The stat of a project's SKILL.md at `path` (links followed only inside the project), or
-    None; and why it is not read when a link leads out of the project."""
+def _linked_stat(entry: os.DirEntry[str], path: str, inside: str) -> tuple[os.stat_result | None, str | None]:
+    """The stat of a project's SKILL.md at `path` when a link is on the way (followed only inside
+    the project), or None; and why it is not read when the link leads out of the project."""
     if entry.is_symlink():
         away = _outside(entry.path, inside)
         if away is not None:
             return None, f"its folder is a symbolic link out of the project (to {away}); {_LEADS_OUT}"
+    away = _outside(path, inside)
+    if away is not None:
+        return None, f"a symbolic link out of the project (to {away}); {_LEADS_OUT}"
     try:
-        found = os.lstat(path)
-        if not stat.S_ISLNK(found.st_mode):
-            return found, None
-        away = _outside(path, inside)
-        if away is not None:
-            return None, f"a symbolic link out of the project (to {away}); {_LEADS_OUT}"
         return os.stat(path), None
     except (OSError, ValueError):
         return None, None
+
+
+def _not_read(index: SkillSet, skill: Skill, why: str | None) -> None:
+    """Say why a SKILL.md found is not read; a person's keeps its name."""
+    if why is not None:
+        index.problems.append(f"{skill.path}: not read: {why}")
+    if skill.origin == "hand" and skill.name not in RESERVED and os.path.lexists(skill.path):
+        if why is None:
+            index.problems.append(
+                f"{skill.path}: not a readable file (a dangling link?); its name stays a person's"
+            )
+        index.claimed.setdefault(skill.name, skill)
 
 
 def _scan(
@@ -227,33 +234,31 @@ def _scan(
                 f"(to {away}); {_LEADS_OUT}, so none was read there"
             )
             return found
-    # Looked up once: the loop runs once per skill folder, on every prompt.
-    regular, stat_of, tail = stat.S_ISREG, os.stat, os.sep + "SKILL.md"
+    # Looked up once: the loop runs once per skill folder, on every prompt. In the project a
+    # folder's entry says whether it is a real folder, and the file's own stat whether it is a
+    # link: only then is the real path asked for.
+    regular, tail, follow = stat.S_ISREG, os.sep + "SKILL.md", inside is None
+    stat_of, link = (os.stat, None) if follow else (os.lstat, stat.S_ISLNK)
     for entry in entries:
         name = entry.name
         if name.startswith(".") or name in skip:
             continue
-        if not entry.is_dir():
-            continue
+        linked = False
+        if not entry.is_dir(follow_symlinks=follow):
+            if follow or not entry.is_dir():
+                continue
+            linked = True  # a link to a folder
         path = entry.path + tail
         why = None
-        if inside is not None:
-            found_stat, why = _project_stat(entry, path, inside)
-        else:
-            # os.path.isfile stats the file and drops the answer; keep it for the word cache.
-            try:
-                found_stat = stat_of(path)
-            except (OSError, ValueError):
-                found_stat = None
+        # os.path.isfile stats the file and drops the answer; keep it for the word cache.
+        try:
+            found_stat = stat_of(path)
+        except (OSError, ValueError):
+            found_stat = None
+        if linked or (link is not None and found_stat is not None and link(found_stat.st_mode)):
+            found_stat, why = _linked_stat(entry, path, inside)
         if found_stat is None or not regular(found_stat.st_mode):
-            if why is not None:
-                problems.append(f"{path}: not read: {why}")
-            if origin == "hand" and name not in RESERVED and os.path.lexists(path):
-                if why is None:
-                    problems.append(
-                        f"{path}: not a readable file (a dangling link?); its name stays a person's"
-                    )
-                index.claimed.setdefault(name, Skill(name, origin, scope, path, inside=inside))
+            _not_read(index, Skill(name, origin, scope, path, inside=inside), why)
             continue
         if name in RESERVED:
             problems.append(f"{entry.path}: '{name}' is a reserved name; this folder is not read as a skill")
