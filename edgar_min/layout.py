@@ -25,6 +25,7 @@ __all__ = ["Layout", "project_id", "user_home"]
 _KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._")
 SLUG_CHARS = 48
 _REAL: dict[str, str] = {}  # root -> its real path: one realpath a process
+_STATES: dict[tuple[str, str], str] = {}  # (root, home) -> the state folder, asked for many times a run
 
 
 def user_home(environ: dict[str, str] | None = None) -> str:
@@ -92,7 +93,11 @@ class Layout:
     @property
     def state(self) -> str:
         """This person's derived data for this project, outside the tree: `HOME/projects/ID` (0700)."""
-        return join(self.home, "projects", project_id(self.real_root))
+        key = (self.root, self.home)
+        found = _STATES.get(key)
+        if found is None:
+            found = _STATES[key] = join(self.home, "projects", project_id(self.real_root))
+        return found
 
     @property
     def project_config(self) -> str:
