@@ -481,7 +481,7 @@ def test_a_body_that_became_a_link_out_of_the_project_is_a_sentence(layout, tmp_
 
 
 def test_a_body_over_the_cap_is_a_sentence_not_its_text(layout):
-    from edgar_min.skills.frontmatter import MAX_SKILL_BYTES
+    from edgar_min.skills.skillfile import MAX_SKILL_BYTES
 
     entry = load_catalog(layout).entries["pdf"]
     with pdf_file(layout).open("a") as grown:

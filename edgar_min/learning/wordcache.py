@@ -43,7 +43,8 @@ from edgar_min.learning.similarity import (
     normalisation_key,
     skill_words,
 )
-from edgar_min.skills.frontmatter import parse_skill, read_skill_file
+from edgar_min.skills.frontmatter import parse_skill
+from edgar_min.skills.skillfile import read_skill_file
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:

@@ -66,10 +66,12 @@ class Entry:
 
     def body(self) -> str:
         """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
-        from edgar_min.skills.frontmatter import read_skill, read_skill_file
-
         if self.body_line < 1:
+            from edgar_min.skills.frontmatter import read_skill
+
             return read_skill(self.path, inside=self.inside).body
+        from edgar_min.skills.skillfile import read_skill_file  # not the parser: the hook hands bodies over
+
         raw, _ = read_skill_file(self.path, inside=self.inside)
         try:
             text = raw.decode("utf-8")

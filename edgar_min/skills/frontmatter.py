@@ -59,22 +59,16 @@ mark at the start is read past, with a warning (some agents refuse it).
 
 from __future__ import annotations
 
-from edgar_min.errors import BadInput, Refused
-from edgar_min.logfile import kind_of, read_plain
 from edgar_min.records import dataclass
 from edgar_min.skills._reader import Failure, read
 from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_sentence, is_timestamp, resolve
+from edgar_min.skills.skillfile import FrontmatterError, read_skill_file
 
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
-    import os
     from typing import Any, NoReturn
 
-__all__ = ["Frontmatter", "FrontmatterError", "parse_skill", "read_skill", "read_skill_file", "render_scalar"]
-
-
-class FrontmatterError(BadInput):
-    """A SKILL.md whose frontmatter cannot be read; the message names the file and line."""
+__all__ = ["Frontmatter", "FrontmatterError", "parse_skill", "read_skill", "render_scalar"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,32 +79,6 @@ class Frontmatter:
     body: str
     body_line: int  # 1-based line of the file where `body` starts
     warnings: tuple[str, ...] = ()  # `FILE:LINE: sentence` for each entry left out of `data`
-
-
-# A SKILL.md is a page of instructions; the format asks for under 500 lines.
-MAX_SKILL_BYTES = 1_000_000
-
-
-def read_skill_file(path: str, *, inside: str | None = None) -> tuple[bytes, os.stat_result]:
-    """One SKILL.md's bytes, at most `MAX_SKILL_BYTES`, and its stat; any failure is a `FrontmatterError`.
-
-    Only a plain file is read: a fifo or `/dev/zero` is refused, not read without end. A link
-    to a plain file is followed; with `inside` (the real path of the project the skill is in),
-    only within it: a checkout's link to `/proc/self/environ` or a key outside is refused.
-    """
-    try:
-        found = read_plain(path, MAX_SKILL_BYTES, inside=inside)
-    except Refused as exc:
-        raise FrontmatterError(f"{path}: {exc.message}") from None
-    except OSError as exc:
-        raise FrontmatterError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
-    if found is None:
-        msg = f"{path}: is {kind_of(path)}, not a plain file; a SKILL.md is read only from one"
-        raise FrontmatterError(msg)
-    if len(found[0]) > MAX_SKILL_BYTES:
-        msg = f"{path}: larger than {MAX_SKILL_BYTES} bytes; a SKILL.md is read only up to that size"
-        raise FrontmatterError(msg)
-    return found
 
 
 def read_skill(path: str, *, inside: str | None = None) -> Frontmatter:
