@@ -469,3 +469,24 @@ def test_a_fifo_or_dev_zero_given_by_the_user_is_named_with_exit_2(tmp_path, kin
     what = "a fifo (named pipe)" if kind == "fifo" else "a device"
     assert (done.returncode, done.stderr.strip()) == (2, f"edgar: {target}: is {what}, {said}")
     assert not (root / ".edgar").exists()
+
+
+@pytest.mark.parametrize(("key", "line"), [("name", 2), ("description", 3)])
+def test_a_tab_after_name_or_description_is_a_sentence_with_file_and_line(edgar, root, key, line):
+    folder = root / ".edgar" / "skills" / "tabbed"
+    folder.mkdir(parents=True)
+    fields = {"name": "tabbed", "description": "Does a thing."}
+    text = (
+        "---\n"
+        + "".join(f"{k}:{chr(9) if k == key else ' '}{v}\n" for k, v in fields.items())
+        + "---\nbody\n"
+    )
+    (folder / "SKILL.md").write_text(text)
+    sentence = f"SKILL.md:{line}: tab characters are not allowed after '{key}:'; use a space"
+    validated = edgar("--root", str(root), "skills", "validate")
+    assert validated.code == 1
+    assert sentence in validated.out
+    assert "is missing" not in validated.out  # the key is there: it is never read as absent
+    listed = edgar("--root", str(root), "--json", "skills", "list").json()
+    (entry,) = listed
+    assert entry["warning"].endswith(sentence)

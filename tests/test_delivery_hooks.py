@@ -805,3 +805,14 @@ def test_a_committed_suggestion_record_blames_no_skill(project, edgar, monkeypat
     assert stop.code == 0, stop
     assert stop.json()["skills"] == []
     assert not (project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md").exists()
+
+
+def test_a_problem_is_logged_redacted_and_without_control_characters(tmp_path):
+    from edgar_min.delivery.hooks import log_problem
+    from edgar_min.layout import Layout
+
+    sentence = "turn record refused: 'agent' 'DB_PASS=Hunter2Horse \x1b[2J' is not an agent name"
+    log_problem(Layout(tmp_path, tmp_path / "home"), "stop", sentence)
+    (row,) = problems(tmp_path)
+    assert row["problem"] == "turn record refused: 'agent' 'DB_PASS=[REDACTED] ' is not an agent name"
+    assert "Hunter2Horse" not in (tmp_path / ".edgar" / "hook-problems.jsonl").read_text()

@@ -445,3 +445,96 @@ def test_a_state_folder_others_can_read_needs_attention(edgar, tmp_path):
     assert f"- derived data: {state} can be read by other users (mode 755); `chmod 700 {state}`" in result.out
     state.chmod(0o700)
     assert edgar("--root", str(tmp_path), "doctor").code == 0
+
+
+def test_a_password_in_the_base_url_is_never_printed(edgar, tmp_path):
+    (Path(os.environ["EDGAR_HOME"]) / "config.toml").write_text(
+        '[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://bob:Hunter2Horse@127.0.0.1:9/v1"\n'
+    )
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert 'model: openai, model "m" at http://bob:[REDACTED]@127.0.0.1:9/v1/chat/completions' in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["model"]["url"] == "http://bob:[REDACTED]@127.0.0.1:9/v1/chat/completions"
+    network = edgar("--root", str(tmp_path), "doctor", "--network")
+    assert "Hunter2Horse" not in result.out + result.err + json.dumps(doc) + network.out + network.err
+
+
+def test_a_key_in_the_model_command_is_never_printed(edgar, tmp_path):
+    key = "sk-proj-" + "Ab3" * 10
+    (Path(os.environ["EDGAR_HOME"]) / "config.toml").write_text(
+        f'[model]\nprovider = "command"\ncommand = ["llm", "--key", "{key}", "--url=https://me:pw9@h.example"]\n'
+    )
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert "model: command: runs llm --key [REDACTED] --url=https://me:[REDACTED]@h.example" in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert key not in result.out + json.dumps(doc)
+    assert "pw9" not in result.out + json.dumps(doc)
+
+
+def _gone_pid():
+    """The id of a process that has exited and been reaped."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    return int(done.stdout)
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        ".edgar/skills/deploy-notes",  # a hand skill a patch proposal was read from
+        ".edgar",
+        ".edgar/skills",
+    ],
+)
+def test_doctor_removes_what_a_killed_write_left_anywhere_under_edgar(edgar, tmp_path, folder):
+    pid = _gone_pid()
+    where = tmp_path / folder
+    where.mkdir(parents=True, exist_ok=True)
+    left = where / f".SKILL.md.{pid}.140230.tmp"
+    left.write_text("half a skill")
+    kept = where / "notes.tmp"  # not the atomic helper's name: never touched
+    kept.write_text("mine")
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert f"removed {folder}/{left.name} (a write killed before it finished left it)" in result.out
+    assert not left.exists()
+    assert kept.read_text() == "mine"
+    assert result.code == 0, result
+
+
+def test_doctor_removes_what_a_killed_write_left_in_the_persons_own_folder(edgar, tmp_path):
+    pid = _gone_pid()
+    left = Path(os.environ["EDGAR_HOME"]) / "skills" / "mine" / f".SKILL.md.{pid}.1.tmp"
+    left.parent.mkdir(parents=True)
+    left.write_text("half")
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["places"]["temp_removed"] == [str(left)]
+    assert not left.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's state in /proc")
+def test_a_killed_writer_not_yet_reaped_is_gone_and_its_temp_file_is_removed(edgar, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = tmp_path / ".edgar" / "versions" / f".abc.{proc.pid}.1.tmp"
+        left.parent.mkdir(parents=True)
+        left.write_text("half")
+        os.kill(proc.pid, signal.SIGKILL)
+        # Killed, and not waited for: the process lingers until its parent reads its status.
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+        doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+        assert doc["places"]["temp_removed"] == [f".edgar/versions/{left.name}"]
+        assert not left.exists()
+    finally:
+        proc.kill()
+        proc.wait()

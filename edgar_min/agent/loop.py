@@ -14,15 +14,19 @@ import math
 import os
 import time
 
+from edgar_min.agent.child import BodyJob, Stop, run_body
+from edgar_min.agent.loader import module_name, read_body
 from edgar_min.agent.skills import ActionResult, Request
-from edgar_min.agent.walls import BudgetExceeded, Wall
+from edgar_min.agent.tree import load_registry
+from edgar_min.agent.walls import TIME_LIMIT_S, BudgetExceeded, Wall
 from edgar_min.errors import BadInput, Refused
 from edgar_min.learning.turn import redact
 from edgar_min.records import dataclass, field
-from edgar_min.semif import ask_many
+from edgar_min.semif import ask_many, get_engine
+from edgar_min.semif.log import DecisionLog
 from edgar_min.semif.types import DecisionRequest, Option
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
@@ -30,7 +34,6 @@ if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.semif import Engine
-    from edgar_min.semif.log import DecisionLog
     from edgar_min.semif.types import DecisionResult
 
 __all__ = ["DEFAULT_COST_BUDGET", "RunEngine", "RunOutcome", "agent_config", "run_request"]
@@ -219,8 +222,6 @@ class _Run:
 
 def _time_limit(table: dict[str, Any]) -> float:
     """`[agent] time_limit_s`, else the default; a value that is not a positive number is ignored."""
-    from edgar_min.agent.walls import TIME_LIMIT_S
-
     value = table.get("time_limit_s", TIME_LIMIT_S)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         return TIME_LIMIT_S
@@ -235,12 +236,6 @@ def run_request(
     layout: Layout, config: Config, text: str, engine: Engine | None = None, log: DecisionLog | None = None
 ) -> RunOutcome:
     """Handle `text` with the skill tree; raises only for bad input (an empty request, a malformed tree)."""
-    from edgar_min.agent.child import BodyJob, Stop, run_body
-    from edgar_min.agent.loader import module_name, read_body
-    from edgar_min.agent.tree import load_registry
-    from edgar_min.semif import get_engine
-    from edgar_min.semif.log import DecisionLog
-
     if not text.strip():
         msg = "a run needs a request: the text to handle may not be empty"
         raise BadInput(msg)

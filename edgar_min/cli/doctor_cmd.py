@@ -1,19 +1,24 @@
 """`edgar doctor [--network]`: what edgar would do here, and what needs a person's attention.
 
 It reads and changes nothing, with one exception: a temp file that a killed write
-left behind (`.NAME.PID.THREAD.tmp`) is removed when that is safe, meaning the
-process named in it is no longer running here, or the file is over an hour old
-(a write takes milliseconds), and it is a plain file reached without a link.
+left behind (`.NAME.PID.THREAD.tmp`) anywhere in the project's `.edgar/` and
+`data/` or the person's own edgar folder is removed, and named, when that is
+safe, meaning the process named in it is no longer running here (or was killed
+and not yet reaped), or the file is over an hour old (a write takes
+milliseconds), and it is a plain file reached without a link.
 Only `--network` reaches out to the configured provider. Exit 0 when healthy, 1
 when something needs attention. No key is ever shown: only the name of the
-variable it is read from, and whether it is set.
+variable it is read from, and whether it is set; a password in a URL, or a
+secret in the model command, is shown as `[REDACTED]`.
 """
 
 from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+from edgar_min.cli.quick import Option, Spec
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any, Literal
@@ -30,15 +35,21 @@ __all__ = ["diagnose", "register"]
 NETWORK_SYSTEM = "You are a health check. Reply with the single word: ok"
 
 
+# The doctor reports a broken config itself instead of stopping on it.
+DOCTOR = Spec(
+    options=(Option("--network", "network", "also send one tiny request to the provider", value=False),),
+    defaults=(("needs_config", False),),
+)
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("doctor", help="check the setup: mode, provider, config, skills, store")
-    p.add_argument("--network", action="store_true", help="also send one tiny request to the provider")
-    # The doctor reports a broken config itself instead of stopping on it.
-    p.set_defaults(handler=cmd_doctor, needs_config=False)
+    DOCTOR.add_to(p, cmd_doctor)
 
 
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
     from edgar_min.errors import EdgarError
+    from edgar_min.learning.redact import redact
     from edgar_min.models import get_provider
 
     model = config.model
@@ -52,10 +63,13 @@ def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tup
     for attr in ("url", "base_url_source", "key_env"):
         if hasattr(provider, attr):
             report[attr] = getattr(provider, attr)
+    if "url" in report:
+        # A base URL may carry a password (`https://user:pass@host`): shown masked, never as set.
+        report["url"] = redact(report["url"])
     if hasattr(provider, "has_key"):
         report["key_set"] = bool(provider.has_key)
     if hasattr(provider, "command"):
-        report["command"] = list(provider.command)
+        report["command"] = [redact(part) for part in provider.command]
     return report, provider
 
 
@@ -119,7 +133,7 @@ TEMP_STALE_S = 3600.0
 
 
 def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
-    """Links and misplaced files where edgar writes, and temp files killed writes left behind."""
+    """Links and misplaced files where edgar writes, and temp files killed writes left in its folders."""
     import stat
     import time
 
@@ -127,17 +141,29 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     from edgar_min.errors import EdgarError
 
     found: dict[str, list[str]] = {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
-    folders = []  # (folder, the root it is reached from)
-    for base, places in ((layout.root, layout.machine_owned), (layout.state, layout.state_owned)):
-        for place in places:
-            kind = _reach(layout, base, place, found)
-            if kind == "folder":
-                folders.append((place, base))
-    data = os.path.join(layout.root, "data")
-    if os.path.isdir(data) and not os.path.islink(data):
-        folders.append((data, layout.root))
+    owned = [
+        place
+        for base, places in ((layout.root, layout.machine_owned), (layout.state, layout.state_owned))
+        for place in places
+        if _reach(layout, base, place, found) == "folder"
+    ]
+    # A killed write may have been in any folder edgar writes in: all of the project's `.edgar/`
+    # (hand skills and the config too), `data/`, and the person's own edgar folder (its state
+    # folders included). A link is reported only inside the places edgar fills on its own: a
+    # hand skill may be a link.
+    walked: list[str] = []
     now = time.time()
-    for folder, base in folders:
+    for folder, root in (
+        (layout.edgar, layout.root),
+        (os.path.join(layout.root, "data"), layout.root),
+        (layout.home, layout.home),
+    ):
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        real = os.path.realpath(folder)
+        if any(real == w or real.startswith(w + os.sep) for w in walked):
+            continue  # the person's folder is the project's `.edgar/` when the project is their home
+        walked.append(real)
         for top, dirs, files in os.walk(folder):
             for name in sorted(dirs + files):
                 path = os.path.join(top, name)
@@ -145,8 +171,9 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                     st = os.lstat(path)
                 except OSError:
                     continue
-                if stat.S_ISLNK(st.st_mode) and folder != data:
-                    found["links"].append(_link_line(layout, path))
+                if stat.S_ISLNK(st.st_mode):
+                    if any(path.startswith(place + os.sep) for place in owned):
+                        found["links"].append(_link_line(layout, path))
                     continue
                 pid = temp_file_pid(name)
                 if pid is None or not stat.S_ISREG(st.st_mode):
@@ -154,7 +181,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                 shown = layout.relative(path)
                 if _leftover(pid, st.st_mtime, now):
                     try:
-                        remove_tree(path, root=base)
+                        remove_tree(path, root=root)
                     except (OSError, EdgarError):
                         found["temp_kept"].append(shown)
                     else:
@@ -249,7 +276,19 @@ def _leftover(pid: int, mtime: float, now: float) -> bool:
         return True
     except (PermissionError, OverflowError, OSError):
         return False
-    return False
+    return _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` was killed and waits only for its parent to read its status (Linux's `/proc`)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    # The state follows the command name, which ends at the last ')' and may hold anything.
+    at = stat.rfind(b")")
+    return stat[at + 2 : at + 3] == b"Z"
 
 
 def _count_lines(path: object) -> int:

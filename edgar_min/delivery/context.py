@@ -10,7 +10,7 @@ budget.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.skills.suggest import Candidate
 

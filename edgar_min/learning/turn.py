@@ -14,9 +14,14 @@ from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
 from edgar_min.skills.names import is_skill_name
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Literal
+
+    # The closed vocabularies, spelled again as tuples below for checking at run time (a test
+    # holds the two equal).
+    Verdict = Literal["passed", "failed", "unverified"]
+    ErrorKind = Literal["nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed"]
 
 __all__ = [
     "ERROR_KINDS",
@@ -62,7 +67,7 @@ class ErrorRecord:
     """A failure the harness computed itself: which tool, what kind, the exit code, the program."""
 
     tool: str
-    kind: str
+    kind: ErrorKind
     exit_code: int | None = None
     program: str = ""
 
@@ -85,9 +90,14 @@ class Turn:
     corrections: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
     errors: tuple[ErrorRecord, ...] = ()
-    verification: str = "unverified"
+    verification: Verdict = "unverified"
     agent: str = "main"
     skills: tuple[str, ...] = ()
+
+    @property
+    def verified(self) -> bool:
+        """The verdict: the project's declared check ran and passed (not the model's opinion)."""
+        return self.verification == "passed"
 
     @property
     def shape(self) -> str:
@@ -174,6 +184,10 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
     prompt = data["prompt"]
     if not isinstance(prompt, str) or not prompt.strip():
         raise _refuse("'prompt' must be a non-empty string")
+    # Redacted here, and checked again: a prompt of terminal escapes alone holds no text.
+    prompt = _human_text(prompt, "prompt")
+    if not prompt.strip():
+        raise _refuse("'prompt' holds only control characters, which edgar never keeps")
     corrections = _str_list(data.get("corrections", []), "corrections")
     tools = _str_list(data.get("tools", []), "tools")
     errors = data.get("errors", [])
@@ -191,9 +205,10 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
     for name in skills:
         if not is_skill_name(name):
             raise _refuse(f"'skills' holds {name!r}, which is not a skill name")
+    typed = (_human_text(c, "corrections") for c in corrections if c.strip())
     return Turn(
-        prompt=_human_text(prompt, "prompt"),
-        corrections=tuple(_human_text(c, "corrections") for c in corrections if c.strip()),
+        prompt=prompt,
+        corrections=tuple(c for c in typed if c.strip()),
         tools=tuple(_tool_name(t, "tool", allowed_tools) for t in tools),
         errors=tuple(_error_record(e, i, allowed_tools) for i, e in enumerate(errors)),
         verification=verification,

@@ -30,12 +30,18 @@ import stat
 import time
 
 from edgar_min import jsoncodec
+from edgar_min.atomic import open_read, write_text
 from edgar_min.digests import cache_key
-from edgar_min.errors import BadInput, EdgarError
+from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.records import dataclass
+from edgar_min.skills.discovery import discover
+from edgar_min.skills.examples import read_examples
+from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, rule_key
+from edgar_min.skills.sections import headings
+from edgar_min.skills.skillfile import read_skill_file
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -67,11 +73,7 @@ class Entry:
     def body(self) -> str:
         """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
         if self.body_line < 1:
-            from edgar_min.skills.frontmatter import read_skill
-
             return read_skill(self.path, inside=self.inside).body
-        from edgar_min.skills.skillfile import read_skill_file  # not the parser: the hook hands bodies over
-
         raw, _ = read_skill_file(self.path, inside=self.inside)
         try:
             text = raw.decode("utf-8")
@@ -159,8 +161,6 @@ class Catalog:
 
 def _when_to_use(body: str) -> str:
     import re
-
-    from edgar_min.skills.sections import headings
 
     # Public skills title the section "When to use (this skill)", "When to apply" or "When this
     # skill applies"; all say the same. A `## When to use` inside a code fence is an example (a
@@ -257,9 +257,6 @@ def _skill_names(index: RoutingIndex) -> list[str]:
 
 
 def _from_cache(layout: Layout, digest: str, skills: dict[str, Skill], warnings: list[str]) -> Catalog | None:
-    from edgar_min.atomic import open_read
-    from edgar_min.errors import Refused
-
     try:
         # Not through a link, nor a fifo or /dev/zero: the folder is the person's, the file edgar's.
         fd = open_read(layout.routing_cache, root=layout.state)
@@ -318,9 +315,6 @@ def _spans(names: list[str], sizes: object, start: int, end: int) -> dict[str, t
 
 
 def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
-    from edgar_min.atomic import write_text
-    from edgar_min.errors import Refused
-
     entries = catalog.entries
     rows = [
         [e.card.description, e.card.when, e.card.opening, e.body_line]
@@ -356,8 +350,6 @@ def _examples_stat(layout: Layout) -> os.stat_result | None:
 
 def _examples(layout: Layout, warnings: list[str]) -> dict[str, list[str]]:
     """The messages that led to each skill; an unreadable examples file is a warning, not a failure."""
-    from edgar_min.skills.examples import read_examples
-
     try:
         return read_examples(layout)
     except (OSError, EdgarError) as exc:
@@ -368,8 +360,6 @@ def _examples(layout: Layout, warnings: list[str]) -> dict[str, list[str]]:
 
 def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     """Every discovered skill routing can suggest (all scopes), read afresh or from the cache."""
-    from edgar_min.skills.discovery import discover
-
     found = discover(layout)
     examples = _examples_stat(layout)
     digest, settled = _digest(found.skills, examples)

@@ -2,8 +2,8 @@
 
 Every reader of a skill goes through `read_skill_file`: listing and routing (through the
 frontmatter reader), the body the prompt hook hands an agent, `skills show`, the near-duplicate
-check. It is kept apart from the frontmatter parser so that handing a body over, on every
-prompt that picks a skill, does not load the parser.
+check. Reaching the bytes is this module's job; reading the frontmatter in them is
+`frontmatter.py`'s.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from edgar_min.errors import BadInput, Refused
 from edgar_min.logfile import kind_of, read_plain
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
 
