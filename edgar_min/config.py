@@ -164,7 +164,10 @@ SECTIONS: dict[str, type] = {
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
 # The `[agent]` keys edgar itself reads as numbers, checked like any other number key.
-AGENT_NUMBERS: dict[str, dict[str, float]] = {"time_limit_s": {"min": 0.001, "max": HOUR}}
+AGENT_NUMBERS: dict[str, dict[str, float]] = {
+    "time_limit_s": {"min": 0.001, "max": HOUR},
+    "memory_mb": {"min": 1, "max": 1 << 20},
+}
 
 
 @dataclass(frozen=True, slots=True)
