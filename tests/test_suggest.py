@@ -6,7 +6,7 @@ import json
 
 import pytest
 from conftest import tree_snapshot
-from suggestfiles import write_skills
+from suggestfiles import write_skills, write_stuffed
 
 from edgar_min.config import load_config
 from edgar_min.layout import Layout
@@ -276,3 +276,29 @@ def test_the_model_path_on_the_real_server_is_well_formed_and_logged_per_candida
     assert {r["engine"] for r in rows} == {"openai"}
     assert len({r["run_id"] for r in rows}) == 1
     assert doc["decision_id"] in {r["id"] for r in rows}
+
+
+def test_a_skill_that_lists_every_word_is_not_handed_over_for_prompts_it_has_nothing_to_do_with(tmp_path):
+    # 3 real skills and one whose description and When-to-use list every word a task might use.
+    write_skills(tmp_path / ".claude" / "skills", ["slack-gif-creator", "gh-fix-ci", "systematic-debugging"])
+    write_stuffed(tmp_path / ".claude" / "skills")
+    layout = Layout(tmp_path, tmp_path / "home")
+    config = load_config(layout, environ={})
+    unrelated = [
+        "write a migration that adds an email column to users",
+        "summarize the last 10 commits for the release notes",
+        "review my pull request for security problems",
+        "write docs for the cli flags in the readme",
+        "profile the image resize endpoint, it takes 3 seconds",
+        "split this 2000-line file into smaller modules",
+        "create a cron job that cleans tmp files nightly",
+    ]
+    handed = [
+        text
+        for text in unrelated
+        for pick in suggest(layout, config, text).picks
+        if pick.name == "team-notes" and pick.probability >= config.suggest.body_probability
+    ]
+    # Its body was handed over for all seven; now only where it covers most of the words and no
+    # skill competes (bench/bench_stuffing.py measures more).
+    assert handed == ["profile the image resize endpoint, it takes 3 seconds"]
