@@ -22,7 +22,7 @@ import stat
 
 from edgar_min.errors import Refused
 
-TYPE_CHECKING = False  # typing's own, without importing typing on every run
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TypeAlias
 

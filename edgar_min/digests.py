@@ -8,7 +8,7 @@ same; each implementation is loaded when it is first asked for. A Python without
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's own, without importing typing on every run
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

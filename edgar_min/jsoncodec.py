@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False  # typing's own, without importing typing (it imports re on 3.11 and 3.12)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from json import JSONDecodeError

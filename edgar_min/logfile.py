@@ -16,7 +16,7 @@ from edgar_min import jsoncodec
 from edgar_min.atomic import append_line
 from edgar_min.records import dataclass, field
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 

@@ -24,7 +24,7 @@ try:  # operator's C half: on 3.12+ the interpreter imports neither, and operato
 except ImportError:  # an interpreter without it
     from operator import attrgetter
 
-TYPE_CHECKING = False  # typing's own, without importing typing on every run
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, dataclass_transform

@@ -38,7 +38,9 @@ def test_every_reply_reaches_the_content_walls(edgar, tmp_path, llama_server, mo
     monkeypatch.setenv("EDGAR_MODEL_NAME", "smollm2")
     monkeypatch.setenv("EDGAR_MODEL_BASE_URL", llama_server.base_url)
     monkeypatch.setenv("EDGAR_MODEL_MAX_TOKENS", "512")
-    monkeypatch.setenv("EDGAR_MODEL_TIMEOUT_S", "120")
+    # A loaded machine (CI beside other work) can take minutes for 512 tokens: what is held here is
+    # where the reply goes, not how fast it comes.
+    monkeypatch.setenv("EDGAR_MODEL_TIMEOUT_S", "900")
     turn = tmp_path / "turn.json"
     turn.write_text(json.dumps({**record, "verification": "passed"}))
     result = edgar("--root", str(tmp_path), "--json", "learn", str(turn))

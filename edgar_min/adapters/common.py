@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.adapters.jsonl import records
 from edgar_min.charsets import ALNUM, DIGITS, LETTERS, consists_of
 from edgar_min.errors import BadInput, ConfigError
-from edgar_min.learning.turn import is_tool_name
+from edgar_min.learning.turn import is_tool_name, strip_program
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Container, Iterator
     from typing import Any
@@ -343,8 +344,6 @@ class TurnBuilder:
 
     def add_error(self, tool: str, kind: str, exit_code: int | None, program: str) -> None:
         if len(self.errors) < MAX_ERRORS:
-            from edgar_min.learning.turn import strip_program
-
             self.errors.append(
                 {"tool": tool, "kind": kind, "exit_code": exit_code, "program": strip_program(program)}
             )
@@ -392,8 +391,6 @@ class TurnReader:
 
     def turns(self, path: str) -> Iterator[TurnBuilder]:
         """Each turn of the log as it ends (when the next begins, or the log does), oldest first."""
-        from edgar_min.adapters.jsonl import records
-
         for line in records(path, self.stats):
             self.take(line)
             if self.ended is not None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
+from edgar_min.logfile import kind_of, open_plain
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any, BinaryIO
@@ -278,9 +279,6 @@ def records(path: str, stats: ReadStats) -> Iterator[Any]:
 
     Only a plain file is read: a fifo or `/dev/zero` given as a log is `BadInput`, not a hang.
     """
-    # Here, not at the top: the logfile module costs start-up this reader is kept free of.
-    from edgar_min.logfile import kind_of, open_plain
-
     handle = open_plain(path)
     if handle is None:
         msg = f"{path}: is {kind_of(path)}, not a log file; nothing was read"

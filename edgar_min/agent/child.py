@@ -32,7 +32,10 @@ import time
 import types
 
 from edgar_min import jsoncodec
+from edgar_min.agent import skills
+from edgar_min.agent.loader import install_aliases
 from edgar_min.agent.skills import ActionContext, ActionResult, Prediction
+from edgar_min.agent.walls import install
 from edgar_min.errors import BadInput, EdgarError, ModelError, Refused
 from edgar_min.records import dataclass
 from edgar_min.semif.questions import MAX_QUESTIONS
@@ -43,7 +46,7 @@ try:  # imported here, so no child pays for it; POSIX only, like fork
 except ImportError:  # pragma: no cover - a system without fork never starts a child
     resource = None  # type: ignore[assignment]
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, Literal
@@ -266,10 +269,6 @@ def _child(
     code: types.CodeType, job: BodyJob, wall: Wall, pipe: _Pipe, refused: list[str], *, megabytes: float
 ) -> dict[str, Any]:
     """Everything the child does, behind the wall; returns its last message (`done` or `failed`)."""
-    from edgar_min.agent import skills
-    from edgar_min.agent.loader import install_aliases
-    from edgar_min.agent.walls import install
-
     name = job.name
     reserve = [bytearray(_RESERVE_BYTES)]  # let go at a MemoryError: room to say so
     install_aliases(skills)

@@ -20,7 +20,7 @@ from edgar_min.errors import Refused
 from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.agent.tree import Manifest, Registry
 

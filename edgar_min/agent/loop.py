@@ -15,15 +15,19 @@ import os
 import stat
 import time
 
+from edgar_min.agent.child import MEMORY_MB, BodyJob, Stop, run_body
+from edgar_min.agent.loader import module_name, read_body
 from edgar_min.agent.skills import ActionResult, Request
+from edgar_min.agent.tree import load_registry
 from edgar_min.agent.walls import TIME_LIMIT_S, BudgetExceeded, Wall
 from edgar_min.errors import BadInput, Refused
 from edgar_min.learning.turn import redact
 from edgar_min.records import dataclass, field
-from edgar_min.semif import ask_many
+from edgar_min.semif import ask_many, get_engine
+from edgar_min.semif.log import DecisionLog
 from edgar_min.semif.types import DecisionRequest, Option
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.semif import Engine
-    from edgar_min.semif.log import DecisionLog
     from edgar_min.semif.types import DecisionResult
 
 __all__ = ["DEFAULT_COST_BUDGET", "RunEngine", "RunOutcome", "agent_config", "run_request"]
@@ -262,12 +265,6 @@ def run_request(
     layout: Layout, config: Config, text: str, engine: Engine | None = None, log: DecisionLog | None = None
 ) -> RunOutcome:
     """Handle `text` with the skill tree; raises only for bad input (an empty request, a malformed tree)."""
-    from edgar_min.agent.child import MEMORY_MB, BodyJob, Stop, run_body
-    from edgar_min.agent.loader import module_name, read_body
-    from edgar_min.agent.tree import load_registry
-    from edgar_min.semif import get_engine
-    from edgar_min.semif.log import DecisionLog
-
     if not text.strip():
         msg = "a run needs a request: the text to handle may not be empty"
         raise BadInput(msg)

@@ -13,7 +13,7 @@ from edgar_min.agent.acceptance import check_body
 from edgar_min.agent.loader import read_body_text
 from edgar_min.agent.tree import Manifest, body_path, registry_problems
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.agent.tree import Registry
     from edgar_min.layout import Layout

@@ -20,7 +20,7 @@ from edgar_min.atomic import check_writable, read_text, remove_tree, write_text
 from edgar_min.errors import EdgarError, Refused
 from edgar_min.learning.ledger import check_record, record
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Literal
 

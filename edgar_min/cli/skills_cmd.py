@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.cli.quick import Option, Spec
 from edgar_min.errors import NotFound
 from edgar_min.skills.terminal import printable
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
@@ -18,13 +19,15 @@ if TYPE_CHECKING:
 __all__ = ["register_skills"]
 
 
+LIST = Spec(options=(Option("--learned", "learned", "only machine-written skills", value=False),))
+
+
 def register_skills(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="every skill, by scope, with shadowed names")
-    p.add_argument("--learned", action="store_true", help="only machine-written skills")
-    p.set_defaults(handler=cmd_list)
+    LIST.add_to(p, cmd_list)
 
     p = sub.add_parser(
-        "show", help="print one skill (or, with --proposal, a proposal and what it is flagged for)"
+        "show", help="print one skill (--proposal: a proposal, and what its text is flagged for)"
     )
     p.add_argument("name")
     p.add_argument("--proposal", action="store_true", help="the proposal of that name, waiting for review")

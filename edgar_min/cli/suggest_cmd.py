@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from edgar_min.errors import BadInput, NotFound
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
@@ -185,7 +185,13 @@ def _import(ctx: Context) -> int:
         raise Refused(msg)
     table = tool_table(ctx.config.adapters.tool_map)
     found = backfill(
-        ctx.layout, ctx.ns.import_from, ctx.ns.args, table, SkillNames(ctx.layout), dry_run=ctx.ns.dry_run
+        ctx.layout,
+        ctx.ns.import_from,
+        ctx.ns.args,
+        table,
+        SkillNames(ctx.layout),
+        dry_run=ctx.ns.dry_run,
+        progress=ctx.progress("reading session logs"),
     )
     for sentence in found.skipped:
         ctx.warn(f"edgar: warning: {printable(sentence)}")

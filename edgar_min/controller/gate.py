@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import time
 
+from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
 from edgar_min.learning.store import ExperienceStore, new_session_id
@@ -21,7 +22,22 @@ from edgar_min.learning.triggers import triggers
 from edgar_min.logfile import append_row, timestamp
 from edgar_min.records import dataclass, replace
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+# The synthesis path (a model, the drafts, the writer and its walls, the history) costs a per-turn
+# command about 5 ms of imports, `re` and `typing` among them: a turn where nothing fired, most
+# turns, never reads these names.
+discovery = deferred.module("edgar_min.skills.discovery")
+distill = deferred.module("edgar_min.learning.distill")
+drafts = deferred.module("edgar_min.learning.drafts")
+injection = deferred.module("edgar_min.learning.injection")
+models = deferred.module("edgar_min.models")
+observations = deferred.module("edgar_min.learning.observations")
+outline = deferred.module("edgar_min.learning.outline")
+rejected = deferred.module("edgar_min.learning.rejected")
+similarity = deferred.module("edgar_min.learning.similarity")
+walls = deferred.module("edgar_min.learning.walls")
+writer = deferred.module("edgar_min.learning.writer")
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import threading
     from collections.abc import Callable
@@ -124,9 +140,9 @@ def log_rejection(
     """
     row = {"time": timestamp(), "trigger": trigger, "skill": skill, "session": session, "error": error}
     if reply is not None:
-        from edgar_min.learning.rejected import keep
-
-        row["kept"] = keep(layout, reply=reply, sentence=error, trigger=trigger, session=session, skill=skill)
+        row["kept"] = rejected.keep(
+            layout, reply=reply, sentence=error, trigger=trigger, session=session, skill=skill
+        )
     append_row(layout.rejections, row, root=layout.root)
 
 
@@ -187,9 +203,7 @@ class Gate:
     @property
     def provider(self) -> Provider:
         if self._provider is None:
-            from edgar_min.models import get_provider
-
-            self._provider = get_provider(self.config.model)
+            self._provider = models.get_provider(self.config.model)
         return self._provider
 
     def after_turn(self, turn: Turn, session: str) -> Pending:
@@ -218,7 +232,7 @@ class Gate:
         pending.problems = problems
         if self.mode != "off":
             # The turn's own corrections travel as a flag: its history line may be cut.
-            verified, corrected = turn.verification == "passed", bool(turn.corrections)
+            verified, corrected = turn.verified, bool(turn.corrections)
             for name in due:
                 import threading
 
@@ -256,14 +270,13 @@ class Gate:
         """
         if not turn.skills:
             return []
-        # Measured: the history types cost ~2.5 ms to import, on every turn that loaded no skill.
-        from edgar_min.learning.observations import observe
-
         every = self.config.skills.distill_after
         due = []
         for name in turn.skills:
             try:
-                count = observe(self.layout, name, turn.errors, turn.corrections, turn.verification)
+                count = observations.observe(
+                    self.layout, name, turn.errors, turn.corrections, turn.verification
+                )
             except (EdgarError, OSError) as exc:
                 why = exc.message if isinstance(exc, EdgarError) else (exc.strerror or str(exc))
                 problems.append(f"watching {name}: {why}; this turn is not in its history")
@@ -308,19 +321,19 @@ class Gate:
         """Ask the model for a skill from the turn's outline and route it through `apply`."""
         if self.mode == "off":
             return Outcome(fired, "off", message=OFF)
-        # The synthesis path (model, drafts, writer) imports `typing`: a turn that fires nothing skips it.
-        from edgar_min.learning.drafts import BRIEF, BRIEF_JSON, parse_reply, skill_schema
-        from edgar_min.learning.outline import Outline
-        from edgar_min.learning.walls import Source
-        from edgar_min.models import ask
-
         trigger = ",".join(fired)
-        outline_ = Outline.of(turn, fired)
-        schema = skill_schema(self.config.model.max_tokens)
+        outline_ = outline.Outline.of(turn, fired)
+        schema = drafts.skill_schema(self.config.model.max_tokens)
         reply = None
         try:
-            reply = ask(self.provider, outline_.render(), brief=BRIEF, json_brief=BRIEF_JSON, schema=schema)
-            draft = parse_reply(reply)
+            reply = models.ask(
+                self.provider,
+                outline_.render(),
+                brief=drafts.BRIEF,
+                json_brief=drafts.BRIEF_JSON,
+                schema=schema,
+            )
+            draft = drafts.parse_reply(reply)
         except EdgarError as exc:
             log_rejection(
                 self.layout, trigger=trigger, skill=None, error=exc.message, session=session, reply=reply
@@ -332,8 +345,8 @@ class Gate:
             draft.body,
             session=session,
             trigger=trigger,
-            verified=turn.verification == "passed",
-            source=Source.of(outline_),
+            verified=turn.verified,
+            source=walls.Source.of(outline_),
             reply=reply,
         )
 
@@ -346,16 +359,8 @@ class Gate:
         Raises `NotFound` for a skill that does not exist and `Refused` when there is
         nothing to distill.
         """
-        from edgar_min.learning.distill import HISTORY_LIMIT, outline
-        from edgar_min.learning.drafts import PATCH_BRIEF, PATCH_BRIEF_JSON, parse_patch, patch_schema
-        from edgar_min.learning.observations import read_history
-        from edgar_min.learning.walls import Source
-        from edgar_min.learning.writer import MAX_BODY_CHARS
-        from edgar_min.models import ask
-        from edgar_min.skills.discovery import discover
-
-        history = read_history(self.layout, name)  # checks the name
-        skill = discover(self.layout).get(name)
+        history = observations.read_history(self.layout, name)  # checks the name
+        skill = discovery.discover(self.layout).get(name)
         if skill is None:
             msg = f"no skill named {name!r} to distill"
             raise NotFound(msg)
@@ -368,7 +373,7 @@ class Gate:
         if self.mode == "off":
             return Outcome((), "off", message=f"{OFF}: no model call, nothing written", name=name)
         session = session or new_session_id()
-        shown = history.notes[-HISTORY_LIMIT:]
+        shown = history.notes[-distill.HISTORY_LIMIT :]
         corrected = corrected or any(n.corrected for n in shown)
         fired = ("distill", "correction") if corrected else ("distill",)
         trigger = ",".join(fired)
@@ -376,24 +381,29 @@ class Gate:
         reply = None
         try:
             body = skill.frontmatter().body
-            if len(body) > MAX_BODY_CHARS:
+            if len(body) > writer.MAX_BODY_CHARS:
                 msg = (
                     f"refused {name}: its body is {len(body)} characters; "
-                    f"distill works on up to {MAX_BODY_CHARS}"
+                    f"distill works on up to {writer.MAX_BODY_CHARS}"
                 )
                 raise Refused(msg)
-            reply = ask(
-                self.provider, outline(body, lines), brief=PATCH_BRIEF, json_brief=PATCH_BRIEF_JSON,
-                schema=patch_schema(self.config.model.max_tokens),
-            )  # fmt: skip
-            description, new_body = parse_patch(name, reply, skill.description)
+            reply = models.ask(
+                self.provider,
+                distill.outline(body, lines),
+                brief=drafts.PATCH_BRIEF,
+                json_brief=drafts.PATCH_BRIEF_JSON,
+                schema=drafts.patch_schema(self.config.model.max_tokens),
+            )
+            description, new_body = drafts.parse_patch(name, reply, skill.description)
         except EdgarError as exc:
             log_rejection(
                 self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
             )
             return Outcome(fired, "refused", message=f"distill {name}: {exc.message}", name=name)
         # The notes are what the model was shown of the turns; what the skill already says stays allowed.
-        source = Source(corrections=tuple(lines), outline=tuple(lines), kept=f"{skill.description}\n{body}")
+        source = walls.Source(
+            corrections=tuple(lines), outline=tuple(lines), kept=f"{skill.description}\n{body}"
+        )
         return self.apply(
             name, description, new_body, session=session, trigger=trigger, verified=verified,
             patch=True, actor="distill", source=source, reply=reply,
@@ -420,34 +430,30 @@ class Gate:
         what the model was shown (the writer's content walls need it); a refused `reply` is kept
         for a person.
         """
-        from edgar_min.learning.injection import aimed_at_agent, describe
-        from edgar_min.learning.similarity import NearDuplicate
-        from edgar_min.skills.discovery import discover
-
         fired = tuple(t for t in trigger.split(",") if t)
-        index = discover(self.layout)
+        index = discovery.discover(self.layout)
         hand = index.owner(name) is not None
-        found = aimed_at_agent(f"{description}\n{body}")
+        found = injection.aimed_at_agent(f"{description}\n{body}")
         flags = tuple(f.sentence for f in found)
         place, reason = route(
             self.mode, verified=verified, fired=fired, patch=patch, hand=hand, flagged=bool(found)
         )
         if place == "nowhere":
             return Outcome(fired, "off", message=reason, name=name)
-        flag = describe(found) if found else ""
+        flag = injection.describe(found) if found else ""
         waiting = os.path.isfile(os.path.join(self.layout.proposals, name, "SKILL.md"))
         how = {"patch": patch, "index": index, "session": session, "trigger": trigger, "actor": actor}
         try:
             if place == "learned":
                 try:
                     path = self._write(name, description, body, to="learned", source=source, **how)
-                except NearDuplicate:
+                except similarity.NearDuplicate:
                     raise
                 except Refused as exc:
                     place, reason = "proposal", exc.message
             if place == "proposal":
                 path = self._write(name, description, body, to="proposal", source=source, **how)
-        except NearDuplicate as dup:
+        except similarity.NearDuplicate as dup:
             # A near-duplicate is never learned: it is proposed as a patch to the skill it duplicates.
             how["patch"] = True
             try:
@@ -474,9 +480,7 @@ class Gate:
 
     def _write(self, name: str, description: str, body: str, **how: object) -> str:
         """The gate's one call of the writer."""
-        from edgar_min.learning.writer import write_learned
-
-        return write_learned(self.layout, name, description, body, **how)  # type: ignore[arg-type]
+        return writer.write_learned(self.layout, name, description, body, **how)  # type: ignore[arg-type]
 
     def _refused(
         self,

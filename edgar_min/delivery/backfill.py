@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.adapters import claude_code, codex
 from edgar_min.adapters.common import NoTurn, SubagentLog
 from edgar_min.delivery.record import session_file
 from edgar_min.errors import BadInput, EdgarError, Refused
@@ -32,7 +33,7 @@ from edgar_min.records import dataclass, field
 from edgar_min.skills.examples import clean_text, learn_from_loads, read_examples, taken_back
 from edgar_min.skills.names import name_problem
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterable, Iterator
 
@@ -155,13 +156,7 @@ class _Suggested:
 
 
 def _reader(agent: str) -> Callable[[str, dict[str, str], Container[str]], Iterator[AdaptedTurn]]:
-    if agent == "codex":
-        from edgar_min.adapters.codex import read_turns
-
-        return read_turns
-    from edgar_min.adapters.claude_code import read_turns
-
-    return read_turns
+    return codex.read_turns if agent == "codex" else claude_code.read_turns
 
 
 class _Pass:
@@ -253,8 +248,11 @@ def backfill(
     skill_names: Container[str],
     *,
     dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Backfill:
     """Read every turn of the logs at `paths` and keep (unless `dry_run`) the new examples.
+
+    `progress(done, total)` is told after each log (a person importing thousands waits).
 
     `BadInput` when not one session could be read; a log that cannot be is one `skipped` sentence.
     """
@@ -265,8 +263,10 @@ def backfill(
     logs = log_files(paths, result.skipped)
     run = _Pass(layout, result)
     read_turns = _reader(agent)
-    for path in logs:
+    for done, path in enumerate(logs, 1):
         run.log(path, read_turns, table, skill_names)
+        if progress is not None:
+            progress(done, len(logs))
     result.examples = list(run.found.values())
     result.skipped.extend(run.sentences())
     if result.sessions == 0:

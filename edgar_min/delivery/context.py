@@ -15,7 +15,7 @@ from edgar_min import jsoncodec
 from edgar_min.delivery.framing import RULE, fence, new_key, overhead, provenance
 from edgar_min.skills.names import is_skill_name
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.skills.suggest import Candidate

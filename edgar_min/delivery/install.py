@@ -20,13 +20,14 @@ import os
 import shlex
 import sys
 
+import edgar_min
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -72,7 +73,6 @@ class InstallPlan:
 
 def edgar_command(argv0: str | None = None, executable: str | None = None) -> str:
     """How a hook runs this edgar: the running `edgar.pyz`, the `edgar` script, or this Python's module."""
-    import edgar_min
 
     loader = getattr(edgar_min, "__loader__", None)
     archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz

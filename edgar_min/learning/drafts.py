@@ -26,7 +26,7 @@ from edgar_min.skills.names import NAME_MAX
 from edgar_min.skills.sections import BODY_SECTIONS
 from edgar_min.skills.validation import DESCRIPTION_MAX
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -30,18 +30,19 @@ import os
 import time
 
 from edgar_min.errors import EdgarError
+from edgar_min.learning.ledger import read_ledger
 from edgar_min.learning.observations import read_history
-from edgar_min.learning.store import VERDICTS, Scan
+from edgar_min.learning.store import VERDICTS, ExperienceStore, Scan
 from edgar_min.logfile import timestamp
 from edgar_min.records import dataclass
+from edgar_min.skills.discovery import discover
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
-    from edgar_min.learning.store import ExperienceStore
 
     Verdict = Literal["too few turns to tell", "helps", "hurts", "no clear difference"]
 
@@ -137,8 +138,6 @@ class Evidence:
         stale_turns: int = STALE_TURNS,
         stale_days: int = STALE_DAYS,
     ) -> None:
-        from edgar_min.skills.discovery import discover
-
         self.layout = layout
         self.scan = found
         self.min_turns = min_turns
@@ -309,8 +308,6 @@ class Evidence:
 
 def collect(layout: Layout, config: Config | None = None, store: ExperienceStore | None = None) -> Evidence:
     """Read the store once and return the evidence for every skill."""
-    from edgar_min.learning.store import ExperienceStore
-
     store = store if store is not None else ExperienceStore(layout.experience)
     kw = {}
     if config is not None:
@@ -337,8 +334,6 @@ def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None
 
     Torn store lines are `doctor`'s own line (from the store's own `scan`), so they are not repeated here.
     """
-    from edgar_min.learning.ledger import read_ledger
-
     evidence = evidence if evidence is not None else collect(layout, config)
     found = []
     for s in evidence.all_stats():

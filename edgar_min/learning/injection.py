@@ -23,7 +23,7 @@ from __future__ import annotations
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 

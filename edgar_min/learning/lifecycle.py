@@ -19,7 +19,7 @@ from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill
 from edgar_min.skills.names import name_problem
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.learning.ledger import Action, Actor, Place

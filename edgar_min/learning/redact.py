@@ -10,7 +10,7 @@ prompt; a miss puts a credential into a skill that every future prompt loads.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's own, without importing typing on every run
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
 

@@ -6,7 +6,7 @@ costs no model call.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.config import SkillsConfig
     from edgar_min.learning.store import ExperienceStore
@@ -19,7 +19,7 @@ TRIGGERS = ("long", "recovered", "correction", "repeated")
 
 def triggers(turn: Turn, config: SkillsConfig, store: ExperienceStore | None, session: str = "") -> list[str]:
     """The names of the triggers that fired, in the order of `TRIGGERS`."""
-    verified = turn.verification == "passed"
+    verified = turn.verified
     fired = []
     if verified and len(turn.tools) >= config.min_tool_calls:
         fired.append("long")

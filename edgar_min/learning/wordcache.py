@@ -42,9 +42,10 @@ from edgar_min.learning.similarity import (
     normalisation_key,
     skill_words,
 )
+from edgar_min.logfile import open_plain
 from edgar_min.skills.frontmatter import parse_skill
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
@@ -127,8 +128,6 @@ def _header() -> str:
 
 def _load(path: os.PathLike[str]) -> _Memo | None:
     """The memo at `path`, or None when it is missing, torn, garbage or of another version."""
-    from edgar_min.logfile import open_plain
-
     try:
         handle = open_plain(path)  # not a fifo or /dev/zero a checkout linked here
         if handle is None:

@@ -17,8 +17,9 @@ from edgar_min.models import SchemaRefused
 from edgar_min.models.endpoint import ANTHROPIC_BASE_URL as DEFAULT_BASE_URL
 from edgar_min.models.endpoint import DEFAULT_KEY_ENV as _KEY_ENVS
 from edgar_min.models.endpoint import resolve
+from edgar_min.models.http import HTTPStatusError, post_json, reply_text
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -90,14 +91,10 @@ class AnthropicProvider:
         return body
 
     def _post(self, body: dict[str, Any]) -> Any:
-        from edgar_min.models.http import post_json
-
         headers = {"x-api-key": self.__key, "anthropic-version": API_VERSION, "Accept": "application/json"}
         return post_json(WHO, self.url, body, headers, self.timeout, secret=self.__key)
 
     def complete(self, system: str, prompt: str) -> str:
-        from edgar_min.models.http import reply_text
-
         reply = self._post(self.request_body(system, prompt))
         return reply_text(WHO, self.url, _text(reply), "a message (no content list of text blocks)")
 
@@ -110,8 +107,6 @@ class AnthropicProvider:
 
     def complete_object(self, system: str, prompt: str, schema: ReplySchema) -> str:
         """The forced tool's input as JSON text (or the text blocks, when the model wrote text instead)."""
-        from edgar_min.models.http import HTTPStatusError, reply_text
-
         if not self.takes_schema:
             msg = f"{WHO}: {self.url} refused a forced tool earlier in this process"
             raise SchemaRefused(msg)

@@ -17,9 +17,10 @@ every sentence leave it out.
 from __future__ import annotations
 
 from edgar_min.errors import ConfigError
+from edgar_min.models.http import check_base_url
 from edgar_min.records import dataclass, field
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Literal
@@ -66,8 +67,6 @@ def _ollama(host: str) -> str:
 def _base_url(
     protocol: Protocol, who: str, configured: str, key: str, environ: Mapping[str, str]
 ) -> tuple[str, str]:
-    from edgar_min.models.http import check_base_url
-
     if protocol == "anthropic":
         for source, value in (
             (key, configured),

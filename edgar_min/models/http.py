@@ -7,10 +7,10 @@ the provider and the URL, never a header value: keys live only in headers.
 from __future__ import annotations
 
 from edgar_min import jsoncodec
-from edgar_min.errors import ModelError
+from edgar_min.errors import ConfigError, ModelError
 from edgar_min.models import MAX_REPLY_CHARS
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -31,8 +31,6 @@ class HTTPStatusError(ModelError):
 def check_base_url(who: str, url: str) -> str:
     """`url` without a trailing slash, or a `ConfigError` when it has no http(s) scheme or host."""
     from urllib.parse import urlsplit
-
-    from edgar_min.errors import ConfigError
 
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.netloc:

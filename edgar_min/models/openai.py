@@ -20,8 +20,9 @@ from edgar_min.errors import ConfigError
 from edgar_min.models import SchemaRefused
 from edgar_min.models.endpoint import DEFAULT_KEY_ENV as _KEY_ENVS
 from edgar_min.models.endpoint import resolve
+from edgar_min.models.http import HTTPStatusError, post_json, reply_text
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -97,8 +98,6 @@ class OpenAIProvider:
         return body
 
     def _post(self, body: dict[str, Any]) -> str:
-        from edgar_min.models.http import post_json, reply_text
-
         headers = {"Accept": "application/json"}
         if self.__key:
             headers["Authorization"] = f"Bearer {self.__key}"
@@ -119,8 +118,6 @@ class OpenAIProvider:
 
     def complete_object(self, system: str, prompt: str, schema: ReplySchema) -> str:
         """The reply as the JSON text of one object under `schema`; `SchemaRefused` if the server says no."""
-        from edgar_min.models.http import HTTPStatusError
-
         if not self.takes_schema:
             msg = f"{WHO}: {self.url} refused a JSON schema earlier in this process"
             raise SchemaRefused(msg)

@@ -21,18 +21,23 @@ import importlib
 import os
 import time
 
+from edgar_min import deferred
 from edgar_min.errors import ConfigError, ModelError
 from edgar_min.learning.redact import redact
+from edgar_min.semif.log import DecisionLog
 from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any, Protocol
 
     from edgar_min.config import Config, SemifConfig
     from edgar_min.layout import Layout
-    from edgar_min.semif.log import DecisionLog
+
+# Several questions over one state are their own module: the prompt hook asks one question and
+# skips it (its record class alone is about 0.1 ms).
+semif_questions = deferred.module("edgar_min.semif.questions")
 
 __all__ = [
     "ENGINES",
@@ -73,12 +78,8 @@ class Engine(Protocol):
 
 
 def __getattr__(name: str) -> object:
-    # Several questions over one state are their own module, imported when first named: the prompt
-    # hook asks one question and skips it (its record class alone is about 0.1 ms).
     if name in {"MAX_QUESTIONS", "Question"}:
-        from edgar_min.semif import questions
-
-        return getattr(questions, name)
+        return getattr(semif_questions, name)
     msg = f"module {__name__!r} has no attribute {name!r}"
     raise AttributeError(msg)
 
@@ -190,8 +191,6 @@ def decide(  # noqa: PLR0917 - a published signature: callers pass these positio
 
     `options` are `Option`s or (id, description) pairs.
     """
-    from edgar_min.semif.log import DecisionLog
-
     request = _redacted(DecisionRequest(state, question, as_options(options)))
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id)
     return engine.call(request)
@@ -210,9 +209,6 @@ def decide_many(  # noqa: PLR0917 - mirrors `decide`
     `questions` are `Question`s or (question, options) pairs. Every answer is logged as its own
     row, all with one run id (`run_id`, or a new one). Bad input raises before any engine is built.
     """
-    from edgar_min.semif.log import DecisionLog
-    from edgar_min.semif.questions import requests_for
-
-    requests = tuple(_redacted(r) for r in requests_for(state, questions))
+    requests = tuple(_redacted(r) for r in semif_questions.requests_for(state, questions))
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())
     return engine.call_many(requests)

@@ -14,10 +14,12 @@ from __future__ import annotations
 import os
 
 from edgar_min.errors import ModelError
+from edgar_min.models.endpoint import resolve
+from edgar_min.models.http import post_json
 from edgar_min.semif.prompt import render, render_many
 from edgar_min.semif.types import DecisionResult
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
@@ -37,8 +39,6 @@ class AnthropicEngine:
     name = "anthropic"
 
     def __init__(self, config: SemifConfig, environ: Mapping[str, str] | None = None) -> None:
-        from edgar_min.models.endpoint import resolve
-
         env = os.environ if environ is None else environ
         endpoint = resolve(
             "anthropic", "semif engine anthropic", section="semif", base_url=config.base_url,
@@ -91,8 +91,6 @@ class AnthropicEngine:
         }
 
     def _tool_input(self, body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
-        from edgar_min.models.http import post_json
-
         url = f"{self.base_url}/v1/messages"
         reply = post_json("semif engine anthropic", url, body, self.headers, self.timeout)
         blocks = reply.get("content") if isinstance(reply, dict) else None

@@ -14,7 +14,7 @@ import math
 from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.semif.types import DecisionResult
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any

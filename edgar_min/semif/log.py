@@ -16,8 +16,10 @@ from edgar_min.charsets import ALNUM, dashed
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
 from edgar_min.records import dataclass
+from edgar_min.semif.prompt import PROMPT_ORDERS, SYSTEM, prompt_hash, render
+from edgar_min.semif.types import LETTERS, DecisionRequest, Option
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -72,8 +74,6 @@ class DecisionLog:
         self, result: DecisionResult, *, phase: str, run_id: str | None, model: str, latency_s: float
     ) -> dict[str, Any]:
         """Write one row for `result`; return it."""
-        from edgar_min.semif.prompt import prompt_hash
-
         request = result.request
         row = {
             "id": request.id,
@@ -161,9 +161,6 @@ def chat_rows(rows: tuple[dict[str, Any], ...]) -> tuple[list[dict[str, Any]], l
     The target is the selected option, or the observed outcome when a relabel
     named one of the option ids (a corrected label).
     """
-    from edgar_min.semif.prompt import PROMPT_ORDERS, SYSTEM, render
-    from edgar_min.semif.types import LETTERS, DecisionRequest, Option
-
     examples = []
     problems = []
     for row in rows:

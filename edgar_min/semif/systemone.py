@@ -19,9 +19,10 @@ from __future__ import annotations
 import os
 
 from edgar_min.errors import ConfigError, ModelError
+from edgar_min.models.http import check_base_url, post_json
 from edgar_min.semif.types import DecisionResult
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
@@ -39,8 +40,6 @@ class SystemOneEngine:
     name = "systemone"
 
     def __init__(self, config: SemifConfig, environ: Mapping[str, str] | None = None) -> None:
-        from edgar_min.models.http import check_base_url
-
         env = os.environ if environ is None else environ
         if not config.base_url:
             msg = "semif.engine = 'systemone' needs semif.base_url (the server's root URL)"
@@ -89,8 +88,6 @@ class SystemOneEngine:
         return results
 
     def _ask(self, decisions: list[DecisionRequest], order: PromptOrder) -> list[DecisionResult]:
-        from edgar_min.models.http import post_json
-
         body = self.body(decisions)
         reply = post_json("semif engine systemone", self.url, body, self.headers, self.timeout)
         answers = reply.get("answers") if isinstance(reply, dict) else None

@@ -23,12 +23,18 @@ import os
 import time
 
 from edgar_min import jsoncodec
+from edgar_min.atomic import write_text
 from edgar_min.digests import cache_key
-from edgar_min.errors import BadInput, EdgarError
+from edgar_min.errors import BadInput, EdgarError, Refused
+from edgar_min.logfile import open_plain
 from edgar_min.records import dataclass
+from edgar_min.skills.discovery import discover
+from edgar_min.skills.examples import read_examples
+from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, rule_key
+from edgar_min.skills.sections import headings
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -58,8 +64,6 @@ class Entry:
     def body(self) -> str:
         """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
         if self.body_line < 1:
-            from edgar_min.skills.frontmatter import read_skill
-
             return read_skill(self.path).body
         try:
             with open(self.path, "rb") as handle:
@@ -142,8 +146,6 @@ class Catalog:
 
 def _when_to_use(body: str) -> str:
     import re
-
-    from edgar_min.skills.sections import headings
 
     # Public skills title the section "When to use (this skill)", "When to apply" or "When this
     # skill applies"; all say the same. A `## When to use` inside a code fence is an example (a
@@ -240,8 +242,6 @@ def _skill_names(index: RoutingIndex) -> list[str]:
 
 
 def _from_cache(layout: Layout, digest: str) -> Catalog | None:
-    from edgar_min.logfile import open_plain
-
     try:
         handle = open_plain(layout.routing_cache)  # not a fifo or /dev/zero a checkout linked here
         if handle is None:
@@ -292,9 +292,6 @@ def _spans(names: list[str], sizes: object, start: int, end: int) -> dict[str, t
 
 
 def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
-    from edgar_min.atomic import write_text
-    from edgar_min.errors import Refused
-
     entries = catalog.entries
     rows = [
         [e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
@@ -330,8 +327,6 @@ def _examples_stat(layout: Layout) -> os.stat_result | None:
 
 def _examples(layout: Layout, warnings: list[str]) -> dict[str, list[str]]:
     """The messages that led to each skill; an unreadable examples file is a warning, not a failure."""
-    from edgar_min.skills.examples import read_examples
-
     try:
         return read_examples(layout)
     except (OSError, EdgarError) as exc:
@@ -342,8 +337,6 @@ def _examples(layout: Layout, warnings: list[str]) -> dict[str, list[str]]:
 
 def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     """Every discovered skill routing can suggest (all scopes), read afresh or from the cache."""
-    from edgar_min.skills.discovery import discover
-
     found = discover(layout)
     examples = _examples_stat(layout)
     digest, settled = _digest(found.skills, examples)

@@ -27,10 +27,11 @@ A text is a person's message, redacted as every stored prompt is and cut to
 from __future__ import annotations
 
 from edgar_min.errors import BadInput
+from edgar_min.learning.redact import redact
 from edgar_min.logfile import append_row, kind_of, read_rows, timestamp
 from edgar_min.skills.names import name_problem
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -60,8 +61,6 @@ NONE_KEPT = 200
 
 def clean_text(text: str) -> str:
     """`text` as an example keeps it: redacted, on one line, at most `TEXT_CHARS`."""
-    from edgar_min.learning.redact import redact
-
     flat = " ".join(text.split())
     cut = redact(flat)[:TEXT_CHARS].rstrip()
     # A lone surrogate (from a JSON escape) cannot be written as UTF-8.

@@ -33,18 +33,23 @@ from __future__ import annotations
 
 import math
 
+from edgar_min import deferred
 from edgar_min.charsets import DIGITS, LOWER
 from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.background import COUNTS, DOCUMENTS, background_count, background_counts
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
     from edgar_min.semif.types import DecisionRequest, DecisionResult
+
+# Only a prompt with a shortlist reaches a decision: one that shares no word with any skill is
+# answered `none` without importing the decision types.
+semif_types = deferred.module("edgar_min.semif.types")
 
 __all__ = [
     "ALIASES",
@@ -1537,10 +1542,6 @@ class RoutingEngine:
         return self._last[1], self._last[2]
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
-        # Only a prompt with a shortlist comes here: one that shares no word with any skill is
-        # answered `none` without importing the decision types.
-        from edgar_min.semif.types import DecisionResult
-
         ranking, hits = self._ranking(decision.state)
         odds = ranking.log_odds()
         # At this evidence the softmax gives the best skill odds of exp(odds) against `none`;
@@ -1557,7 +1558,7 @@ class RoutingEngine:
         top = max(evidence)
         exps = [math.exp((e - top) / TEMPERATURE) for e in evidence]
         total = sum(exps)
-        return DecisionResult(
+        return semif_types.DecisionResult(
             decision,
             decision.option_ids,
             tuple(e / total for e in exps),

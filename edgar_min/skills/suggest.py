@@ -20,12 +20,20 @@ logged with phase `suggest`, and at most `suggest.max_skills` count.
 
 from __future__ import annotations
 
+from edgar_min import deferred
 from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
 from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+# A prompt that shares no word with any skill (most chat) needs no decision: the decision layer
+# is imported for the prompts that do.
+semif = deferred.module("edgar_min.semif")
+semif_applicable = deferred.module("edgar_min.semif.applicable")
+semif_log = deferred.module("edgar_min.semif.log")
+semif_types = deferred.module("edgar_min.semif.types")
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
@@ -118,18 +126,16 @@ def named_only(probability: float, least: float) -> str:
 
 def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionResult:
     """The routing index's one decision: the text, the shortlist and `none`."""
-    from edgar_min.semif.types import DecisionRequest, Option
-
-    options = [Option(card.name, card.description[:OPTION_CHARS]) for card in shortlist]
-    options.append(Option(NONE_ID, NONE_DESCRIPTION))
-    return engine.call(DecisionRequest(text, QUESTION, tuple(options)))
+    options = [semif_types.Option(card.name, card.description[:OPTION_CHARS]) for card in shortlist]
+    options.append(semif_types.Option(NONE_ID, NONE_DESCRIPTION))
+    return engine.call(semif_types.DecisionRequest(text, QUESTION, tuple(options)))
 
 
 def weigh_skills(engine: Engine, text: str, shortlist: list[Card]) -> tuple[Applicability, ...]:
     """A model's answer: every candidate asked "this skill, or none?" at once over `text`."""
-    from edgar_min.semif.applicable import applicable
-
-    return applicable(engine, text, [(card.name, card.description[:OPTION_CHARS]) for card in shortlist])
+    return semif_applicable.applicable(
+        engine, text, [(card.name, card.description[:OPTION_CHARS]) for card in shortlist]
+    )
 
 
 def suggest(
@@ -161,20 +167,12 @@ def suggest(
     warnings = tuple(catalog.warnings)
     if not shortlist:
         return Suggestion(query, (), (), 1.0, "none", "", warnings)
-    # Imported here: a prompt that shares no word with any skill (most chat) needs no decision.
-    from edgar_min.semif import LoggedEngine, new_run_id
-    from edgar_min.semif.log import DecisionLog
-
     if engine is None:
-        if config.semif.engine == "lexical":
-            engine = routing
-        else:
-            from edgar_min.semif import get_engine
-
-            engine = get_engine(config.semif)
+        engine = routing if config.semif.engine == "lexical" else semif.get_engine(config.semif)
     cards, least = [entry.card for entry in shortlist], settings.min_probability
     if isinstance(engine, RoutingEngine):
-        result = decide_skill(LoggedEngine(engine, DecisionLog.of(layout), phase="suggest"), query, cards)
+        logged = semif.LoggedEngine(engine, semif_log.DecisionLog.of(layout), phase="suggest")
+        result = decide_skill(logged, query, cards)
         probs = result.probs
         none_p = probs.get(NONE_ID, 0.0)
         counted = {n for n, p in probs.items() if n != NONE_ID and p > none_p and p >= least}
@@ -182,7 +180,8 @@ def suggest(
         # A person said messages like this need no skill: no model is asked to say otherwise.
         return Suggestion(query, (), (), 1.0, "none", "", warnings)
     else:
-        logged = LoggedEngine(engine, DecisionLog.of(layout), phase="suggest", run_id=new_run_id())
+        log = semif_log.DecisionLog.of(layout)
+        logged = semif.LoggedEngine(engine, log, phase="suggest", run_id=semif.new_run_id())
         found = weigh_skills(logged, query, cards)
         probs = {a.name: a.probability for a in found}
         counted = {a.name for a in found if a.applies and a.probability >= least}
