@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -106,13 +107,17 @@ def test_a_reply_out_of_shape_is_kept_too(edgar, tmp_path):
     assert "no 'name:' line" in row["sentence"]
 
 
-def test_a_terminal_sequence_in_a_reply_is_shown_not_run(edgar, tmp_path):
+def test_a_terminal_sequence_in_a_reply_is_never_kept(edgar, tmp_path):
+    layout = Layout(tmp_path, tmp_path / "h")
     ident = keep(
-        Layout(tmp_path, tmp_path / "h"), reply="\x1b[2Jgone", sentence="refused", trigger="long", session=""
+        layout, reply="\x1b[2Jgone\x1b]0;title\x07", sentence="refused \x9b2J", trigger="long", session=""
     )
+    kept = "".join(p.read_text() for p in Path(layout.rejected).iterdir())
+    assert "\\u001b" not in kept
+    assert "title" not in kept
     shown = edgar("--root", str(tmp_path), "skills", "rejections", "--show", ident)
     assert "\x1b" not in shown.out
-    assert "\\x1b[2Jgone" in shown.out
+    assert "gone" in shown.out
 
 
 @pytest.mark.parametrize("ident", ["nope", "../../etc/passwd", "20261201T101500123456Z-abcdef"])

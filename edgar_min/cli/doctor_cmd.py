@@ -1,12 +1,15 @@
 """`edgar doctor [--network]`: what edgar would do here, and what needs a person's attention.
 
 It reads and changes nothing, with one exception: a temp file that a killed write
-left behind (`.NAME.PID.THREAD.tmp`) is removed when that is safe, meaning the
-process named in it is no longer running here, or the file is over an hour old
-(a write takes milliseconds), and it is a plain file reached without a link.
+left behind (`.NAME.PID.THREAD.tmp`) anywhere in the project's `.edgar/` and
+`data/` or the person's own edgar folder is removed, and named, when that is
+safe, meaning the process named in it is no longer running here (or was killed
+and not yet reaped), or the file is over an hour old (a write takes
+milliseconds), and it is a plain file reached without a link.
 Only `--network` reaches out to the configured provider. Exit 0 when healthy, 1
 when something needs attention. No key is ever shown: only the name of the
-variable it is read from, and whether it is set.
+variable it is read from, and whether it is set; a password in a URL, or a
+secret in the model command, is shown as `[REDACTED]`.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
     from edgar_min.errors import EdgarError
+    from edgar_min.learning.redact import redact
     from edgar_min.models import get_provider
 
     model = config.model
@@ -59,10 +63,13 @@ def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tup
     for attr in ("url", "base_url_source", "key_env"):
         if hasattr(provider, attr):
             report[attr] = getattr(provider, attr)
+    if "url" in report:
+        # A base URL may carry a password (`https://user:pass@host`): shown masked, never as set.
+        report["url"] = redact(report["url"])
     if hasattr(provider, "has_key"):
         report["key_set"] = bool(provider.has_key)
     if hasattr(provider, "command"):
-        report["command"] = list(provider.command)
+        report["command"] = [redact(part) for part in provider.command]
     return report, provider
 
 
@@ -126,7 +133,7 @@ TEMP_STALE_S = 3600.0
 
 
 def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
-    """Links and misplaced files where edgar writes, and temp files killed writes left behind."""
+    """Links and misplaced files where edgar writes, and temp files killed writes left in its folders."""
     import stat
     import time
 
@@ -134,16 +141,23 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     from edgar_min.errors import EdgarError
 
     found: dict[str, list[str]] = {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
-    folders = []
-    for place in layout.machine_owned:
-        kind = _reach(layout, place, found)
-        if kind == "folder":
-            folders.append(place)
-    data = os.path.join(layout.root, "data")
-    if os.path.isdir(data) and not os.path.islink(data):
-        folders.append(data)
+    owned = [place for place in layout.machine_owned if _reach(layout, place, found) == "folder"]
+    # A killed write may have been in any folder edgar writes in: all of the project's `.edgar/`
+    # (hand skills and the config too), `data/`, and the person's own edgar folder. A link is
+    # reported only inside the places edgar fills on its own: a hand skill may be a link.
+    walked: list[str] = []
     now = time.time()
-    for folder in folders:
+    for folder, root in (
+        (layout.edgar, layout.root),
+        (os.path.join(layout.root, "data"), layout.root),
+        (layout.home, layout.home),
+    ):
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        real = os.path.realpath(folder)
+        if any(real == w or real.startswith(w + os.sep) for w in walked):
+            continue  # the person's folder is the project's `.edgar/` when the project is their home
+        walked.append(real)
         for top, dirs, files in os.walk(folder):
             for name in sorted(dirs + files):
                 path = os.path.join(top, name)
@@ -151,8 +165,9 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                     st = os.lstat(path)
                 except OSError:
                     continue
-                if stat.S_ISLNK(st.st_mode) and folder != data:
-                    found["links"].append(_link_line(layout, path))
+                if stat.S_ISLNK(st.st_mode):
+                    if any(path.startswith(place + os.sep) for place in owned):
+                        found["links"].append(_link_line(layout, path))
                     continue
                 pid = temp_file_pid(name)
                 if pid is None or not stat.S_ISREG(st.st_mode):
@@ -160,7 +175,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                 shown = layout.relative(path)
                 if _leftover(pid, st.st_mtime, now):
                     try:
-                        remove_tree(path, root=layout.root)
+                        remove_tree(path, root=root)
                     except (OSError, EdgarError):
                         found["temp_kept"].append(shown)
                     else:
@@ -233,7 +248,19 @@ def _leftover(pid: int, mtime: float, now: float) -> bool:
         return True
     except (PermissionError, OverflowError, OSError):
         return False
-    return False
+    return _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` was killed and waits only for its parent to read its status (Linux's `/proc`)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    # The state follows the command name, which ends at the last ')' and may hold anything.
+    at = stat.rfind(b")")
+    return stat[at + 2 : at + 3] == b"Z"
 
 
 def _count_lines(path: object) -> int:
@@ -295,6 +322,13 @@ def diagnose(
         attention.append(f"config: {exc.message}")
         config = Config()
         report["config"] = {"sources": [], "error": exc.message}
+    sentence = None
+    if config.untrusted:
+        from edgar_min.trust import untrusted_sentence
+
+        sentence = untrusted_sentence(layout, config.untrusted)
+        attention.append(f"trust: {sentence}")
+    report["trust"] = {"untrusted": list(config.untrusted), "sentence": sentence}
     mode = config.skills.synthesis
     report["synthesis"] = {"mode": mode, "warning": AUTO_SYNTHESIS if mode == "auto" else None}
     enabled = config.controller.enabled
@@ -428,6 +462,8 @@ def cmd_doctor(ctx: Context) -> int:
     config = report["config"]
     layers = " -> ".join(config["sources"]) if config["sources"] else "(unreadable)"
     ctx.out(f"config, lowest layer first: {layers}")
+    if report["trust"]["sentence"]:
+        ctx.out(f"trust: {report['trust']['sentence']}")
     skills = report["skills"]
     ctx.out(
         f"skills: {skills['count']} ({skills['hand']} hand-authored, {skills['learned']} learned), "

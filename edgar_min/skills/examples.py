@@ -61,8 +61,7 @@ NONE_KEPT = 200
 
 def clean_text(text: str) -> str:
     """`text` as an example keeps it: redacted, on one line, at most `TEXT_CHARS`."""
-    flat = " ".join(text.split())
-    cut = redact(flat)[:TEXT_CHARS].rstrip()
+    cut = " ".join(redact(text).split())[:TEXT_CHARS].rstrip()
     # A lone surrogate (from a JSON escape) cannot be written as UTF-8.
     return cut.encode("utf-8", "replace").decode("utf-8")
 

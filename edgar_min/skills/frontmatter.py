@@ -45,7 +45,8 @@ Outside the subset, each with its own sentence: anchors `&`, aliases `*`,
 tags `!`, complex keys `?`, directives `%`, a second document (`--- ` or
 `...` inside the frontmatter), block lists directly inside block lists,
 collections nested deeper than 8 levels, duplicate keys, tabs used for
-indentation or between tokens, control characters, escapes of lone surrogates
+indentation or between tokens (a tab right after a key's ':' too, which PyYAML
+refuses), control characters, escapes of lone surrogates
 (`\\uD83D`, which PyYAML keeps as a broken character), and the YAML 1.1-only
 line breaks (U+0085, U+2028, U+2029). A frontmatter with no keys reads as
 `{}` (PyYAML would give None).
