@@ -67,11 +67,10 @@ from edgar_min.adapters.common import (
     known_lines,
     map_tool,
     program_word,
-    skill_of_path,
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import STRING_CAP, ReadStats
-from edgar_min.charsets import DIGITS, consists_of
+from edgar_min.adapters.reads import SHELLS, SkillReads
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
@@ -119,7 +118,6 @@ def typed_text(text: str) -> str:
 
 CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "pwsh", "powershell"})
 
 
 def _program(arguments: Any) -> str:
@@ -145,22 +143,12 @@ def _program(arguments: Any) -> str:
     return ""
 
 
-# Reading a skill. Codex's own detector of a skill used without being named counts these
-# programs (codex-rs `skills/invocation_utils.rs`); `nl`, `tac` and `batcat` print a file too.
-READERS = frozenset(
-    {"cat", "head", "tail", "sed", "nl", "less", "more", "bat", "batcat", "awk", "gawk", "tac"}
-)
 # The tools whose arguments name a file to read rather than a command.
 FILE_READERS = frozenset({"read_file"})
 READS = frozenset({"shell", "read"})  # edgar's names of the tools that may read a skill's file
-_OPERATOR_CHARS = ";&|()<>\n"
-_SETUP_WORDS = frozenset({"sudo", "command", "nohup", "env", "time", "exec", "builtin"})
 # A code-mode `exec` runs JavaScript that calls `tools.exec_command({"cmd": ..., "workdir": ...})`.
 _EXEC_CALL = "exec_command("
 _EXEC_ARG = lazy(r"""["']?\b(cmd|workdir)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
-_HEREDOC = lazy(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
-MAX_DEPTH = 3
-MAX_EXPANDED = 64
 
 
 def _js_string(literal: str) -> str:
@@ -186,186 +174,32 @@ def _exec_commands(source: str) -> list[tuple[str, str | None]]:
     return found
 
 
-def _without_heredocs(command: str) -> str:
-    """The command with each here-document's text dropped: what it feeds a program is not a command."""
-    out, pos = [], 0
-    for m in _HEREDOC.finditer(command):
-        if m.start() < pos:
-            continue
-        line_end = command.find("\n", m.end())
-        if line_end == -1:
-            break
-        out.append(command[pos:line_end])
-        end = line_end
-        delimiter = m.group(2)
-        while end != -1:
-            nxt = command.find("\n", end + 1)
-            line = command[end + 1 : nxt if nxt != -1 else len(command)]
-            end = nxt
-            if line.strip() == delimiter:
-                break
-        pos = end if end != -1 else len(command)
-    out.append(command[pos:])
-    return "".join(out)
-
-
-def _shell_words(command: str) -> list[str]:
-    """The words and operators of a shell command; line breaks are operators, as in the shell."""
-    import shlex
-
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=_OPERATOR_CHARS)
-    lexer.whitespace = " \t\r"
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:  # an unclosed quote: the words as they stand
-        return command.split()
-
-
-def _braces(word: str) -> list[str]:
-    """`a/{x,y}/SKILL.md` as the shell expands it: `a/x/SKILL.md`, `a/y/SKILL.md`."""
-    start = word.find("{")
-    end = word.find("}", start + 1)
-    if start == -1 or end == -1 or "," not in word[start:end]:
-        return [word]
-    tails = _braces(word[end + 1 :])
-    return [word[:start] + part + tail for part in word[start + 1 : end].split(",") for tail in tails][
-        :MAX_EXPANDED
-    ]
-
-
-def _in_place(program: str, args: list[str]) -> bool:
-    """`sed -i` (any option cluster with `i`, `--in-place`) or gawk's `-i inplace`: an edit, not a read."""
-    for i, word in enumerate(args):
-        if word == "--":
-            return False
-        if program == "sed" and (
-            word.startswith("--in-place") or (word[:1] == "-" and word[1:2] != "-" and "i" in word)
-        ):
-            return True
-        inplace = word == "-iinplace" or (word == "-i" and args[i + 1 : i + 2] == ["inplace"])
-        if program != "sed" and inplace:
-            return True
-    return False
-
-
-class SkillReads:
-    """The discovered skills whose `SKILL.md` a call's commands read."""
-
-    def __init__(self, names: Container[str]) -> None:
-        self.names = names
-
-    def skill(self, word: str, base: str | None) -> str | None:
-        """The discovered skill whose `SKILL.md` the path `word` is, or None (`skill_of_path`)."""
-        return skill_of_path(word, base, self.names)
-
-    def command(self, command: str, base: str | None, depth: int = 0) -> list[str]:
-        """The skills a shell command reads, in order."""
-        if SKILL_FILE not in command:
+def _reads(reads: SkillReads, name: str, arguments: Any, cwd: str | None) -> list[str]:
+    """The skills one tool call reads: its command(s) or, for a file-reading tool, its file."""
+    if isinstance(arguments, str):
+        if SKILL_FILE not in arguments:
             return []
-        if "<<" in command:
-            command = _without_heredocs(command)
-        return self.words(_shell_words(command), base, depth)
-
-    def words(self, words: list[str], base: str | None, depth: int = 0) -> list[str]:
-        """The skills the shell words of a command line read: each simple command in turn."""
-        found: list[str] = []
-        args: list[str] = []
-        inputs: list[str] = []
-        into_file = False
-        target = ""  # what the word after a redirection is: "in", "out" or "" (a descriptor, /dev/null)
-        for word in [*words, ";"]:
-            if word and all(c in _OPERATOR_CHARS for c in word):
-                if ">" in word or "<" in word:
-                    descriptor = args.pop() if args and consists_of(args[-1], DIGITS) else ""
-                    if word.endswith("&"):  # `2>&1`: a descriptor follows, not a file
-                        target = ""
-                    elif "<" in word and ">" not in word:
-                        target = "in"
-                    else:
-                        target = "out" if descriptor in ("", "1") else ""
-                    continue
-                base = self._segment(args, inputs, base, into_file=into_file, depth=depth, found=found)
-                args, inputs, into_file, target = [], [], False, ""
-                continue
-            if target == "in":
-                inputs.append(word)
-            elif target == "out":
-                into_file = into_file or word != "/dev/null"
-            else:
-                args.append(word)
-            target = ""
-        return found
-
-    def _segment(
-        self,
-        args: list[str],
-        inputs: list[str],
-        base: str | None,
-        *,
-        into_file: bool,
-        depth: int,
-        found: list[str],
-    ) -> str | None:
-        """Add the skills one simple command reads to `found`; the working folder after it."""
-        i = 0
-        while i < len(args) and ("=" in args[i].split("/", 1)[0] or args[i] in _SETUP_WORDS):
-            i += 1
-        if i >= len(args):
-            return base
-        program, rest = args[i].rsplit("/", 1)[-1], args[i + 1 :]
-        if program == "cd":
-            target = [w for w in rest if not w.startswith("-")]
-            if len(target) == 1 and not target[0].startswith("~"):
-                return os.path.join(base, target[0]) if base else target[0]
-            return base
-        if program in SHELLS and depth < MAX_DEPTH:
-            for j, word in enumerate(rest[:-1]):
-                if word.startswith("-") and "c" in word[1:] and not word.startswith("--"):
-                    found.extend(self.command(rest[j + 1], base, depth + 1))
-                    break
-            return base
-        if program not in READERS or into_file or _in_place(program, rest):
-            return base
-        for word in [*rest, *inputs]:
-            if word.endswith(SKILL_FILE):
-                for path in _braces(word):
-                    name = self.skill(path, base)
-                    if name is not None:
-                        found.append(name)
-        return base
-
-    def call(self, name: str, arguments: Any, cwd: str | None) -> list[str]:
-        """The skills one tool call reads: its command(s) or, for a file-reading tool, its file."""
-        if isinstance(arguments, str):
-            if SKILL_FILE not in arguments:
-                return []
-            if name == "exec" and _EXEC_CALL in arguments:
-                calls = _exec_commands(arguments)
-                return [skill for command, folder in calls for skill in self.command(command, folder or cwd)]
-            try:
-                arguments = jsoncodec.loads(arguments)
-            except ValueError:
-                return []
-        if not isinstance(arguments, dict):
+        if name == "exec" and _EXEC_CALL in arguments:
+            calls = _exec_commands(arguments)
+            return [skill for command, folder in calls for skill in reads.command(command, folder or cwd)]
+        try:
+            arguments = jsoncodec.loads(arguments)
+        except ValueError:
             return []
-        folder = arguments.get("workdir", arguments.get("working_directory"))
-        folder = folder if isinstance(folder, str) and folder else cwd
-        if name in FILE_READERS:
-            path = arguments.get("file_path", arguments.get("path"))
-            found = self.skill(path, folder) if isinstance(path, str) else None
-            return [found] if found else []
-        command = arguments.get("command", arguments.get("cmd"))
-        if isinstance(command, str):
-            return self.command(command, folder)
-        if isinstance(command, list) and all(isinstance(c, str) for c in command):
-            found: list[str] = []
-            if any(SKILL_FILE in c for c in command):
-                # An argument vector: one program and its words, no operators or redirections.
-                self._segment(command, [], folder, into_file=False, depth=0, found=found)
-            return found
+    if not isinstance(arguments, dict):
         return []
+    folder = arguments.get("workdir", arguments.get("working_directory"))
+    folder = folder if isinstance(folder, str) and folder else cwd
+    if name in FILE_READERS:
+        path = arguments.get("file_path", arguments.get("path"))
+        found = reads.skill(path, folder) if isinstance(path, str) else None
+        return [found] if found else []
+    command = arguments.get("command", arguments.get("cmd"))
+    if isinstance(command, str):
+        return reads.command(command, folder)
+    if isinstance(command, list) and all(isinstance(c, str) for c in command):
+        return reads.argv(command, folder)
+    return []
 
 
 def _output_facts(output: Any) -> tuple[str, int | None]:
@@ -539,7 +373,7 @@ class _Reader(TurnReader):
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
             self.pending[call_id] = (tool, program)
         # Only a shell or a file reader reads a skill (an MCP tool's `command` is its own business).
-        skills = self.reads.call(name, arguments, self.cwd) if tool in READS or name == "exec" else []
+        skills = _reads(self.reads, name, arguments, self.cwd) if tool in READS or name == "exec" else []
         if skills:
             self.turn.skills.extend(skills)
             if isinstance(call_id, str) and len(self.skills_of) < MAX_PENDING:
