@@ -83,7 +83,17 @@ if TYPE_CHECKING:
 
 __all__ = ["read_session", "read_turns"]
 
-KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+KNOWN_TYPES = frozenset(
+    {
+        "session_meta",
+        "turn_context",
+        "response_item",
+        "event_msg",
+        "compacted",
+        "world_state",  # 0.171: the context the model was given (instructions, environment)
+        "token_usage_record",  # 0.171: tokens used by each model call
+    }
+)
 # Lines of the first rollout format (2025), written bare: no `{timestamp, type, payload}` wrapper.
 BARE_ITEMS = frozenset(
     {
@@ -105,14 +115,27 @@ INJECTED = ("<", "# AGENTS.md")
 # `<skill>\n<name>NAME</name>\n<path>PATH</path>\nCONTENTS\n</skill>` (codex-rs `SkillInstructions`).
 SKILL_OPEN = "<skill>"
 TEXT_PARTS = frozenset({"input_text", "text"})
+# `codex exec PROMPT < FILE` sends the piped file after the prompt, as `PROMPT\n\n<stdin>\nFILE\n</stdin>`.
+STDIN_OPEN = "\n\n<stdin>\n"
+STDIN_CLOSE = "\n</stdin>"
+# 0.171 labels each part of a user-side message with where it came from; only `user` is typed
+# (`harness` is the environment, `agents_md` an instructions file, `skills` a skill's file).
+TYPED = "user"
+NAMED_SKILL = "skills"
+# A background command: its first output says so, and a later `write_stdin` poll gives its exit code.
+RUNNING = "Process running with session ID "
+PATCH_FAILED = "apply_patch verification failed"
 _IMAGE = lazy(r"(?s)<image\b[^>]*>.*?</image>|</?image\b[^>]*>")
 
 
 def typed_text(text: str) -> str:
-    """What a person typed in a Codex user message: the request after the IDE preamble, no image tags."""
+    """What a person typed in a Codex user message: the request after the IDE preamble, without
+    image tags or the file piped into `codex exec` (its `<stdin>` block)."""
     _, found, request = text.partition(REQUEST)
     if found:
         text = request
+    if text.endswith(STDIN_CLOSE) and STDIN_OPEN in text:
+        text = text[: text.rindex(STDIN_OPEN)]
     return (_IMAGE.sub("", text) if "image" in text else text).strip()  # no pattern for a plain prompt
 
 
@@ -242,7 +265,11 @@ class _Reader(TurnReader):
         self.interrupted = False
         self.unknown = 0
         self.orphans = 0
-        self.events_seen = False
+        # Which event gives the typed text (`user_message`, or 0.171's `item_completed`): the
+        # first one met; until then the user messages among the response items do.
+        self.typed_from: str | None = None
+        self.background: dict[int, str] = {}  # a running command's session id -> its call id
+        self.origin: dict[str, str] = {}  # a `write_stdin` poll's call id -> the command's call id
 
     def take(self, line: Any) -> None:
         if not isinstance(line, dict):
@@ -302,11 +329,17 @@ class _Reader(TurnReader):
         kind = payload.get("type")
         if kind == "user_message":
             if isinstance(payload.get("message"), str):
-                if not self.events_seen:
-                    # The first real event: what was built from response items is dropped.
-                    self.events_seen = True
-                    self.turn = None
-                self._typed(payload["message"])
+                self._typed_event(kind, payload["message"])
+        elif kind == "item_completed":
+            item = payload.get("item")
+            if isinstance(item, dict) and item.get("type") == "UserMessage":
+                parts = item.get("content")
+                texts = [
+                    p["text"]
+                    for p in (parts if isinstance(parts, list) else [])
+                    if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+                ]
+                self._typed_event(kind, "\n".join(texts))
         elif kind == "turn_aborted":
             self.interrupted = True
         elif kind == "exec_command_end":
@@ -324,29 +357,54 @@ class _Reader(TurnReader):
                 self.failed.add(call_id)
                 self.turn.add_error(tool, error_kind("", code), code, program)
 
+    def _typed_event(self, kind: str, text: str) -> None:
+        """A message a person typed, as an event of `kind` states it; only one kind of event counts."""
+        if self.typed_from is None:
+            # The first such event: what was built from response items is dropped.
+            self.typed_from = kind
+            self.turn = None
+        if kind == self.typed_from:
+            self._typed(text)
+
     def _item(self, payload: dict[str, Any]) -> None:
         kind = payload.get("type")
         if kind == "message" and payload.get("role") == "user":
-            parts = payload.get("content")
-            texts = [
-                (p.get("type"), p["text"])
-                for p in (parts if isinstance(parts, list) else [])
-                if isinstance(p, dict) and p.get("type") in TEXT_PARTS and isinstance(p.get("text"), str)
-            ]
-            named = [t for _, t in texts if t.startswith(SKILL_OPEN)]
-            if not self.events_seen:
-                typed = (t for k, t in texts if k == "input_text" and not t.startswith(SKILL_OPEN))
-                text = "\n".join(typed).strip()
-                # Injected context is wrapped in tags (<environment_context>, <user_instructions>, ...).
-                if text and not text.startswith(INJECTED):
-                    self._typed(text)
-            for text in named:
-                self._injected(text)
+            self._user_item(payload)
             return
         if kind in CALLS:
             self._call(kind, payload)
         elif kind in OUTPUTS:
             self._output(payload)
+
+    def _user_item(self, payload: dict[str, Any]) -> None:
+        """A user-side message among the response items: typed text (while no event gives it), or a
+        skill the person named. Each part's provenance label says which, where the log has one."""
+        parts = payload.get("content")
+        parts = parts if isinstance(parts, list) else []
+        meta = payload.get("internal_chat_message_metadata_passthrough")
+        labels = meta.get("content_item_metadata") if isinstance(meta, dict) else None
+        if not isinstance(labels, list) or len(labels) != len(parts):
+            labels = [None] * len(parts)
+        typed, named = [], []
+        for part, label in zip(parts, labels, strict=True):
+            if not isinstance(part, dict) or part.get("type") not in TEXT_PARTS:
+                continue
+            text = part.get("text")
+            if not isinstance(text, str):
+                continue
+            source = _provenance(label)
+            if source == NAMED_SKILL or (source is None and text.startswith(SKILL_OPEN)):
+                named.append(text)
+            elif part.get("type") == "input_text" and source in (TYPED, None):
+                typed.append((text, source))
+        if self.typed_from is None:
+            text = "\n".join(t for t, _ in typed).strip()
+            # Unlabelled, injected context is wrapped in tags (<environment_context>, ...).
+            labelled = any(source == TYPED for _, source in typed)
+            if text and (labelled or not text.startswith(INJECTED)):
+                self._typed(text)
+        for text in named:
+            self._injected(text)
 
     def _injected(self, text: str) -> None:
         """A skill Codex put in the turn because the person named it (`$NAME`, or picked it)."""
@@ -366,18 +424,37 @@ class _Reader(TurnReader):
             name, arguments = payload.get("name"), payload.get("arguments", payload.get("input"))
         if not isinstance(name, str) or not name:
             return
-        tool = map_tool(name, self.table)
+        # 0.171 names an MCP tool by its server's namespace (`mcp__docs`) and its own name
+        # (`read_file`): `mcp__docs__read_file`, as older versions wrote it, and never Codex's tool.
+        namespace = payload.get("namespace")
+        own = not (isinstance(namespace, str) and namespace)
+        tool = map_tool(name if own else f"{namespace.removesuffix('__')}__{name}", self.table)
         self.turn.add_tool(tool)
         program = _program(arguments) if tool == "shell" else ""
         call_id = payload.get("call_id")
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
+            polled = self._polled(arguments) if own and name == "write_stdin" else None
+            if polled is not None:
+                self.origin[call_id] = polled
+                tool, program = self.pending.get(polled, (tool, program))
             self.pending[call_id] = (tool, program)
-        # Only a shell or a file reader reads a skill (an MCP tool's `command` is its own business).
-        skills = _reads(self.reads, name, arguments, self.cwd) if tool in READS or name == "exec" else []
+        # Only Codex's own shell or file reader reads a skill (an MCP tool's `command` is its business).
+        reads = own and (tool in READS or name == "exec")
+        skills = _reads(self.reads, name, arguments, self.cwd) if reads else []
         if skills:
             self.turn.skills.extend(skills)
             if isinstance(call_id, str) and len(self.skills_of) < MAX_PENDING:
                 self.skills_of[call_id] = skills
+
+    def _polled(self, arguments: Any) -> str | None:
+        """The call id of the background command a `write_stdin` call polls, if its start was read."""
+        if isinstance(arguments, str) and len(arguments) < STRING_CAP:
+            try:
+                arguments = jsoncodec.loads(arguments)
+            except ValueError:
+                return None
+        session = arguments.get("session_id") if isinstance(arguments, dict) else None
+        return self.background.get(session) if isinstance(session, int) else None
 
     def _output(self, payload: dict[str, Any]) -> None:
         call_id = payload.get("call_id")
@@ -385,9 +462,11 @@ class _Reader(TurnReader):
             self.orphans += 1
             return
         call = self.pending[call_id]
-        if call_id in self.failed:
+        command = self.origin.get(call_id, call_id)  # a poll's result is its command's
+        if call_id in self.failed or command in self.failed:
             return
         head, code = _output_facts(payload.get("output"))
+        self._running(call_id, head)
         lowered = head.lstrip().lower()
         # "execution error: No such file or directory (os error 2)": the command never started.
         spawn = lowered.startswith("execution error")
@@ -396,10 +475,28 @@ class _Reader(TurnReader):
             # The command never ran (rejected, or it could not start): it read no skill.
             for skill in self.skills_of.pop(call_id, ()):
                 self.turn.skills.remove(skill)
-        if (code is not None and code != 0) or spawn or denied or "timed out" in lowered:
-            self.failed.add(call_id)
+        # A patch that did not apply: Codex checks it first and says so instead of an exit code.
+        unapplied = lowered.startswith(PATCH_FAILED)
+        if (code is not None and code != 0) or spawn or denied or unapplied or "timed out" in lowered:
+            self.failed.update((call_id, command))
             tool, program = call
             self.turn.add_error(tool, error_kind(head, code), code, program)
+
+    def _running(self, call_id: str, head: str) -> None:
+        """Remember a command Codex left running in the background, by the session id it reports."""
+        at = head.find(RUNNING)
+        if at == -1 or len(self.background) >= MAX_PENDING:
+            return
+        digits = head[at + len(RUNNING) :].split(None, 1)[0] if head[at + len(RUNNING) :].strip() else ""
+        if digits.isdigit() and len(digits) < 20:
+            self.background[int(digits)] = call_id
+
+
+def _provenance(label: Any) -> str | None:
+    """The `provenance.type` of one part's metadata (0.171), or None where the log has none."""
+    source = label.get("provenance") if isinstance(label, dict) else None
+    kind = source.get("type") if isinstance(source, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _agent(source: Any) -> str:

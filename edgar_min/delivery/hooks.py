@@ -333,7 +333,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
     from edgar_min.controller.gate import Gate
-    from edgar_min.delivery.record import last_suggestion, merge_skills
+    from edgar_min.delivery.record import with_suggestions
     from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
@@ -355,14 +355,8 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     session = _session(payload)
     if session is None:
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
-    record = dict(adapted.record)
-    loaded = list(record.get("skills") or [])  # those the agent loaded itself
-    # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call;
-    # a skill it only named was loaded if the agent loaded it.
-    handed, named = last_suggestion(layout, session)
-    handed = tuple(name for name in handed if name in names)
-    if handed:
-        record["skills"] = merge_skills(loaded, handed)
+    loaded = list(adapted.record.get("skills") or [])  # those the agent loaded itself
+    record, handed, named = with_suggestions(layout, adapted.record, session, names)
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
