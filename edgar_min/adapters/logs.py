@@ -10,6 +10,8 @@ are `{"type": "user"|"assistant"|..., "sessionId", ...}`; a Codex rollout's are
 
 from __future__ import annotations
 
+import os
+
 from edgar_min import deferred
 from edgar_min.adapters.jsonl import ReadStats, records
 from edgar_min.errors import BadInput
@@ -60,10 +62,10 @@ def record_agent(record: Any) -> Agent | None:
 
 
 def log_agent(path: str) -> Agent | None:
-    """The agent whose log `path` is, by the shape of its first records; None when they do not say.
-
-    `BadInput` for a path that is not a readable file.
-    """
+    """The agent whose log `path` is, by the shape of its first records; None when they do not say,
+    or `path` is not a plain file (then the reader says why). `BadInput` when it cannot be read."""
+    if not os.path.isfile(path):
+        return None
     stats = ReadStats()
     try:
         for n, record in enumerate(records(path, stats)):

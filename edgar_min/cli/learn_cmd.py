@@ -119,13 +119,11 @@ def _verified(ctx: Context, turn: Turn) -> Turn:
 
 
 def _adapt(ctx: Context, agent: str, path: str):
-    import os
-
     from edgar_min.adapters.common import tool_table
     from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.skills.discovery import SkillNames
 
-    found = log_agent(path) if os.path.isfile(path) else None
+    found = log_agent(path)
     if found is not None and found != agent:
         msg = (
             f"{path} is a {AGENT_NAMES[found]} log, not a {AGENT_NAMES[agent]} one: "

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, BinaryIO
 
+    from edgar_min.adapters.logs import Agent
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import Turn
@@ -46,6 +47,12 @@ EVENTS: dict[str, str] = {
     "session-start": "SessionStart",
     "user-prompt-submit": "UserPromptSubmit",
     "stop": "Stop",
+}
+# Every agent's name for each event: Claude Code's and Codex's, then Gemini CLI's.
+AGENT_EVENTS: dict[str, tuple[str, ...]] = {
+    "session-start": ("SessionStart",),
+    "user-prompt-submit": ("UserPromptSubmit", "BeforeAgent"),
+    "stop": ("Stop", "AfterAgent"),
 }
 DEFAULT_TIMEOUT_S = 20.0
 # A hook payload is a JSON object; a pasted log can make a prompt large. A prompt is cut to
@@ -264,8 +271,32 @@ def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> 
         )
 
 
-def _context_document(event: str, text: str) -> dict[str, Any]:
-    return {"hookSpecificOutput": {"hookEventName": EVENTS[event], "additionalContext": text}}
+def _context_document(event: str, text: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The hook's output: its context under the name the agent gave the event (Gemini CLI runs the
+    prompt hook as `BeforeAgent`), or Claude Code's name for it."""
+    name = payload.get("hook_event_name")
+    name = name if name in AGENT_EVENTS[event] else EVENTS[event]
+    return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+
+
+def payload_agent(payload: dict[str, Any]) -> Agent:
+    """The agent that sent a Stop payload, where its log cannot say: Gemini CLI's event is
+    `AfterAgent`, and Codex's payload names the turn (`turn_id`), Claude Code's does not."""
+    if payload.get("hook_event_name") == "AfterAgent":
+        return "gemini"
+    return "codex" if "turn_id" in payload else "claude-code"
+
+
+def _stop_json(result: HookResult) -> str:
+    """What Codex and Gemini CLI read from a Stop hook: JSON that lets the agent stop, with a line
+    for the person only when the turn wrote something for them or went wrong."""
+    document: dict[str, Any] = {"continue": True}
+    outcome = result.document.get("outcome") if result.document else None
+    if result.problems:
+        document["systemMessage"] = f"edgar: hook: {result.problems[0]}"
+    elif outcome in ("proposed", "learned") and result.stdout:
+        document["systemMessage"] = result.stdout
+    return jsoncodec.dumps(document, ensure_ascii=False)
 
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
@@ -278,7 +309,7 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
         layout, config.suggest.index_budget_chars - len(SESSION_HEADER) - 1, usefulness_order(layout)
     )
     if index.entries:
-        document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
+        document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}", payload)
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
@@ -323,7 +354,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         )
     text = render_context(picks, config.suggest.budget_chars, named)
     if text:
-        document = _context_document("user-prompt-submit", text)
+        document = _context_document("user-prompt-submit", text, payload)
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
@@ -332,6 +363,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
+    from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.controller.gate import Gate
     from edgar_min.delivery.record import with_suggestions
     from edgar_min.learning.sessions import new_session_id
@@ -349,7 +381,12 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         }
     table = tool_table(config.adapters.tool_map)
     names = SkillNames(layout)
-    adapted = read_transcript(path, table, names, **subagent)
+    # The log says whose it is (Codex's `transcript_path` is its rollout, Gemini CLI's its session).
+    agent = log_agent(path) or payload_agent(payload)
+    if agent == "claude-code":
+        adapted = read_transcript(path, table, names, **subagent)
+    else:
+        adapted = last_turn(agent, path, table, names)
     from edgar_min.learning.sessions import is_session
 
     session = _session(payload)
@@ -429,10 +466,12 @@ def run_hook(
     """Run one hook, bounded as a whole; never raises. Problems are logged and returned."""
     started = time.monotonic()
 
+    read: dict[str, Any] = {}  # the payload, once read: how a Stop hook answers depends on it
+
     def work(clock: _Clock) -> HookResult:
+        payload = read["payload"] = read_payload(stdin)
         config = load_config()
         clock.extend_to(_seconds(config.adapters.hook_timeout_s if timeout_s is None else timeout_s), started)
-        payload = read_payload(stdin)
         if event == "session-start":
             result = _session_start(layout, config, payload)
         elif event == "user-prompt-submit":
@@ -460,4 +499,18 @@ def run_hook(
     result.problems = [" ".join(p.split()) for p in result.problems]
     for sentence in result.problems:
         log_problem(layout, event, sentence)
+    if event == "stop" and "payload" in read and _answers_in_json(read["payload"]):
+        result.stdout = _stop_json(result)
     return result
+
+
+def _answers_in_json(payload: dict[str, Any]) -> bool:
+    """Whether the agent that sent this Stop payload reads JSON from the hook (Codex, Gemini CLI)."""
+    from edgar_min.adapters.logs import log_agent
+
+    path = payload.get("transcript_path")
+    try:
+        agent = log_agent(os.path.expanduser(path)) if isinstance(path, str) and path else None
+    except (EdgarError, OSError, ValueError):
+        agent = None
+    return (agent or payload_agent(payload)) != "claude-code"

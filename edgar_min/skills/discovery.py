@@ -1,8 +1,11 @@
 """Find every skill in every scope, with precedence and shadowing.
 
-Scopes, highest precedence first: the project's `.edgar/skills`, the other
-project folders (`.agents/skills`, `.claude/skills`), the user scope
-(`~/.edgar/skills`), then learned skills. A shadowed skill is kept in
+Scopes, highest precedence first: the project's `.edgar/skills`, the agents'
+project folders (`.agents/skills`, `.claude/skills`, `.codex/skills`,
+`.gemini/skills`), the user scope (`~/.edgar/skills`), the agents' own folders
+under the person's home (`~/.agents/skills`, `~/.claude/skills`,
+`~/.codex/skills`, `~/.gemini/skills`), then learned skills. Every skill but a
+learned one is a person's: its name stays theirs in every agent. A shadowed skill is kept in
 `SkillSet.shadowed`, never silently dropped. Discovery lists folders only; a
 skill's frontmatter is read the first time something asks for it.
 """
@@ -18,6 +21,7 @@ except ImportError:  # an interpreter without it
     from operator import attrgetter
 
 from edgar_min.errors import EdgarError
+from edgar_min.layout import agent_user_skills
 from edgar_min.records import dataclass, field
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import RESERVED
@@ -27,7 +31,19 @@ if TYPE_CHECKING:
     from typing import Literal
 
     Origin = Literal["hand", "learned"]
-    Scope = Literal["project", ".agents", ".claude", "user", "learned"]
+    Scope = Literal[
+        "project",
+        ".agents",
+        ".claude",
+        ".codex",
+        ".gemini",
+        "user",
+        "~/.agents",
+        "~/.claude",
+        "~/.codex",
+        "~/.gemini",
+        "learned",
+    ]
 
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
@@ -207,12 +223,13 @@ class SkillNames:
 def discover(layout: Layout) -> SkillSet:
     """Every skill in every scope; the first scope that has a name wins it."""
     index = SkillSet()
+    none: frozenset[str] = frozenset()
     scopes = [
         (layout.skills, "hand", "project", RESERVED),
-        (layout.shared_project_skills[0], "hand", ".agents", frozenset()),
-        (layout.shared_project_skills[1], "hand", ".claude", frozenset()),
-        (layout.user_skills, "hand", "user", frozenset()),
-        (layout.learned, "learned", "learned", frozenset()),
+        *((folder, "hand", scope, none) for scope, folder in layout.agent_project_skills),
+        (layout.user_skills, "hand", "user", none),
+        *((folder, "hand", scope, none) for scope, folder in agent_user_skills()),
+        (layout.learned, "learned", "learned", none),
     ]
     for folder, origin, scope, skip in scopes:
         for skill in _scan(folder, origin, scope, skip, index):
