@@ -487,9 +487,10 @@ class _Reader(TurnReader):
         at = head.find(RUNNING)
         if at == -1 or len(self.background) >= MAX_PENDING:
             return
-        digits = head[at + len(RUNNING) :].split(None, 1)[0] if head[at + len(RUNNING) :].strip() else ""
-        if digits.isdigit() and len(digits) < 20:
-            self.background[int(digits)] = call_id
+        words = head[at + len(RUNNING) :].split(None, 1)
+        if words and words[0].isdigit() and len(words[0]) < 20:
+            # A poll that finds it still running names the same command.
+            self.background[int(words[0])] = self.origin.get(call_id, call_id)
 
 
 def _provenance(label: Any) -> str | None:

@@ -215,8 +215,9 @@ class _Reader(TurnReader):
         """A call Gemini marked as failed (`error`) or stopped by the person (`cancelled`)."""
         key = call.get("id")
         if isinstance(key, str) and key in self.calls and self.calls[key].failure is None:
-            head = call.get("resultDisplay")
-            head = head[:300] if isinstance(head, str) else ""
+            # What the tool said (its `error`), else what was shown of it.
+            said = self.results.get(key, {}).get("error", call.get("resultDisplay"))
+            head = said[:300] if isinstance(said, str) else ""
             person = call.get("status") == "cancelled"
             self.calls[key].failure = (error_kind(head, None, person_said_no=person), None)
 
