@@ -119,12 +119,14 @@ class ResponsesServer(_Server):
         events: list[tuple[str | None, dict[str, Any]]] = [
             ("response.created", {"type": "response.created", "response": {"id": f"resp_{n}"}})
         ]
-        for index, item in enumerate(items):
-            item = {"id": f"item_{n}_{index}", **item}
+        for index, scripted in enumerate(items):
+            item = {"id": f"item_{n}_{index}", **scripted}
             if item["type"] == "message":
                 item.setdefault("status", "completed")
-            for kind in ("response.output_item.added", "response.output_item.done"):
-                events.append((kind, {"type": kind, "output_index": index, "item": item}))
+            events += [
+                (kind, {"type": kind, "output_index": index, "item": item})
+                for kind in ("response.output_item.added", "response.output_item.done")
+            ]
         usage = {
             "input_tokens": 10,
             "input_tokens_details": {"cached_tokens": 0},
@@ -263,6 +265,7 @@ def run_gemini(
         msg = "no Gemini CLI here"
         raise FileNotFoundError(msg)
     return subprocess.run(
-        [found, "-p", prompt, "--yolo", "--skip-trust", *extra], cwd=cwd, env=gemini_env(home, server.base_url),
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180, check=False,
+        [found, "-p", prompt, "--yolo", "--skip-trust", *extra], cwd=cwd,
+        env=gemini_env(home, server.base_url), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        timeout=180, check=False,
     )  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,72 @@ def test_only_the_module_of_the_command_that_runs_is_imported(tmp_path, args, mo
     loaded = done.stdout.strip().splitlines()[-1]
     expected = sorted(f"edgar_min.cli.{name}" for name in ["context", "quick", *modules])
     assert loaded == str(expected), done.stderr
+
+
+def test_global_options_may_come_after_the_command_as_people_write_them(edgar, tmp_path):
+    skill = tmp_path / ".edgar" / "skills" / "bump-pin"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: bump-pin\ndescription: Bump a dependency pin.\n---\n\nBody.\n"
+    )
+    before = edgar("--root", str(tmp_path), "--json", "skills", "suggest", "bump the pin")
+    after = edgar("skills", "suggest", "bump the pin", "--json", "--root", str(tmp_path))
+    assert after.code == 0, after.err
+    assert json.loads(after.out)["candidates"] == json.loads(before.out)["candidates"]
+    listed = edgar("skills", "list", "--root", str(tmp_path), "--json")
+    assert [s["name"] for s in json.loads(listed.out)] == ["bump-pin"]
+
+
+def test_set_given_before_and_after_the_command_both_count(edgar, tmp_path):
+    from edgar_min.cli.app import _command_words, build_parser
+
+    argv = ["--set", "skills.synthesis=off", "doctor", "--set", "skills.min_tool_calls=2"]
+    ns = build_parser(*_command_words(argv)).parse_args(argv)
+    assert ns.set == ["skills.synthesis=off", "skills.min_tool_calls=2"]
+    shown = edgar("doctor", "--root", str(tmp_path), "--json", "--set", "skills.synthesis=off")
+    assert json.loads(shown.out)["synthesis"]["mode"] == "off"
+
+
+def test_every_help_ends_with_the_exit_codes_and_its_examples_parse(edgar, capsys):
+    """A person reads `--help` for an example and what an exit code means; an example must run."""
+    import shlex
+
+    from edgar_min.cli import EXAMPLES
+    from edgar_min.cli.app import _command_words, build_parser
+
+    for command in ["", "learn", "skills suggest", "doctor", "skills list"]:
+        result = edgar(*command.split(), "--help")
+        shown = result.out + capsys.readouterr().out  # argparse prints help on sys.stdout
+        assert result.code == 0
+        assert "exit codes:" in shown
+        assert "2  bad usage or unreadable input" in shown
+        if command in EXAMPLES or not command:
+            assert "examples:" in shown
+    for command, lines in EXAMPLES.items():
+        for line in lines:
+            argv = shlex.split(line.partition("  #")[0].partition("|")[2] or line.partition("  #")[0])[1:]
+            ns = build_parser(*_command_words(argv)).parse_args(argv)  # a usage error raises
+            assert hasattr(ns, "handler"), line
+            if command != "edgar":
+                assert " ".join([ns.command, getattr(ns, "skills_command", None) or ""]).strip() == command
+
+
+def test_long_work_says_how_far_it_got_and_quick_work_says_nothing():
+    import io
+
+    from edgar_min.cli.context import Progress
+
+    now = [0.0]
+    quick, slow = io.StringIO(), io.StringIO()
+    for stream, step in ((quick, 0.01), (slow, 0.4)):
+        progress = Progress("reading session logs", stream)
+        progress.clock = lambda: now[0]
+        progress.next_at = now[0] + Progress.EVERY_S
+        for done in range(1, 11):
+            now[0] += step
+            progress(done, 10)
+    assert quick.getvalue() == ""
+    lines = slow.getvalue().splitlines()
+    assert lines[0] == "edgar: reading session logs: 3 of 10"
+    assert lines[-1] == "edgar: reading session logs: 10 of 10"
+    assert len(lines) <= 5  # at most once a second over four seconds, and the end

@@ -40,6 +40,10 @@ EVERY_TURN = [
     ["--json", "skills", "list", "--learned"],
     ["doctor"],
     ["--root", "/p", "doctor", "--network"],
+    ["hook", "stop", "--root", "/work/project"],
+    ["learn", "turn.json", "--json", "--root=/p"],
+    ["--set", "skills.synthesis=off", "learn", "t.json", "--set", "model.provider=offline"],
+    ["skills", "list", "--json"],
 ]
 
 
@@ -63,7 +67,6 @@ LEFT_TO_ARGPARSE = [
     ["learn", "--session"],  # no value
     ["learn", "--session", "--check", "t.json"],
     ["learn", "--check=yes", "t.json"],
-    ["learn", "t.json", "--json"],  # a global option after the command
     ["learn", "--", "t.json"],
     ["skills", "show", "x"],  # not read here
     ["skills", "--help", "list"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import tree_snapshot
 from transcripts import Claude, Codex
 
@@ -87,6 +88,30 @@ def test_a_bad_turn_record_in_a_dry_run_is_the_same_sentence_and_exit_code(tmp_p
     assert result.code == 2
     assert "stdout" in result.err
     assert "Traceback" not in result.err
+
+
+RECOVERED = {**TURN, "corrections": []}
+CORRECTED = {**TURN, "errors": [], "verification": "unverified"}
+FAILED = {**RECOVERED, "verification": "failed"}
+
+
+@pytest.mark.parametrize("mode", ["off", "propose", "auto"])
+@pytest.mark.parametrize(
+    "record", [RECOVERED, TURN, CORRECTED, FAILED], ids=["recovered", "both", "corr", "failed"]
+)
+def test_the_dry_run_says_what_learn_then_does(tmp_path, edgar, mode, record):
+    """The dry run asks the gate's own route: what it says is what the real run does."""
+    turn = tmp_path / "turn.json"
+    turn.write_text(json.dumps(record))
+    root = tmp_path / "proj"
+    root.mkdir()
+    flags = ("--set", f"skills.synthesis={mode}")
+    dry = edgar("--root", str(root), "--json", *flags, "learn", str(turn), "--dry-run", "--session", "s1")
+    would = json.loads(dry.out)["would"]
+    real = json.loads(edgar("--root", str(root), "--json", *flags, "learn", str(turn), "--session", "s1").out)
+    expected = {"nothing": {"off", "none"}, "learned": {"learned"}, "proposal": {"proposed"}}
+    said = "learned" if "learned skill" in would else "proposal" if "proposal" in would else "nothing"
+    assert real["outcome"] in expected[said], (would, real)
 
 
 def test_learn_from_a_log_counts_the_skill_the_prompt_hook_handed_over_in_its_session(tmp_path, edgar):

@@ -205,3 +205,21 @@ def test_a_tool_name_is_refused_by_name():
         "a" * 64,
         "web.fetch_2-x",
     )
+
+
+def test_the_closed_vocabularies_types_and_checks_agree():
+    """The Literal types a checker reads and the tuples the parser checks against are one list."""
+    import ast
+    from pathlib import Path
+
+    from edgar_min.learning import turn as module
+
+    literals = {
+        node.targets[0].id: ast.literal_eval(node.value.slice)
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Subscript)
+        and getattr(node.value.value, "id", "") == "Literal"
+    }
+    assert literals["Verdict"] == module.VERDICTS
+    assert literals["ErrorKind"] == module.ERROR_KINDS

@@ -18,8 +18,9 @@ from edgar_min.agent.acceptance import (
     FORBIDDEN_NAMES,
     FORBIDDEN_SUBMODULES,
     MAX_BODY_CHARS,
+    check_body,
 )
-from edgar_min.agent.tree import NAME_RE, Manifest, load_registry
+from edgar_min.agent.tree import NAME_RE, Manifest, body_path, load_registry
 from edgar_min.agent.writer import write_code_skill
 from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused
@@ -137,9 +138,8 @@ def generate(
     if not description.strip() or "\n" in description.strip():
         msg = "--description must be one or two sentences on one line"
         raise BadInput(msg)
-    # Acceptance runs inside the writer and refuses a body that fails it: a body written is verified.
     mode = config.skills.synthesis
-    place, _ = route(mode, verified=True, fired=("generate",), patch=False, hand=False)  # type: ignore[arg-type]
+    place, _ = route(mode, verified=False, fired=("generate",), patch=False, hand=False)  # type: ignore[arg-type]
     if place == "nowhere":
         msg = "skills.synthesis is 'off': no model call, nothing generated"
         raise Refused(msg)
@@ -168,9 +168,12 @@ def generate(
         prompt = build_prompt(name, manifest.description, category_name, leaves)
         schema = code_schema(config.model.max_tokens)
         reply = ask(provider, prompt, brief=CONTRACT, json_brief=CONTRACT_JSON, schema=schema)
-        target = write_code_skill(
-            layout, manifest, reply_code(reply), to="tree" if place == "learned" else "proposal"
-        )
+        code = reply_code(reply)
+        # A code skill's declared check is its acceptance criteria: the body is verified when it
+        # passes them, and only then may `auto` put it into the tree (the writer checks again).
+        verified = not check_body(code, body_path(layout.code_skills, manifest), manifest, registry, new=True)
+        place, _ = route(mode, verified=verified, fired=("generate",), patch=False, hand=False)  # type: ignore[arg-type]
+        target = write_code_skill(layout, manifest, code, to="tree" if place == "learned" else "proposal")
     except EdgarError as exc:
         log_rejection(layout, trigger="generate", skill=name, error=exc.message, reply=reply)
         raise

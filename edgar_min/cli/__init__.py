@@ -14,7 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn, TextIO
 
-__all__ = ["COMMANDS", "SKILLS_COMMANDS", "leave", "main"]
+__all__ = ["COMMANDS", "EXAMPLES", "EXIT_CODES", "SKILLS_COMMANDS", "leave", "main"]
 
 # Every command, in the order `--help` lists them: (name, help line, module). The module's
 # `register(commands)` adds its top-level parsers and `register_skills(sub)` its `skills`
@@ -110,6 +110,48 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("examples", "the messages routing learned from, per skill", "edgar_min.cli.suggest_cmd"),
 )
+
+
+# What every `--help` ends with: the one exit-code map (errors.py) in words.
+EXIT_CODES = """exit codes:
+  0  done
+  1  refused or invalid: a failed validation, a refused write, an unknown skill, a doctor finding
+  2  bad usage or unreadable input: a wrong option, malformed JSON, TOML or frontmatter"""
+
+# A command's `--help` shows how people run it. Keys: a command, or `skills SUBCOMMAND`.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "edgar": (
+        "edgar install claude-code          # hooks: skills reach the agent, verified turns are learned",
+        "edgar skills list",
+        'edgar skills suggest "bump the httpx pin" --json',
+        "edgar learn turn.json --session s-1",
+    ),
+    "learn": (
+        "edgar learn turn.json --session s-1",
+        "edgar learn --from claude-code ~/.claude/projects/P/SESSION.jsonl --check",
+        "edgar learn turn.json --dry-run    # the turn record and the triggers; writes nothing",
+    ),
+    "install": (
+        "edgar install claude-code --dry-run",
+        "edgar install claude-code --uninstall",
+    ),
+    "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
+    "doctor": ("edgar doctor", "edgar doctor --network --json"),
+    "decide": (
+        (
+            'edgar decide --state "the build fails on a missing pin" --question "Which team?" '
+            "--option infra=Builds --option web=Pages"
+        ),
+    ),
+    "run": ('edgar run "write an email to bob about the boiler repair"',),
+    "skills suggest": ('edgar skills suggest "bump the httpx pin"', 'edgar skills suggest "thanks!" --json'),
+    "skills teach": (
+        'edgar skills teach bump-pin "update the dependency version in the lock"',
+        'edgar skills teach none "thanks, looks good"',
+    ),
+    "skills accept": ("edgar skills accept bump-pin    # after reading edgar skills show bump-pin",),
+    "skills validate": ("edgar skills validate", "edgar skills validate path/to/SKILL.md"),
+}
 
 
 def main(argv: list[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

@@ -28,7 +28,18 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(self, message)
 
 
-class _Formatter(argparse.HelpFormatter):
+class _TopParser(_Parser):
+    """The `edgar` parser: `--set` given after the command joins those given before it."""
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> tuple[argparse.Namespace, list[str]]:  # type: ignore[override]
+        ns, extra = super().parse_known_args(*args, **kwargs)
+        if hasattr(ns, "set_after"):
+            ns.set = [*(ns.set or ()), *ns.set_after]
+            del ns.set_after
+        return ns, extra
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
     """argparse's formatter, sized the way `shutil.get_terminal_size` does it.
 
     argparse builds a formatter for every argument it adds, and the stock one imports
@@ -81,7 +92,9 @@ def build_parser(
     """
     from edgar_min.cli import COMMANDS, SKILLS_COMMANDS
 
-    parser = _Parser(prog="edgar", description="A safe skill memory for agent harnesses.")
+    parser = _TopParser(
+        prog="edgar", description="A safe skill memory for agent harnesses.", epilog=_epilog("edgar")
+    )
     parser.add_argument("--version", action=_VersionAction, nargs=0, help="print the version and exit")
     parser.add_argument("--root", default=".", help="the project root (default: the current folder)")
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
@@ -93,19 +106,63 @@ def build_parser(
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    for name, help_line, module in COMMANDS:
+    _register(commands, COMMANDS, SKILLS_COMMANDS, wanted=(command, subcommand), every=every)
+    for leaf in _leaves(commands):
+        _accept_global_options(leaf)
+        leaf.epilog = _epilog(leaf.prog.removeprefix("edgar "))
+    return parser
+
+
+def _epilog(command: str) -> str:
+    """The examples of `command` (when it has some) and the exit codes, for the end of its `--help`."""
+    from edgar_min.cli import EXAMPLES, EXIT_CODES
+
+    examples = EXAMPLES.get(command, ())
+    shown = "examples:\n" + "\n".join(f"  {line}" for line in examples) + "\n\n" if examples else ""
+    return shown + EXIT_CODES
+
+
+def _register(
+    commands: Any, table: Any, skills_table: Any, *, wanted: tuple[str | None, str | None], every: bool
+) -> None:
+    """Every command: the wanted one's module (or every one) in full, the others as names only."""
+    command, subcommand = wanted
+    for name, help_line, module in table:
         if name in commands.choices:
             continue  # registered with another command of its module
         if name == "skills" and (every or command == "skills"):
             skills = commands.add_parser("skills", help=help_line)
             skills_commands = skills.add_subparsers(dest="skills_command", metavar="SUBCOMMAND")
             skills_commands.required = True
-            _add(skills_commands, SKILLS_COMMANDS, "register_skills", subcommand, every)
-        elif module is not None and (every or module == _module_of(COMMANDS, command)):
+            _add(skills_commands, skills_table, "register_skills", subcommand, every)
+        elif module is not None and (every or module == _module_of(table, command)):
             importlib.import_module(module).register(commands)
         else:
             commands.add_parser(name, help=help_line, add_help=False)
-    return parser
+
+
+def _leaves(commands: Any) -> list[argparse.ArgumentParser]:
+    """Every command's parser, and every `skills` subcommand's."""
+    found = []
+    for parser in dict.fromkeys(commands.choices.values()):
+        nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        found += _leaves(nested[0]) if nested else [parser]
+    return found
+
+
+def _accept_global_options(parser: argparse.ArgumentParser) -> None:
+    """`--root`, `--json` and `--set` after the command too, as people write them.
+
+    Given after the command, they are read by its parser into a namespace of their own, which
+    argparse then lays over the one the options before the command made: an option not given
+    there must not be in it (SUPPRESS), and `--set` after the command goes to `set_after`,
+    joined to those before it by `_TopParser`.
+    """
+    parser.add_argument("--root", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--set", dest="set_after", action="append", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
 
 
 def _module_of(table: Any, wanted: str | None) -> str | None:

@@ -65,6 +65,42 @@ class Context:
     def warn(self, text: str) -> None:
         print(text, file=self.stderr)
 
+    def progress(self, doing: str) -> Progress:
+        """A counter for long work, said on stderr at most once a second (`doing`: "reading session logs")."""
+        return Progress(doing, self.stderr)
+
+
+class Progress:
+    """How far a long piece of work has got, on stderr, so a person sees it is moving.
+
+    Said at most once a second, and only once the work has run for a second: quick work says
+    nothing. On a terminal the line is rewritten in place; elsewhere each report is a line.
+    """
+
+    EVERY_S = 1.0
+
+    def __init__(self, doing: str, stream: TextIO) -> None:
+        import time
+
+        self.doing, self.stream, self.clock = doing, stream, time.monotonic
+        self.next_at = self.clock() + self.EVERY_S
+        self.said = False
+        try:
+            self.inline = stream.isatty()
+        except (AttributeError, ValueError):
+            self.inline = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now < self.next_at and done < total:
+            return
+        if done >= total and not self.said:
+            return  # over before anyone waited
+        self.next_at = now + self.EVERY_S
+        self.said = True
+        end = "\r" if self.inline and done < total else "\n"
+        print(f"edgar: {self.doing}: {done:,} of {total:,}", end=end, file=self.stream, flush=True)
+
 
 def _check_root(value: str) -> str:
     root = value

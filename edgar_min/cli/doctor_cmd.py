@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.cli.quick import Option, Spec
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -30,11 +32,16 @@ __all__ = ["diagnose", "register"]
 NETWORK_SYSTEM = "You are a health check. Reply with the single word: ok"
 
 
+# The doctor reports a broken config itself instead of stopping on it.
+DOCTOR = Spec(
+    options=(Option("--network", "network", "also send one tiny request to the provider", value=False),),
+    defaults=(("needs_config", False),),
+)
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("doctor", help="check the setup: mode, provider, config, skills, store")
-    p.add_argument("--network", action="store_true", help="also send one tiny request to the provider")
-    # The doctor reports a broken config itself instead of stopping on it.
-    p.set_defaults(handler=cmd_doctor, needs_config=False)
+    DOCTOR.add_to(p, cmd_doctor)
 
 
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from edgar_min.cli.quick import Positional, Spec
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -21,14 +23,21 @@ __all__ = ["register", "report_problem", "run_event"]
 EVENT_NAMES = ("session-start", "user-prompt-submit", "stop")
 
 
+# The config is read inside the bounded runner: a broken file is one more logged problem.
+HOOK = Spec(
+    positionals=(
+        Positional("event", "the hook: session-start, user-prompt-submit or stop", choices=EVENT_NAMES),
+    ),
+    defaults=(("needs_config", False),),
+)
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "hook",
         help="run one Claude Code hook (payload on stdin); bounded, always exits 0",
     )
-    p.add_argument("event", choices=EVENT_NAMES, help="the hook: session-start, user-prompt-submit or stop")
-    # The config is read inside the bounded runner: a broken file is one more logged problem.
-    p.set_defaults(handler=cmd_hook, needs_config=False)
+    HOOK.add_to(p, cmd_hook)
 
 
 def run_event(ctx: Context, event: str) -> int:

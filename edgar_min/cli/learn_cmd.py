@@ -15,6 +15,7 @@ any problem (also logged in `.edgar/hook-problems.jsonl`).
 
 from __future__ import annotations
 
+from edgar_min.cli.quick import Option, Positional, Spec
 from edgar_min.errors import BadInput
 
 TYPE_CHECKING = False
@@ -33,37 +34,47 @@ AGENTS = ("claude-code", "codex", "gemini")
 AGENT_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 
 
+# The config is read inside the handler, so that in hook mode a broken config file is one more
+# problem reported with exit 0 (a Stop hook exiting 2 would keep the agent going).
+LEARN = Spec(
+    positionals=(Positional("turn", required=False, metavar="TURN.json|-|TRANSCRIPT"),),
+    options=(
+        Option("--session", "session", "the session this turn belongs to (default: the log's, or a new id)"),
+        Option(
+            "--from",
+            "from_agent",
+            "read the last turn of this agent's session log (TRANSCRIPT) instead of a turn record",
+            choices=AGENTS,
+        ),
+        Option(
+            "--hook",
+            "hook",
+            "with --from claude-code: read the Stop hook's payload on stdin; never fails the agent",
+            value=False,
+        ),
+        Option(
+            "--check",
+            "check",
+            "run the declared check ([check] command) and set the verdict from its exit code",
+            value=False,
+        ),
+        Option(
+            "--dry-run",
+            "dry_run",
+            "print the turn record edgar computed and the triggers that would fire; write nothing",
+            value=False,
+        ),
+    ),
+    defaults=(("needs_config", False),),
+)
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "learn",
         help="learn from one turn: a turn record (JSON file, or - for stdin) or an agent's session log",
     )
-    p.add_argument("turn", nargs="?", metavar="TURN.json|-|TRANSCRIPT")
-    p.add_argument("--session", help="the session this turn belongs to (default: the log's, or a new id)")
-    p.add_argument(
-        "--from",
-        dest="from_agent",
-        choices=AGENTS,
-        help="read the last turn of this agent's session log (TRANSCRIPT) instead of a turn record",
-    )
-    p.add_argument(
-        "--hook",
-        action="store_true",
-        help="with --from claude-code: read the Stop hook's payload on stdin; never fails the agent",
-    )
-    p.add_argument(
-        "--check",
-        action="store_true",
-        help="run the declared check ([check] command) and set the verdict from its exit code",
-    )
-    p.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print the turn record edgar computed and the triggers that would fire; write nothing",
-    )
-    # The config is read inside the handler, so that in hook mode a broken config file is
-    # one more problem reported with exit 0 (a Stop hook exiting 2 would keep the agent going).
-    p.set_defaults(handler=cmd_learn, needs_config=False)
+    LEARN.add_to(p, cmd_learn)
 
 
 def read_turn_text(source: str) -> str:
@@ -209,18 +220,27 @@ def turn_record(turn: Turn) -> dict[str, Any]:
 
 
 def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
-    """What `learn` would do with this turn, in the gate's own terms."""
+    """What `learn` would do with this turn: the gate's own `route`, said in words."""
+    from edgar_min.controller.gate import route
+
     config = ctx.config
     if not config.controller.enabled:
         return "nothing: controller.enabled is false, so learning is inert"
     if not fired:
         return "nothing: no trigger fired (the turn would be recorded in the experience store)"
-    mode = config.skills.synthesis
-    if mode == "off":
-        return "nothing: skills.synthesis is 'off' (no model call)"
-    if mode == "auto" and turn.verification == "passed" and "correction" not in fired:
+    place, why = route(
+        config.skills.synthesis,
+        verified=turn.verified,
+        fired=tuple(fired),
+        patch=False,
+        hand=False,
+    )
+    if place == "nowhere":
+        return f"nothing: {why} (no model call)"
+    if place == "learned":
         return "ask the model for a skill and write it as a learned skill if the writer accepts it"
-    return "ask the model for a skill and write it as a proposal for a person to accept or reject"
+    because = f" ({why})" if why else ""
+    return f"ask the model for a skill and write it as a proposal for a person to accept or reject{because}"
 
 
 def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.cli.quick import Option, Spec
 from edgar_min.errors import NotFound
 from edgar_min.skills.terminal import printable
 
@@ -18,10 +19,12 @@ if TYPE_CHECKING:
 __all__ = ["register_skills"]
 
 
+LIST = Spec(options=(Option("--learned", "learned", "only machine-written skills", value=False),))
+
+
 def register_skills(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="every skill, by scope, with shadowed names")
-    p.add_argument("--learned", action="store_true", help="only machine-written skills")
-    p.set_defaults(handler=cmd_list)
+    LIST.add_to(p, cmd_list)
 
     p = sub.add_parser("show", help="print one skill")
     p.add_argument("name")

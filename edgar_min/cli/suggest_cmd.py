@@ -185,7 +185,13 @@ def _import(ctx: Context) -> int:
         raise Refused(msg)
     table = tool_table(ctx.config.adapters.tool_map)
     found = backfill(
-        ctx.layout, ctx.ns.import_from, ctx.ns.args, table, SkillNames(ctx.layout), dry_run=ctx.ns.dry_run
+        ctx.layout,
+        ctx.ns.import_from,
+        ctx.ns.args,
+        table,
+        SkillNames(ctx.layout),
+        dry_run=ctx.ns.dry_run,
+        progress=ctx.progress("reading session logs"),
     )
     for sentence in found.skipped:
         ctx.warn(f"edgar: warning: {printable(sentence)}")

@@ -223,7 +223,7 @@ class Gate:
         pending.problems = problems
         if self.mode != "off":
             # The turn's own corrections travel as a flag: its history line may be cut.
-            verified, corrected = turn.verification == "passed", bool(turn.corrections)
+            verified, corrected = turn.verified, bool(turn.corrections)
             for name in due:
                 import threading
 
@@ -336,7 +336,7 @@ class Gate:
             draft.body,
             session=session,
             trigger=trigger,
-            verified=turn.verification == "passed",
+            verified=turn.verified,
             source=walls.Source.of(outline_),
             reply=reply,
         )

@@ -248,8 +248,11 @@ def backfill(
     skill_names: Container[str],
     *,
     dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Backfill:
     """Read every turn of the logs at `paths` and keep (unless `dry_run`) the new examples.
+
+    `progress(done, total)` is told after each log (a person importing thousands waits).
 
     `BadInput` when not one session could be read; a log that cannot be is one `skipped` sentence.
     """
@@ -260,8 +263,10 @@ def backfill(
     logs = log_files(paths, result.skipped)
     run = _Pass(layout, result)
     read_turns = _reader(agent)
-    for path in logs:
+    for done, path in enumerate(logs, 1):
         run.log(path, read_turns, table, skill_names)
+        if progress is not None:
+            progress(done, len(logs))
     result.examples = list(run.found.values())
     result.skipped.extend(run.sentences())
     if result.sessions == 0:

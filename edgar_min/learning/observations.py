@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from edgar_min.layout import Layout
-    from edgar_min.learning.turn import ErrorRecord
+    from edgar_min.learning.turn import ErrorRecord, Verdict
 
 __all__ = ["NOTE_MAX", "History", "Note", "history_path", "note", "observe", "read_history"]
 
@@ -75,7 +75,7 @@ def history_path(layout: Layout, name: str) -> str:
     return os.path.join(layout.history, f"{name}.md")
 
 
-def note(errors: Iterable[ErrorRecord], corrections: Iterable[str], verification: str) -> str:
+def note(errors: Iterable[ErrorRecord], corrections: Iterable[str], verification: Verdict) -> str:
     """The text of one observation, or '' for a turn that went well.
 
     A line longer than `NOTE_MAX` is cut in its failures, never in its check or
@@ -113,7 +113,7 @@ def observe(
     name: str,
     errors: Iterable[ErrorRecord],
     corrections: Iterable[str],
-    verification: str,
+    verification: Verdict,
 ) -> int:
     """Append `- <note>` to NAME's history when the turn ended badly; return the note count.
 

@@ -19,7 +19,7 @@ TRIGGERS = ("long", "recovered", "correction", "repeated")
 
 def triggers(turn: Turn, config: SkillsConfig, store: ExperienceStore | None, session: str = "") -> list[str]:
     """The names of the triggers that fired, in the order of `TRIGGERS`."""
-    verified = turn.verification == "passed"
+    verified = turn.verified
     fired = []
     if verified and len(turn.tools) >= config.min_tool_calls:
         fired.append("long")

@@ -16,7 +16,12 @@ from edgar_min.skills.names import is_skill_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Literal
+
+    # The closed vocabularies, spelled again as tuples below for checking at run time (a test
+    # holds the two equal).
+    Verdict = Literal["passed", "failed", "unverified"]
+    ErrorKind = Literal["nonzero_exit", "not_found", "timeout", "denied", "invalid_input", "crashed"]
 
 __all__ = [
     "ERROR_KINDS",
@@ -62,7 +67,7 @@ class ErrorRecord:
     """A failure the harness computed itself: which tool, what kind, the exit code, the program."""
 
     tool: str
-    kind: str
+    kind: ErrorKind
     exit_code: int | None = None
     program: str = ""
 
@@ -85,9 +90,14 @@ class Turn:
     corrections: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()
     errors: tuple[ErrorRecord, ...] = ()
-    verification: str = "unverified"
+    verification: Verdict = "unverified"
     agent: str = "main"
     skills: tuple[str, ...] = ()
+
+    @property
+    def verified(self) -> bool:
+        """The verdict: the project's declared check ran and passed (not the model's opinion)."""
+        return self.verification == "passed"
 
     @property
     def shape(self) -> str:
