@@ -204,6 +204,11 @@ class Layout:
         return join(self.home, "skills")
 
     @property
+    def install_records(self) -> str:
+        """What each agent settings file held before `install` (delivery/install.py), for uninstall."""
+        return join(self.home, "installs")
+
+    @property
     def agent_project_skills(self) -> tuple[tuple[str, str], ...]:
         """(scope, folder) of the agents' project skill folders, read as hand-authored skills
         (`.agents/skills` is Codex's and Gemini CLI's both)."""

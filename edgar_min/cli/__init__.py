@@ -134,6 +134,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "install": (
         "edgar install claude-code --dry-run",
         "edgar install claude-code --uninstall",
+        "edgar install codex                # your ~/.codex/hooks.json, acting only in this project",
+        "edgar install gemini --shared      # the project's .gemini/settings.json",
     ),
     "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
     "doctor": ("edgar doctor", "edgar doctor --network --json"),

@@ -1,4 +1,5 @@
-"""`edgar install claude-code [--local] [--dry-run] [--uninstall]`: edgar's hooks in its settings."""
+"""`edgar install claude-code|codex|gemini [--local|--shared] [--dry-run] [--uninstall]`: edgar's hooks
+in the agent's settings (Codex and Gemini CLI: cli/install_agent_cmd.py)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,17 @@ def register(commands: argparse._SubParsersAction) -> None:
         "install",
         help="put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
     )
-    p.add_argument("agent", choices=("claude-code",), help="the agent (only claude-code for now)")
+    p.add_argument("agent", choices=("claude-code", "codex", "gemini"), help="the agent")
     p.add_argument(
         "--local",
         action="store_true",
-        help="write .claude/settings.local.json (not committed) instead of .claude/settings.json",
+        help="claude-code: write .claude/settings.local.json (not committed), not .claude/settings.json; "
+        "codex, gemini: write your own hooks file (the default), acting only in this project",
+    )
+    p.add_argument(
+        "--shared",
+        action="store_true",
+        help="codex, gemini: write the project's hooks file (.codex/hooks.json, .gemini/settings.json)",
     )
     p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     p.add_argument("--uninstall", action="store_true", help="remove edgar's hooks, and only those")
@@ -30,6 +37,15 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_install(ctx: Context) -> int:
+    if ctx.ns.agent != "claude-code":
+        from edgar_min.cli.install_agent_cmd import cmd_install_agent
+
+        return cmd_install_agent(ctx)
+    if ctx.ns.shared:
+        from edgar_min.errors import BadInput
+
+        msg = "--shared is for codex and gemini; claude-code writes .claude/settings.json unless --local"
+        raise BadInput(msg)
     from edgar_min.atomic import write_text
     from edgar_min.delivery.install import edgar_command, plan_install
 
