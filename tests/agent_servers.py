@@ -106,9 +106,32 @@ def _sse(events: list[tuple[str | None, dict[str, Any]]]) -> bytes:
 
 
 class ResponsesServer(_Server):
-    """The Responses API, as Codex streams it."""
+    """The Responses API, as Codex streams it; also the OpenTelemetry metrics Codex sends
+    (`codex_home(..., metrics=True)`), kept in `metrics`."""
+
+    def __init__(self, script: list[list[dict[str, Any]]] | None = None) -> None:
+        super().__init__(script)
+        self.metrics: list[dict[str, Any]] = []
+
+    def hook_durations(self) -> dict[str, list[float]]:
+        """Each hook's run times in milliseconds, as Codex reported them (`codex.hooks.run.duration_ms`)."""
+        found: dict[str, list[float]] = {}
+        for body in self.metrics:
+            for scope in (m for r in body.get("resourceMetrics", []) for m in r.get("scopeMetrics", [])):
+                for metric in scope.get("metrics", []):
+                    if metric.get("name") != "codex.hooks.run.duration_ms":
+                        continue
+                    for point in metric.get("histogram", {}).get("dataPoints", []):
+                        attrs = {a["key"]: a["value"].get("stringValue") for a in point.get("attributes", [])}
+                        mean = point["sum"] / max(1, int(point.get("count", 1)))
+                        found.setdefault(attrs.get("hook_name", "?"), []).append(mean)
+        return found
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
+        if path.endswith("/v1/metrics"):
+            with self._lock:
+                self.metrics.append(body)
+            return 200, "application/json", b"{}"
         if not path.endswith("/responses"):
             return 404, "application/json", b'{"error": {"message": "no such path"}}'
         items = self.next_reply(body, [text("Done.")])
@@ -206,10 +229,17 @@ def _handler(server: _Server) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def codex_home(home: Path, base_url: str, *, config: str = "") -> Path:
-    """A Codex home under `home` whose model is the scripted server; returns `$CODEX_HOME`."""
+def codex_home(home: Path, base_url: str, *, config: str = "", metrics: bool = False) -> Path:
+    """A Codex home under `home` whose model is the scripted server; returns `$CODEX_HOME`.
+
+    `metrics`: Codex also sends its OpenTelemetry metrics (hook run times among them) there.
+    """
     codex = home / ".codex"
     codex.mkdir(parents=True, exist_ok=True)
+    if metrics:
+        exporter = f'{{ otlp-http = {{ endpoint = "{base_url}/v1/metrics", protocol = "json" }} }}'
+        config += f"\n[otel]\nmetrics_exporter = {exporter}\n"
+    # `config` holds tables only (`[mcp_servers.x]`, `[otel]`): after the provider's, in any order.
     (codex / "config.toml").write_text(
         'model = "gpt-5.5"\nmodel_provider = "scripted"\n\n'
         "[model_providers.scripted]\n"

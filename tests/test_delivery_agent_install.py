@@ -3,8 +3,23 @@
 from __future__ import annotations
 
 import json
+import subprocess
+from pathlib import Path
 
 import pytest
+from agent_servers import (
+    GeminiServer,
+    ResponsesServer,
+    codex_binary,
+    codex_home,
+    gemini_binary,
+    gemini_call,
+    gemini_home,
+    run_codex,
+    run_gemini,
+    shell,
+    text,
+)
 from conftest import tree_snapshot
 
 CODEX_PERSONAL = {
@@ -71,6 +86,8 @@ def test_gemini_hooks_take_milliseconds_names_and_switch_hooks_on(edgar, root, h
     after = settings["hooks"]["AfterAgent"][0]["hooks"][0]
     assert after["timeout"] == 30_000  # milliseconds: 30 would time out after 30 ms
     assert after["name"] == "edgar-stop"
+    # Gemini CLI expands `$PWD` itself from where it was started: its project folder says where.
+    assert after["command"].startswith(f'case "$GEMINI_PROJECT_DIR/" in {root}/*) ')
     assert "set hooksConfig.enabled to true" in result.out
 
 
@@ -191,8 +208,6 @@ def test_the_json_report(edgar, root, homes):
 
 
 def test_the_shell_keeps_a_personal_hook_to_its_project(root, tmp_path):
-    import subprocess
-
     from edgar_min.delivery.agent_install import hook_command
 
     command = hook_command("echo edgar_min", str(root), "stop", shared=False)
@@ -208,3 +223,110 @@ def test_the_shell_keeps_a_personal_hook_to_its_project(root, tmp_path):
     }
     assert runs[root] == runs[inside] == f"edgar_min --root {root} hook stop\n"
     assert runs[other] == ""
+
+
+# The real CLIs from npm (`.ci/run` installs them), driven against a scripted model on 127.0.0.1
+# with edgar's hooks installed by `edgar install`, as a person would.
+
+REPO = Path(__file__).resolve().parents[1]
+TYPED = "<b>release</b> notes for v2, and make sure the tests pass"
+SKILL = (
+    "---\nname: release-notes\ndescription: Write release notes from the git log of a tag range.\n---\n\n"
+    "## When to use\nWhen a release is cut and its notes must be written.\n\n## Procedure\n1. Read the log.\n"
+)
+
+
+def agent_project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / ".agents" / "skills" / "release-notes").mkdir(parents=True)
+    (root / ".agents" / "skills" / "release-notes" / "SKILL.md").write_text(SKILL)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def hook_problems(root: Path) -> list[str]:
+    path = root / ".edgar" / "hook-problems.jsonl"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+@pytest.mark.skipif(
+    codex_binary() is None,
+    reason="the real Codex CLI is not here: npm install @openai/codex (.ci/run puts it on PATH)",
+)
+def test_a_real_codex_turn_with_edgars_hooks_is_read_exactly_and_its_skill_load_counted(
+    tmp_path, edgar, monkeypatch
+):
+    home, root = tmp_path / "home", agent_project(tmp_path)
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # the hooks run this checkout's edgar
+    script = [
+        [shell("c1", "sed -n '1,200p' .agents/skills/release-notes/SKILL.md")],
+        [shell("c2", "python3 -c 'import sys; sys.exit(1)'")],
+        [text("The notes are written; one test fails.")],
+    ]
+    with ResponsesServer(script) as server:
+        codex_home(home, server.base_url, metrics=True)
+        installed = install(edgar, root, "codex")
+        assert installed.code == 0, installed
+        done = run_codex([TYPED], cwd=root, home=home)
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said[-2000:]
+    for event in ("SessionStart", "UserPromptSubmit", "Stop"):
+        assert f"hook: {event} Completed" in said  # a Stop hook that printed no JSON would be "Failed"
+    assert hook_problems(root) == []
+    # The listing and the suggestion reached the model as developer messages.
+    sent = json.dumps(server.requests[0]["input"])
+    assert "edgar (this project's skill memory) lists the skills available here" in sent
+    (rollout,) = (home / ".codex" / "sessions").rglob("rollout-*.jsonl")
+    dry = edgar("--root", str(root), "--json", "learn", "--from", "codex", str(rollout), "--dry-run").json()
+    assert dry["turn"]["prompt"] == TYPED
+    assert dry["turn"]["errors"] == [
+        {"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "python3"}
+    ]
+    stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
+    assert stats["loaded"] == 1  # the Stop hook recorded the turn that read it
+    print(f"codex hook run times (ms), as Codex reported them: {server.hook_durations()}")
+
+
+@pytest.mark.skipif(
+    gemini_binary() is None,
+    reason="the real Gemini CLI is not here: npm install @google/gemini-cli (.ci/run puts it on PATH)",
+)
+def test_a_real_gemini_turn_with_edgars_hooks_is_read_exactly_and_its_skill_load_counted(
+    tmp_path, edgar, monkeypatch
+):
+    home, root = tmp_path / "home", agent_project(tmp_path)
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(home))
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    gemini_home(home)
+    installed = install(edgar, root, "gemini")
+    assert installed.code == 0, installed
+    script = [
+        [gemini_call("activate_skill", name="release-notes")],
+        [
+            gemini_call(
+                "run_shell_command", command="python3 -c 'import sys; sys.exit(1)'", description="tests"
+            )
+        ],
+        [{"text": "The notes are written; one test fails."}],
+    ]
+    with GeminiServer(script) as server:
+        done = run_gemini(TYPED, cwd=root, home=home, server=server, extra=("--debug",))
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said[-2000:]
+    ran = [line for line in said.splitlines() if line.startswith("Hook execution for ")]
+    assert [line.split(":")[0] for line in ran] == [
+        "Hook execution for SessionStart",
+        "Hook execution for BeforeAgent",
+        "Hook execution for AfterAgent",
+    ]
+    assert all("1 hooks executed successfully" in line for line in ran), ran
+    assert hook_problems(root) == []
+    sent = json.dumps(server.requests[0]["contents"])
+    assert "<hook_context>edgar (this project's skill memory)" in sent
+    (log,) = (home / ".gemini" / "tmp").rglob("session-*.jsonl")
+    dry = edgar("--root", str(root), "--json", "learn", "--from", "gemini", str(log), "--dry-run").json()
+    assert dry["turn"]["prompt"] == TYPED
+    stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
+    assert stats["loaded"] == 1
+    print("gemini hook run times, as Gemini CLI reported them:", *(line.split(": ", 1)[1] for line in ran))

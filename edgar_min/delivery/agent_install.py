@@ -14,11 +14,12 @@ the events are called, and the unit of a timeout:
   `hooksConfig.enabled` is true, which install sets when the file does not say.
 
 The person's own file is the default: nothing is written into the project, and each command
-runs edgar only when the agent's session is in this project (`case "$PWD/" in ROOT/*)`), so
-other projects never see it. `shared` writes the project's file instead. Every other key and
-hook stays as it was; a second install changes nothing; a moved edgar replaces its old
-commands; uninstall takes edgar's entries out, and puts back the very bytes the file had
-before the first install when nothing else changed (or removes the file install made).
+runs edgar only when the agent's session is in this project (`case "$PWD/" in ROOT/*)`;
+Gemini CLI's `$GEMINI_PROJECT_DIR`), so other projects never see it. `shared` writes the
+project's file instead. Every other key and hook stays as it was; a second install changes
+nothing; a moved edgar replaces its old commands; uninstall takes edgar's entries out, and
+puts back the very bytes the file had before the first install when nothing else changed
+(or removes the file install made).
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ class HookFormat:
     per_second: int  # a timeout in seconds is written as this many units
     named: bool  # each entry carries a `name` the agent lists it by
     switch: bool  # hooks run only while `hooksConfig.enabled` is true
+    # The session's folder as the hook's shell sees it. Gemini CLI expands `$NAME` in a hook's
+    # command itself, from its own environment (where `PWD` is wherever it was started): its
+    # `GEMINI_PROJECT_DIR` is the project. Codex leaves the command to the shell, run in the
+    # session's folder.
+    here: str
 
 
 FORMATS: dict[str, HookFormat] = {
@@ -75,6 +81,7 @@ FORMATS: dict[str, HookFormat] = {
         per_second=1,
         named=False,
         switch=False,
+        here="$PWD",
     ),
     "gemini": HookFormat(
         "gemini",
@@ -83,6 +90,7 @@ FORMATS: dict[str, HookFormat] = {
         per_second=1000,
         named=True,
         switch=True,
+        here="$GEMINI_PROJECT_DIR",
     ),
 }
 # An edgar hook command: runs edgar (the pyz, the script, or the module) with `hook EVENT`, at the
@@ -138,15 +146,15 @@ def hooks_file(agent: Agent, root: str, *, shared: bool, environ: dict[str, str]
     return os.path.join(env.get("GEMINI_CLI_HOME") or person_home(), ".gemini", "settings.json")
 
 
-def hook_command(base: str, root: str, event: str, *, shared: bool) -> str:
-    """The shell command the agent runs for `event`; the person's own file keeps it to `root`."""
+def hook_command(base: str, root: str, event: str, *, shared: bool, here: str = "$PWD") -> str:
+    """The shell command the agent runs for `event`; the person's own file keeps it to sessions
+    whose folder (`here`) is `root` or inside it."""
     quoted = shlex.quote(root)
     command = f"{base} --root {quoted} hook {event}"
     if shared:
         return command
-    # The session's folder (the agent runs its hooks there) is this project or inside it.
     inside = shlex.quote(root.rstrip("/") + "/")
-    return f'case "$PWD/" in {inside}*) {command};; esac'
+    return f'case "{here}/" in {inside}*) {command};; esac'
 
 
 def _read(path: str) -> tuple[str | None, dict[str, Any]]:
@@ -227,7 +235,9 @@ def plan_install(
         msg = f"{path}: 'hooks' must be an object (event name -> list); nothing was changed"
         raise BadInput(msg)
     limit = math.ceil(timeout_s if math.isfinite(timeout_s) and timeout_s > 0 else 20) + TIMEOUT_MARGIN_S
-    commands = {hook: hook_command(base, root, hook, shared=shared) for _, hook in form.events}
+    commands = {
+        hook: hook_command(base, root, hook, shared=shared, here=form.here) for _, hook in form.events
+    }
     hooks, changes, had_hooks = _merged(path, dict(hooks), form, commands, limit, uninstall=uninstall)
     new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
     switched_on = switched_off = False
