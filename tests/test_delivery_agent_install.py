@@ -21,6 +21,10 @@ from agent_servers import (
     text,
 )
 from conftest import tree_snapshot
+from skillfiles import BODY
+
+from edgar_min.layout import Layout, user_home
+from edgar_min.learning.writer import write_learned
 
 CODEX_PERSONAL = {
     "hooks": {
@@ -237,10 +241,23 @@ SKILL = (
 
 
 def agent_project(tmp_path: Path) -> Path:
+    """A project with a skill of the agents' shared folder, and one edgar learned in an earlier
+    (Claude Code) session: one skill memory, so both reach every agent's session."""
     root = tmp_path / "project"
     (root / ".agents" / "skills" / "release-notes").mkdir(parents=True)
     (root / ".agents" / "skills" / "release-notes" / "SKILL.md").write_text(SKILL)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
+    layout = Layout(root, user_home())
+    description = "Bump a dependency pin and refresh the lock file so the tests pass."
+    write_learned(
+        layout,
+        "pin-bump-with-lockfile",
+        description,
+        BODY,
+        session="claude-1",
+        trigger="recovered",
+        to="learned",
+    )
     return root
 
 
@@ -277,6 +294,7 @@ def test_a_real_codex_turn_with_edgars_hooks_is_read_exactly_and_its_skill_load_
     # The listing and the suggestion reached the model as developer messages.
     sent = json.dumps(server.requests[0]["input"])
     assert "edgar (this project's skill memory) lists the skills available here" in sent
+    assert "pin-bump-with-lockfile: Bump a dependency pin" in sent  # learned elsewhere, listed here
     (rollout,) = (home / ".codex" / "sessions").rglob("rollout-*.jsonl")
     dry = edgar("--root", str(root), "--json", "learn", "--from", "codex", str(rollout), "--dry-run").json()
     assert dry["turn"]["prompt"] == TYPED
@@ -324,6 +342,7 @@ def test_a_real_gemini_turn_with_edgars_hooks_is_read_exactly_and_its_skill_load
     assert hook_problems(root) == []
     sent = json.dumps(server.requests[0]["contents"])
     assert "<hook_context>edgar (this project's skill memory)" in sent
+    assert "pin-bump-with-lockfile: Bump a dependency pin" in sent
     (log,) = (home / ".gemini" / "tmp").rglob("session-*.jsonl")
     dry = edgar("--root", str(root), "--json", "learn", "--from", "gemini", str(log), "--dry-run").json()
     assert dry["turn"]["prompt"] == TYPED
