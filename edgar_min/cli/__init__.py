@@ -44,7 +44,7 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         "hook",
-        "run one Claude Code hook (payload on stdin); bounded, always exits 0",
+        "run one agent hook (Claude Code, Codex, Gemini CLI; payload on stdin); bounded, always exits 0",
         "edgar_min.cli.hook_cmd",
     ),
     (

@@ -1,4 +1,4 @@
-"""The Claude Code hooks (SessionStart, UserPromptSubmit, Stop), all run by one bounded runner.
+"""The agents' hooks (SessionStart, UserPromptSubmit, Stop), all run by one bounded runner.
 
 `run_hook(event, layout, load_config, stdin)` never raises and never takes longer
 than `adapters.hook_timeout_s` as a whole: reading the payload and the
@@ -13,6 +13,12 @@ print `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`
 or nothing at all, since anything they print reaches the model; Stop prints one
 line for the transcript view (its stdout never reaches the model) and never a
 `decision`, which would keep the agent going.
+
+Codex (0.171) and Gemini CLI (0.61) run the same hooks with the same payloads (Gemini CLI
+calls the events `BeforeAgent` and `AfterAgent`, and is answered under those names). A
+Stop hook of theirs must print JSON: `{"continue": true}`, with a `systemMessage` for the
+person when the turn wrote something for them or went wrong. Which agent sent a Stop payload
+is told by the shape of the log it names, else by the payload itself (`adapters/logs.py`).
 """
 
 from __future__ import annotations
