@@ -187,3 +187,46 @@ def test_learn_from_the_wrong_agent_says_whose_log_it_is_and_writes_nothing(tmp_
     assert result.code == 2
     assert "is a Gemini CLI log, not a Codex one: use learn --from gemini" in result.err
     assert tree_snapshot(tmp_path) == before
+
+
+def test_the_older_session_file_one_json_object_is_read_too(tmp_path):
+    session = {
+        "sessionId": "gemini-sess-001",
+        "startTime": "2025-04-08T08:00:00Z",
+        "messages": [
+            {"id": "u1", "type": "user", "content": "change the port to 9000"},
+            {
+                "id": "g1",
+                "type": "gemini",
+                "content": "I'll update it.",
+                "toolCalls": [
+                    {
+                        "id": "e1",
+                        "name": "replace",
+                        "args": {"file_path": "config.json", "old_string": "8080", "new_string": "9000"},
+                        "result": [
+                            {
+                                "functionResponse": {
+                                    "id": "e1",
+                                    "name": "replace",
+                                    "response": {
+                                        "error": "Failed to edit, 0 occurrences found for old_string"
+                                    },
+                                }
+                            }
+                        ],
+                        "status": "error",
+                    }
+                ],
+            },
+        ],
+    }
+    path = tmp_path / "session-001.json"
+    path.write_text(json.dumps(session, indent=2))
+    adapted = _read(path)
+    assert adapted.record["prompt"] == "change the port to 9000"
+    assert adapted.record["errors"] == [
+        {"tool": "edit", "kind": "invalid_input", "exit_code": None, "program": ""}
+    ]
+    assert adapted.session == "gemini-sess-001"
+    assert adapted.notes() == []

@@ -285,6 +285,7 @@ _INVALID = (
     "failed to find expected lines",
     "failed to find context",
     "expected 1 occurrence",
+    "0 occurrences found",
     "path not in workspace",
 )
 

@@ -14,6 +14,9 @@ A session log is a list of records Gemini CLI appends as the session goes (0.61)
   a model message and its result a `functionResponse` part of a user message);
 - `{"$rewindTo": ID}`: the person rewound the session; the message ID and all after it are gone.
 
+Before these records, Gemini CLI kept a session as one JSON object (`session-*.json`) with
+the same `messages`; such a file is read too.
+
 Gemini CLI itself drops, when it resends a history, a user message whose text starts with
 `<hook_context>` (a hook's context before the prompt): edgar keeps every message it read, so a
 turn a hook's context came before keeps its prompt.
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import os
 
+from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
     AdaptedTurn,
     NoTurn,
@@ -58,6 +62,7 @@ from edgar_min.adapters.jsonl import ReadStats, records
 from edgar_min.adapters.reads import SkillReads
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
+from edgar_min.logfile import read_capped
 from edgar_min.records import dataclass, field
 from edgar_min.skills.names import unqualified
 
@@ -80,6 +85,8 @@ EDITS = frozenset({"edit"})  # edgar's name of the tools that change a file
 EXIT = "Exit Code: "
 # A session of tens of thousands of messages is held as small facts, one per message.
 MAX_MESSAGES = 200_000
+# An older session file is one JSON document, read whole: a bound on what is held.
+MAX_WHOLE_BYTES = 64 << 20
 
 
 def typed_text(text: str) -> str:
@@ -269,9 +276,26 @@ class _Reader(TurnReader):
     def turns(self, path: str) -> Iterator[TurnBuilder]:
         for line in records(path, self.stats):
             self.take(line)
+        if not self.messages and self.stats.garbage:
+            self._whole(path)
         built = self.build()
         self.turn = built[-1] if built else None
         yield from built
+
+
+    def _whole(self, path: str) -> None:
+        """The session file of Gemini CLI before 0.55 or so: one JSON object (`session-*.json`),
+        its `messages` a list; read whole, within a bound."""
+        raw = read_capped(path, MAX_WHOLE_BYTES)
+        if raw is None or len(raw) > MAX_WHOLE_BYTES:
+            return
+        try:
+            document = jsoncodec.loads(raw)
+        except (ValueError, RecursionError):
+            return
+        if isinstance(document, dict) and isinstance(document.get("messages"), list):
+            self.stats.garbage = 0  # its lines were one record, not garbage
+            self._header(document)
 
 
 def _failure(result: dict[str, Any] | None, *, shell: bool) -> tuple[str, int | None] | None:
