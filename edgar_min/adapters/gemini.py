@@ -276,7 +276,7 @@ class _Reader(TurnReader):
     def turns(self, path: str) -> Iterator[TurnBuilder]:
         for line in records(path, self.stats):
             self.take(line)
-        if not self.messages and self.stats.garbage:
+        if not self.messages and (self.stats.garbage or self.stats.torn):
             self._whole(path)
         built = self.build()
         self.turn = built[-1] if built else None
@@ -294,7 +294,7 @@ class _Reader(TurnReader):
         except (ValueError, RecursionError):
             return
         if isinstance(document, dict) and isinstance(document.get("messages"), list):
-            self.stats.garbage = 0  # its lines were one record, not garbage
+            self.stats.garbage = self.stats.torn = 0  # its lines were one record, not garbage
             self._header(document)
 
 
