@@ -282,7 +282,6 @@ class _Reader(TurnReader):
         self.turn = built[-1] if built else None
         yield from built
 
-
     def _whole(self, path: str) -> None:
         """The session file of Gemini CLI before 0.55 or so: one JSON object (`session-*.json`),
         its `messages` a list; read whole, within a bound."""
