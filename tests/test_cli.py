@@ -328,6 +328,17 @@ def test_validate_applies_the_four_sections_to_proposals_only(edgar, root):
     assert "prose" not in result.out.split("ok ")[0] or "ok .edgar/skills/prose/SKILL.md" in result.out
 
 
+def test_a_proposal_linked_out_of_the_project_is_listed_with_a_sentence_not_its_text(edgar, root, tmp_path):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("---\nname: notes\ndescription: Someone else's file.\n---\n\nSecret.\n")
+    folder = root / ".edgar" / "proposals" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").symlink_to(outside)
+    (listed,) = edgar("--root", str(root), "--json", "skills", "proposals").json()
+    assert listed["description"] == ""
+    assert f"leads out of {root} (to {outside}); it was not read" in listed["problem"]
+
+
 def test_proposals_accept_reject(edgar, root):
     learn = edgar("--root", str(root), "--json", "learn", turn_file(root), "--session", "s-1").json()
     name = learn["path"].split("/")[2]
@@ -458,3 +469,43 @@ def test_a_fifo_or_dev_zero_given_by_the_user_is_named_with_exit_2(tmp_path, kin
     what = "a fifo (named pipe)" if kind == "fifo" else "a device"
     assert (done.returncode, done.stderr.strip()) == (2, f"edgar: {target}: is {what}, {said}")
     assert not (root / ".edgar").exists()
+
+
+def test_committed_keys_waiting_for_trust_are_said_once_a_run_on_stderr(edgar, root):
+    (root / ".edgar").mkdir()
+    (root / ".edgar" / "config.toml").write_text(
+        '[check]\ncommand = ["make"]\n[model]\nprovider = "command"\n'
+    )
+    sentence = (
+        f"edgar: {root}/.edgar/config.toml sets check.command, model.provider, which take effect only once "
+        f"you trust this file: run `edgar --root {root} trust`"
+    )
+    for args in (["skills", "list"], ["--json", "learn", turn_file(root)], ["skills", "proposals"]):
+        result = edgar("--root", str(root), *args)
+        assert result.err.count(sentence) == 1, (args, result)
+    assert edgar("--root", str(root), "--json", "skills", "list").json() == []  # stdout stays the document
+    trusted = edgar("--root", str(root), "trust")
+    assert trusted.err == ""
+    assert "it now sets check.command, model.provider." in trusted.out
+    assert edgar("--root", str(root), "skills", "list").err == ""
+
+
+@pytest.mark.parametrize(("key", "line"), [("name", 2), ("description", 3)])
+def test_a_tab_after_name_or_description_is_a_sentence_with_file_and_line(edgar, root, key, line):
+    folder = root / ".edgar" / "skills" / "tabbed"
+    folder.mkdir(parents=True)
+    fields = {"name": "tabbed", "description": "Does a thing."}
+    text = (
+        "---\n"
+        + "".join(f"{k}:{chr(9) if k == key else ' '}{v}\n" for k, v in fields.items())
+        + "---\nbody\n"
+    )
+    (folder / "SKILL.md").write_text(text)
+    sentence = f"SKILL.md:{line}: tab characters are not allowed after '{key}:'; use a space"
+    validated = edgar("--root", str(root), "skills", "validate")
+    assert validated.code == 1
+    assert sentence in validated.out
+    assert "is missing" not in validated.out  # the key is there: it is never read as absent
+    listed = edgar("--root", str(root), "--json", "skills", "list").json()
+    (entry,) = listed
+    assert entry["warning"].endswith(sentence)

@@ -7,8 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import free_port, tree_snapshot
+from conftest import free_port, state_of, tree_snapshot
 from test_models_http import CANARY, FakeAPI
+from transcripts import trust_config
 
 
 @pytest.fixture
@@ -18,9 +19,11 @@ def api():
     server.close()
 
 
-def config(root, text):
+def config(root, text, *, trusted=False):
     (root / ".edgar").mkdir(exist_ok=True)
     (root / ".edgar" / "config.toml").write_text(text)
+    if trusted:
+        trust_config(root)
 
 
 def skill(root, folder, name, description="Does a thing."):
@@ -60,13 +63,15 @@ def test_json_is_one_document_with_every_part(edgar, tmp_path):
         "rejections",
         "hook_problems",
         "network",
+        "trust",
     }
     assert doc["synthesis"] == {"mode": "propose", "warning": None}
+    assert doc["trust"] == {"untrusted": [], "sentence": None}
     assert doc["network"] is None
 
 
 def test_auto_mode_says_its_risk(edgar, tmp_path):
-    config(tmp_path, '[skills]\nsynthesis = "auto"\n')
+    config(tmp_path, '[skills]\nsynthesis = "auto"\n', trusted=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0
     assert "synthesis: auto (skills from passing turns are written into .edgar/skills/learned/" in result.out
@@ -76,7 +81,7 @@ def test_auto_mode_says_its_risk(edgar, tmp_path):
 
 
 def test_controller_off_says_learning_is_inert(edgar, tmp_path):
-    config(tmp_path, "[controller]\nenabled = false\n")
+    config(tmp_path, "[controller]\nenabled = false\n", trusted=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert (
         "controller: off; the controller is switched off (controller.enabled = false): learning is inert"
@@ -118,7 +123,11 @@ def test_unknown_provider_is_reported(edgar, tmp_path):
 
 def test_openai_setup_is_shown_without_the_key(edgar, tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    config(tmp_path, '[model]\nprovider = "openai"\nname = "local"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    config(
+        tmp_path,
+        '[model]\nprovider = "openai"\nname = "local"\nbase_url = "http://127.0.0.1:9/v1"\n',
+        trusted=True,
+    )
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0
     assert (
@@ -134,6 +143,7 @@ def test_key_variable_unset_needs_attention_and_names_it(edgar, tmp_path):
     config(
         tmp_path,
         '[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://h:1/v1"\napi_key_env = "TEAM_KEY"\n',
+        trusted=True,
     )
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 1
@@ -141,7 +151,9 @@ def test_key_variable_unset_needs_attention_and_names_it(edgar, tmp_path):
 
 
 def test_base_url_without_scheme_needs_attention(edgar, tmp_path):
-    config(tmp_path, '[model]\nprovider = "openai"\nname = "m"\nbase_url = "localhost:8080/v1"\n')
+    config(
+        tmp_path, '[model]\nprovider = "openai"\nname = "m"\nbase_url = "localhost:8080/v1"\n', trusted=True
+    )
     result = edgar("--root", str(tmp_path), "--json", "doctor")
     assert result.code == 1
     assert "must start with http:// or https://" in result.json()["model"]["problem"]
@@ -206,7 +218,7 @@ def test_network_with_offline_needs_nothing(edgar, tmp_path):
 
 def test_network_reaches_the_provider(edgar, tmp_path, api, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n')
+    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n', trusted=True)
     result = edgar("--root", str(tmp_path), "doctor", "--network")
     assert result.code == 0, result
     assert "network: ok: answered in" in result.out
@@ -218,7 +230,11 @@ def test_network_failure_needs_attention_and_never_shows_the_key(edgar, tmp_path
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
     port = api.port if mode != "refused" else free_port()
     api.mode = mode
-    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://127.0.0.1:{port}/v1"\n')
+    config(
+        tmp_path,
+        f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://127.0.0.1:{port}/v1"\n',
+        trusted=True,
+    )
     result = edgar("--root", str(tmp_path), "doctor", "--network")
     assert result.code == 1
     assert "network: failed: openai provider:" in result.out
@@ -228,14 +244,14 @@ def test_network_failure_needs_attention_and_never_shows_the_key(edgar, tmp_path
 
 
 def test_doctor_without_network_makes_no_request(edgar, tmp_path, api, monkeypatch):
-    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n')
+    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n', trusted=True)
     assert edgar("--root", str(tmp_path), "doctor").code == 0
     assert api.requests == []
 
 
 def test_doctor_shows_the_declared_check(edgar, tmp_path):
     assert "declared check: none" in edgar("--root", str(tmp_path), "doctor").out
-    config(tmp_path, '[check]\ncommand = ["python3", "-m", "pytest", "-q"]\ntimeout_s = 120\n')
+    config(tmp_path, '[check]\ncommand = ["python3", "-m", "pytest", "-q"]\ntimeout_s = 120\n', trusted=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert "declared check: python3 -m pytest -q (timeout 120 s)" in result.out
     assert result.code == 0
@@ -392,13 +408,13 @@ def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_
     assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "ship it to prod").code == 0
     assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "push the release live").code == 0
     assert edgar("--root", str(tmp_path), "skills", "teach", "none", "thanks!").code == 0
-    with (tmp_path / ".edgar" / "routing-examples.jsonl").open("a") as log:
+    with (state_of(tmp_path) / "routing-examples.jsonl").open("a") as log:
         log.write(json.dumps({"skill": "gone-skill", "text": "do the old thing", "source": "agent"}) + "\n")
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0, result
     assert (
         "routing examples: 2 of 1 skill(s), 1 of none, 1 of skills not discovered now "
-        "(.edgar/routing-examples.jsonl)" in result.out
+        f"({state_of(tmp_path) / 'routing-examples.jsonl'})" in result.out
     )
     doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
     assert doc["examples"]["unused"] == ["gone-skill"]
@@ -407,9 +423,154 @@ def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_
 
 
 def test_a_routing_examples_file_that_is_a_folder_needs_attention(edgar, tmp_path):
-    (tmp_path / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    (state_of(tmp_path) / "routing-examples.jsonl").mkdir(parents=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 1
     assert "routing examples:" in result.out
     assert "is a folder, not a file of examples" in result.out
     assert "Traceback" not in result.err
+
+
+def test_keys_an_untrusted_project_config_sets_need_attention(edgar, tmp_path):
+    config(tmp_path, '[check]\ncommand = ["make", "test"]\n[skills]\nsynthesis = "auto"\n')
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    sentence = (
+        f"{tmp_path}/.edgar/config.toml sets check.command, skills.synthesis, which take effect only once "
+        f"you trust this file: run `edgar --root {tmp_path} trust`"
+    )
+    assert f"trust: {sentence}" in result.out.splitlines()
+    assert f"- trust: {sentence}" in result.out.splitlines()
+    assert "synthesis: propose" in result.out  # what is in force, not what the file says
+    assert "declared check: none" in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["trust"] == {"untrusted": ["check.command", "skills.synthesis"], "sentence": sentence}
+    assert edgar("--root", str(tmp_path), "trust").code == 0
+    trusted = edgar("--root", str(tmp_path), "doctor")
+    assert "trust:" not in trusted.out
+    assert "declared check: make test" in trusted.out
+
+
+def test_doctor_names_the_state_folder_and_says_what_the_checkout_holds_at_the_old_places_is_ignored(
+    edgar, tmp_path
+):
+    for old in ("cache/routing.json", "routing-examples.jsonl", "suggestions/s.jsonl"):
+        (tmp_path / ".edgar" / old).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / ".edgar" / old).write_text("{}\n")
+    result = edgar("--root", str(tmp_path), "doctor")
+    state = state_of(tmp_path)
+    assert f"derived data: {state} (" in result.out
+    assert (
+        f"  .edgar/cache, .edgar/routing-examples.jsonl, .edgar/suggestions: in the project, where edgar no "
+        f"longer reads derived data; ignored (edgar keeps its own in {state})"
+    ) in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["derived"]["ignored"] == [
+        ".edgar/cache",
+        ".edgar/routing-examples.jsonl",
+        ".edgar/suggestions",
+    ]
+
+
+def test_a_state_folder_others_can_read_needs_attention(edgar, tmp_path):
+    state = state_of(tmp_path)
+    state.mkdir(parents=True)
+    state.chmod(0o755)
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    assert f"- derived data: {state} can be read by other users (mode 755); `chmod 700 {state}`" in result.out
+    state.chmod(0o700)
+    assert edgar("--root", str(tmp_path), "doctor").code == 0
+
+
+def test_a_password_in_the_base_url_is_never_printed(edgar, tmp_path):
+    (Path(os.environ["EDGAR_HOME"]) / "config.toml").write_text(
+        '[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://bob:Hunter2Horse@127.0.0.1:9/v1"\n'
+    )
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert 'model: openai, model "m" at http://bob:[REDACTED]@127.0.0.1:9/v1/chat/completions' in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["model"]["url"] == "http://bob:[REDACTED]@127.0.0.1:9/v1/chat/completions"
+    network = edgar("--root", str(tmp_path), "doctor", "--network")
+    assert "Hunter2Horse" not in result.out + result.err + json.dumps(doc) + network.out + network.err
+
+
+def test_a_key_in_the_model_command_is_never_printed(edgar, tmp_path):
+    key = "sk-proj-" + "Ab3" * 10
+    (Path(os.environ["EDGAR_HOME"]) / "config.toml").write_text(
+        f'[model]\nprovider = "command"\ncommand = ["llm", "--key", "{key}", "--url=https://me:pw9@h.example"]\n'
+    )
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert "model: command: runs llm --key [REDACTED] --url=https://me:[REDACTED]@h.example" in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert key not in result.out + json.dumps(doc)
+    assert "pw9" not in result.out + json.dumps(doc)
+
+
+def _gone_pid():
+    """The id of a process that has exited and been reaped."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    return int(done.stdout)
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        ".edgar/skills/deploy-notes",  # a hand skill a patch proposal was read from
+        ".edgar",
+        ".edgar/skills",
+    ],
+)
+def test_doctor_removes_what_a_killed_write_left_anywhere_under_edgar(edgar, tmp_path, folder):
+    pid = _gone_pid()
+    where = tmp_path / folder
+    where.mkdir(parents=True, exist_ok=True)
+    left = where / f".SKILL.md.{pid}.140230.tmp"
+    left.write_text("half a skill")
+    kept = where / "notes.tmp"  # not the atomic helper's name: never touched
+    kept.write_text("mine")
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert f"removed {folder}/{left.name} (a write killed before it finished left it)" in result.out
+    assert not left.exists()
+    assert kept.read_text() == "mine"
+    assert result.code == 0, result
+
+
+def test_doctor_removes_what_a_killed_write_left_in_the_persons_own_folder(edgar, tmp_path):
+    pid = _gone_pid()
+    left = Path(os.environ["EDGAR_HOME"]) / "skills" / "mine" / f".SKILL.md.{pid}.1.tmp"
+    left.parent.mkdir(parents=True)
+    left.write_text("half")
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["places"]["temp_removed"] == [str(left)]
+    assert not left.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's state in /proc")
+def test_a_killed_writer_not_yet_reaped_is_gone_and_its_temp_file_is_removed(edgar, tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        left = tmp_path / ".edgar" / "versions" / f".abc.{proc.pid}.1.tmp"
+        left.parent.mkdir(parents=True)
+        left.write_text("half")
+        os.kill(proc.pid, signal.SIGKILL)
+        # Killed, and not waited for: the process lingers until its parent reads its status.
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+        doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+        assert doc["places"]["temp_removed"] == [f".edgar/versions/{left.name}"]
+        assert not left.exists()
+    finally:
+        proc.kill()
+        proc.wait()

@@ -340,7 +340,7 @@ ERRORS = [
     ("---\nname: x\n--- second\n---\n", 3, "second YAML document"),
     ("---\nmetadata:\n\tauthor: me\n---\n", 3, "tab characters are not allowed for indentation"),
     ("---\nname: x\n\t\ndescription: y\n---\n", 3, "tab characters are not allowed for indentation"),
-    ("---\nname: x\ndescription:\tfoo\n---\n", 3, "tab characters are not allowed after ':'"),
+    ("---\nname: x\ndescription:\tfoo\n---\n", 3, "tab characters are not allowed after 'description:'"),
     ("---\nname: x\ndescription: a\tb\n---\n", 3, "tab characters are not allowed in a plain value"),
     ("---\nname: x\nd: 'a'\t\n---\n", 3, "tab"),
     ('---\nname: x\ndescription: "foo\n---\n', 3, "unclosed double quote"),
@@ -500,11 +500,35 @@ def test_a_bad_character_in_another_key_is_a_warning():
         ("---\nname: x\nname: y\n---\n", 3),
         ("---\nname: x\ndescription: a\x07b\n---\n", 3),
         ("---\nlicense: MIT\nname: [a, {b]\n---\n", 3),
+        ("---\nname:\tx\ndescription: d\n---\n", 2),
+        ("---\nname: x\ndescription:\tDoes a thing.\n---\n", 3),
+        ('---\n"name":\tx\ndescription: d\n---\n', 2),
+        ("---\nname\t: x\ndescription: d\n---\n", 2),
     ],
 )
 def test_a_problem_in_name_or_description_refuses_the_file(text, line):
     with pytest.raises(FrontmatterError, match=rf"^SKILL\.md:{line}: "):
         parse_skill(text, "SKILL.md")
+
+
+@pytest.mark.parametrize("key", ["name", "description", "license", "compatibility"])
+def test_a_tab_after_a_key_is_refused_as_pyyaml_refuses_it_with_the_file_and_line(key):
+    values = {"name": "demo", "description": "Does a thing.", "license": "MIT", "compatibility": "any"}
+    lines = [f"{k}:{chr(9) if k == key else ' '}{v}" for k, v in values.items()]
+    text = "---\n" + "\n".join(lines) + "\n---\nbody\n"
+    with pytest.raises(yaml.YAMLError, match="found character '\\\\t' that cannot start any token"):
+        yaml.safe_load(text.split("---\n")[1])
+    line = 2 + list(values).index(key)
+    sentence = f"SKILL.md:{line}: tab characters are not allowed after '{key}:'; use a space"
+    if key in {"name", "description"}:
+        # A skill without its name or description is not one: never read as if the key were absent.
+        with pytest.raises(FrontmatterError) as err:
+            parse_skill(text, "SKILL.md")
+        assert str(err.value) == sentence
+    else:
+        parsed = parse_skill(text, "SKILL.md")
+        assert key not in parsed.data
+        assert parsed.warnings == (sentence,)
 
 
 def test_a_leading_byte_order_mark_is_read_past_with_a_warning():
@@ -581,7 +605,7 @@ def test_read_skill_follows_a_link_to_a_plain_file(tmp_path):
 
 
 def test_read_skill_refuses_a_file_larger_than_the_cap(tmp_path):
-    from edgar_min.skills.frontmatter import MAX_SKILL_BYTES
+    from edgar_min.skills.skillfile import MAX_SKILL_BYTES
 
     path = tmp_path / "SKILL.md"
     path.write_bytes(b"---\nname: x\ndescription: y\n---\n" + b"a" * MAX_SKILL_BYTES)

@@ -236,3 +236,15 @@ def test_apply_in_off_writes_nothing(layout):
     assert outcome.outcome == "off"
     assert not Path(layout.proposals).exists()
     assert not Path(layout.learned).exists()
+
+
+@pytest.mark.parametrize("name", ["DB_PASS=Hunter2Horse", "curl -u alice:Hunter2Horse"])
+def test_a_refused_name_holding_a_secret_is_logged_and_shown_redacted(layout, name):
+    g, _ = gate(layout, reply=f"name: {name}\ndescription: Bump a pin and refresh the lock.\n\n{BODY}")
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "[REDACTED]" in outcome.message
+    logged = Path(layout.rejections).read_text()
+    assert "[REDACTED]" in logged
+    for text in (outcome.message, logged):
+        assert "Hunter2Horse" not in text

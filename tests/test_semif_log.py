@@ -121,3 +121,13 @@ def test_a_host_name_is_made_safe_as_its_pattern_says(raw):
     with mock.patch.object(os, "uname", return_value=mock.Mock(nodename=raw)):
         got = host_name()
     assert got == (re.sub(r"[^A-Za-z0-9_-]+", "-", raw).strip("-")[:64] or "host")
+
+
+def test_a_label_a_person_typed_is_kept_redacted(layout):
+    config = load_config(layout)
+    result = decide(layout, config, "draft an email", "Which?", OPTIONS)
+    label = DecisionLog.of(layout).relabel(result.request.id, "it worked with DB_PASS=Hunter2Horse \x1b[2J")
+    assert label["observed_outcome"] == "it worked with DB_PASS=[REDACTED] "
+    kept = "".join(p.read_text() for p in Path(layout.decisions).rglob("*.jsonl"))
+    assert "Hunter2Horse" not in kept
+    assert "\\u001b" not in kept

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 from suggestfiles import write_skills
 
 CLIP = "turn this clip of the cat into a looping reaction for the team chat"
@@ -20,7 +20,7 @@ def project(tmp_path):
 
 
 def examples_file(project):
-    return project / ".edgar" / "routing-examples.jsonl"
+    return state_of(project) / "routing-examples.jsonl"
 
 
 def test_teach_a_discovered_skill_then_a_new_phrasing_gets_it(project, edgar):
@@ -163,16 +163,17 @@ def test_teach_in_json_for_a_skill_and_the_none_card_stays_out_of_the_index(proj
     assert len(names) == 9
 
 
-def test_examples_shows_a_terminal_escape_in_a_text_but_never_sends_it(project, edgar):
+def test_a_terminal_escape_in_a_taught_text_is_never_kept(project, edgar):
     pasted = "merge these pdfs \x1b]0;owned\x07 and \x1b[2J rotate page 2"
     edgar("--root", str(project), "skills", "teach", "pdf", pasted)
     shown = edgar("--root", str(project), "skills", "examples", "pdf").out
-    assert "\x1b" not in shown
-    assert "\x07" not in shown
-    assert "\\x1b]0;owned\\x07" in shown
-    # The text itself is kept as typed: --json carries it exactly.
+    assert "merge these pdfs and rotate page 2" in shown
+    # The file holds what a terminal showed of it, and nothing it would have obeyed.
     doc = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
-    assert doc["examples"][0]["texts"] == [pasted]
+    assert doc["examples"][0]["texts"] == ["merge these pdfs and rotate page 2"]
+    kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
+    assert "owned" not in kept
+    assert "\\u001b" not in kept
 
 
 @pytest.mark.model

@@ -137,6 +137,20 @@ def test_secret_looking_tokens_are_redacted_from_prompt_and_corrections(secret):
     assert "[REDACTED]" in turn.prompt
 
 
+def test_the_typed_fields_keep_no_terminal_escape():
+    pasted = "fix the build: it prints \x1b[31mFAILED\x1b[0m\x1b]0;pwned\x07\x1b[2J and \x9b2J\r\nthen stops"
+    turn = parse_turn({"prompt": pasted, "corrections": [f"no, {pasted}"]})
+    assert turn.prompt == "fix the build: it prints FAILED and \nthen stops"
+    assert turn.corrections == ("no, fix the build: it prints FAILED and \nthen stops",)
+
+
+def test_a_prompt_of_terminal_escapes_alone_is_refused_and_such_a_correction_dropped():
+    with pytest.raises(BadInput, match="'prompt' holds only control characters"):
+        parse_turn({"prompt": "\x1b[2J\x1b]0;title\x07"})
+    turn = parse_turn({"prompt": "fix the build", "corrections": ["\x1b[31m", "use the lock file"]})
+    assert turn.corrections == ("use the lock file",)
+
+
 def test_redaction_keeps_ordinary_text():
     text = "bump the httpx pin in src/app/settings/config_loader.py to 0.27.2, then run make test"
     assert redact(text) == text

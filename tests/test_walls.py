@@ -192,3 +192,74 @@ def test_real_skills_from_public_repositories_are_not_degenerate():
         ]
     assert len(found) >= 6
     assert {name: p for name, p in found.items() if p} == {}
+
+
+def test_a_url_with_a_password_is_refused_without_quoting_the_password():
+    found = problems(with_step("Clone https://deploy:Hunter2Horse@git.example.com/org/repo first."))
+    assert "it names a URL ('https://git.example.com/...'); a skill gives the general procedure" in found
+    found = problems(with_step("Then open redis://:Hunter2Horse@cache.internal for the keys."))
+    assert not [p for p in found if "Hunter2Horse" in p], found
+
+
+def test_what_a_refusal_quotes_is_redacted():
+    line = "Export DB_PASSWORD=Hunter2Horse in the shell before the tests."
+    found = problems(with_step(f"{line} {line} {line}"))
+    assert any(
+        "it repeats a line or sentence 3 or more times ('export db_password=[REDACTED]" in p for p in found
+    )
+    assert not [p for p in found if "hunter2horse" in p.lower()], found
+
+
+INVENTING_MODEL = """
+import sys
+sys.stdin.read()
+print("name: repo-clone-deploy")
+print("description: Clone the repository and deploy it.")
+print("## When to use")
+print("When the repository must be cloned before a deploy.")
+print("## Procedure")
+print("1. Clone https://deploy:Hunter2Horse@git.example.com/org/repo with git.")
+print("2. Run the deploy script from the clone.")
+print("## Pitfalls")
+print("- A shallow clone misses the tags the deploy reads.")
+print("## Verification")
+print("The deploy script exits with status zero.")
+"""
+
+
+def test_a_refusal_of_a_url_password_never_carries_it_to_output_or_logs(edgar, tmp_path, monkeypatch):
+    import json
+    import sys
+
+    from transcripts import SESSION, Claude, stdin_bytes
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    (tmp_path / "model.py").write_text(INVENTING_MODEL)
+    model = [
+        "--set",
+        "model.provider=command",
+        "--set",
+        f"model.command={json.dumps([sys.executable, str(tmp_path / 'model.py')])}",
+    ]
+    turn = {
+        "prompt": "clone the repo and deploy it",
+        "corrections": ["no, clone it first"],
+        "tools": ["shell", "shell"],
+        "verification": "passed",
+    }
+    (tmp_path / "turn.json").write_text(json.dumps(turn))
+    learned = edgar("--root", str(root), *model, "learn", str(tmp_path / "turn.json"))
+    assert "names a URL ('https://git.example.com/...')" in learned.out
+    t = Claude().user("clone the repo and deploy it")
+    t.tool("t1", "Bash", {"command": "git clone"}).reject("t1", "no, clone it first")
+    stdin_bytes(
+        monkeypatch,
+        json.dumps({"session_id": SESSION, "transcript_path": str(t.write(tmp_path / "t.jsonl"))}).encode(),
+    )
+    stopped = edgar("--root", str(root), *model, "hook", "stop")
+    assert "names a URL ('https://git.example.com/...')" in stopped.out
+    logs = [root / ".edgar" / "rejections.jsonl", root / ".edgar" / "hook-problems.jsonl"]
+    assert all(log.is_file() for log in logs)
+    for text in (learned.out, learned.err, stopped.out, *(log.read_text() for log in logs)):
+        assert "Hunter2Horse" not in text

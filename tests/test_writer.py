@@ -72,7 +72,14 @@ def test_learned_lands_in_learned(layout):
         ("```\n" + BODY + "```\n", "missing section(s): When to use, Procedure, Pitfalls, Verification"),
         (BODY.replace("## Verification", "```\n## Verification\n```"), "missing section(s): Verification"),
         (BODY + "x" * MAX_BODY_CHARS, "the limit is"),
-        (BODY + "\x00", "NUL"),
+        (BODY + "\x00", "control character ('\\x00') on its line"),
+        (
+            BODY + "Then \x1b[31mred\x1b[0m.\n",
+            f"control character ('\\x1b') on its line {BODY.count(chr(10)) + 1};",
+        ),
+        (BODY.replace("## Pitfalls", "\x1b]0;title\x07## Pitfalls"), "control character ('\\x1b')"),
+        ("\x1b[2J" + BODY, "control character ('\\x1b') on its line 1;"),
+        (BODY + "a one-character CSI \x9b2J\n", "control character ('\\x9b')"),
     ],
 )
 def test_a_body_out_of_shape_is_refused_and_nothing_is_written(layout, body, words):

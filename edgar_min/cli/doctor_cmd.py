@@ -1,12 +1,15 @@
 """`edgar doctor [--network]`: what edgar would do here, and what needs a person's attention.
 
 It reads and changes nothing, with one exception: a temp file that a killed write
-left behind (`.NAME.PID.THREAD.tmp`) is removed when that is safe, meaning the
-process named in it is no longer running here, or the file is over an hour old
-(a write takes milliseconds), and it is a plain file reached without a link.
+left behind (`.NAME.PID.THREAD.tmp`) anywhere in the project's `.edgar/` and
+`data/` or the person's own edgar folder is removed, and named, when that is
+safe, meaning the process named in it is no longer running here (or was killed
+and not yet reaped), or the file is over an hour old (a write takes
+milliseconds), and it is a plain file reached without a link.
 Only `--network` reaches out to the configured provider. Exit 0 when healthy, 1
 when something needs attention. No key is ever shown: only the name of the
-variable it is read from, and whether it is set.
+variable it is read from, and whether it is set; a password in a URL, or a
+secret in the model command, is shown as `[REDACTED]`.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
     from edgar_min.errors import EdgarError
+    from edgar_min.learning.redact import redact
     from edgar_min.models import get_provider
 
     model = config.model
@@ -59,10 +63,13 @@ def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tup
     for attr in ("url", "base_url_source", "key_env"):
         if hasattr(provider, attr):
             report[attr] = getattr(provider, attr)
+    if "url" in report:
+        # A base URL may carry a password (`https://user:pass@host`): shown masked, never as set.
+        report["url"] = redact(report["url"])
     if hasattr(provider, "has_key"):
         report["key_set"] = bool(provider.has_key)
     if hasattr(provider, "command"):
-        report["command"] = list(provider.command)
+        report["command"] = [redact(part) for part in provider.command]
     return report, provider
 
 
@@ -126,7 +133,7 @@ TEMP_STALE_S = 3600.0
 
 
 def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
-    """Links and misplaced files where edgar writes, and temp files killed writes left behind."""
+    """Links and misplaced files where edgar writes, and temp files killed writes left in its folders."""
     import stat
     import time
 
@@ -134,16 +141,29 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     from edgar_min.errors import EdgarError
 
     found: dict[str, list[str]] = {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
-    folders = []
-    for place in layout.machine_owned:
-        kind = _reach(layout, place, found)
-        if kind == "folder":
-            folders.append(place)
-    data = os.path.join(layout.root, "data")
-    if os.path.isdir(data) and not os.path.islink(data):
-        folders.append(data)
+    owned = [
+        place
+        for base, places in ((layout.root, layout.machine_owned), (layout.state, layout.state_owned))
+        for place in places
+        if _reach(layout, base, place, found) == "folder"
+    ]
+    # A killed write may have been in any folder edgar writes in: all of the project's `.edgar/`
+    # (hand skills and the config too), `data/`, and the person's own edgar folder (its state
+    # folders included). A link is reported only inside the places edgar fills on its own: a
+    # hand skill may be a link.
+    walked: list[str] = []
     now = time.time()
-    for folder in folders:
+    for folder, root in (
+        (layout.edgar, layout.root),
+        (os.path.join(layout.root, "data"), layout.root),
+        (layout.home, layout.home),
+    ):
+        if not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        real = os.path.realpath(folder)
+        if any(real == w or real.startswith(w + os.sep) for w in walked):
+            continue  # the person's folder is the project's `.edgar/` when the project is their home
+        walked.append(real)
         for top, dirs, files in os.walk(folder):
             for name in sorted(dirs + files):
                 path = os.path.join(top, name)
@@ -151,8 +171,9 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                     st = os.lstat(path)
                 except OSError:
                     continue
-                if stat.S_ISLNK(st.st_mode) and folder != data:
-                    found["links"].append(_link_line(layout, path))
+                if stat.S_ISLNK(st.st_mode):
+                    if any(path.startswith(place + os.sep) for place in owned):
+                        found["links"].append(_link_line(layout, path))
                     continue
                 pid = temp_file_pid(name)
                 if pid is None or not stat.S_ISREG(st.st_mode):
@@ -160,7 +181,7 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
                 shown = layout.relative(path)
                 if _leftover(pid, st.st_mtime, now):
                     try:
-                        remove_tree(path, root=layout.root)
+                        remove_tree(path, root=root)
                     except (OSError, EdgarError):
                         found["temp_kept"].append(shown)
                     else:
@@ -178,13 +199,14 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     return found
 
 
-def _reach(layout: Layout, place: str, found: dict[str, list[str]]) -> Reached:
-    """Walk from the root to `place` without following links, noting a link or a misplaced file."""
+def _reach(layout: Layout, base: str, place: str, found: dict[str, list[str]]) -> Reached:
+    """Walk from `base` (the root, or the state folder) to `place` without following links,
+    noting a link or a misplaced file."""
     import stat
 
     is_file = place.endswith(".jsonl")
-    current = layout.root
-    parts = layout.relative(place).split(os.sep)
+    current = base
+    parts = os.path.relpath(place, base).split(os.sep)
     for at, part in enumerate(parts, 1):
         current = os.path.join(current, part)
         try:
@@ -220,6 +242,27 @@ def _link_line(layout: Layout, path: str) -> str:
     return f"{layout.relative(path)} is a symbolic link{target}"
 
 
+def _derived(layout: Layout, attention: list[str]) -> dict[str, Any]:
+    """Where this person's derived data for the project is, whether only they can read it, and what
+    a checkout holds at the places in the tree where it once was (ignored)."""
+    import stat
+
+    try:
+        mode = stat.S_IMODE(os.stat(layout.state).st_mode)
+    except OSError:
+        mode = None
+    if mode is not None and mode & 0o077:
+        attention.append(
+            f"derived data: {layout.state} can be read by other users (mode {mode:o}); "
+            f"`chmod 700 {layout.state}` makes it yours alone"
+        )
+    return {
+        "state": layout.state,
+        "mode": None if mode is None else f"{mode:o}",
+        "ignored": [layout.relative(p) for p in layout.former_state if os.path.lexists(p)],
+    }
+
+
 def _leftover(pid: int, mtime: float, now: float) -> bool:
     """True when no running write can own a temp file: its process is gone, or it is stale."""
     if now - mtime > TEMP_STALE_S or pid <= 0:
@@ -233,7 +276,19 @@ def _leftover(pid: int, mtime: float, now: float) -> bool:
         return True
     except (PermissionError, OverflowError, OSError):
         return False
-    return False
+    return _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Whether `pid` was killed and waits only for its parent to read its status (Linux's `/proc`)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return False
+    # The state follows the command name, which ends at the last ')' and may hold anything.
+    at = stat.rfind(b")")
+    return stat[at + 2 : at + 3] == b"Z"
 
 
 def _count_lines(path: object) -> int:
@@ -295,6 +350,13 @@ def diagnose(
         attention.append(f"config: {exc.message}")
         config = Config()
         report["config"] = {"sources": [], "error": exc.message}
+    sentence = None
+    if config.untrusted:
+        from edgar_min.trust import untrusted_sentence
+
+        sentence = untrusted_sentence(layout, config.untrusted)
+        attention.append(f"trust: {sentence}")
+    report["trust"] = {"untrusted": list(config.untrusted), "sentence": sentence}
     mode = config.skills.synthesis
     report["synthesis"] = {"mode": mode, "warning": AUTO_SYNTHESIS if mode == "auto" else None}
     enabled = config.controller.enabled
@@ -302,6 +364,7 @@ def diagnose(
     report["model"], provider = _model(config, environ, attention)
     report["skills"] = _skills(layout, attention)
     report["places"] = _places(layout, attention)
+    report["derived"] = _derived(layout, attention)
     report["check"] = describe_check(config.check)
     # One pass over the store serves both the store's health and the skills' evidence.
     evidence = collect(layout, config)
@@ -428,6 +491,8 @@ def cmd_doctor(ctx: Context) -> int:
     config = report["config"]
     layers = " -> ".join(config["sources"]) if config["sources"] else "(unreadable)"
     ctx.out(f"config, lowest layer first: {layers}")
+    if report["trust"]["sentence"]:
+        ctx.out(f"trust: {report['trust']['sentence']}")
     skills = report["skills"]
     ctx.out(
         f"skills: {skills['count']} ({skills['hand']} hand-authored, {skills['learned']} learned), "
@@ -446,6 +511,16 @@ def cmd_doctor(ctx: Context) -> int:
     )
     for shown in places["temp_removed"]:
         ctx.out(f"  removed {shown} (a write killed before it finished left it)")
+    derived = report["derived"]
+    ctx.out(
+        f"derived data: {derived['state']} (routing cache, routing examples, what each session was "
+        "handed, refused replies; yours, outside the project)"
+    )
+    if derived["ignored"]:
+        ctx.out(
+            f"  {', '.join(derived['ignored'])}: in the project, where edgar no longer reads derived data; "
+            f"ignored (edgar keeps its own in {derived['state']})"
+        )
     ctx.out(report["check"])
     ctx.out(f"proposals waiting: {report['proposals']['waiting']}")
     histories = report["histories"]

@@ -17,6 +17,7 @@ import time
 from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.learning.redact import redact
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import triggers
 from edgar_min.logfile import append_row, timestamp
@@ -127,8 +128,11 @@ def log_rejection(
 ) -> None:
     """Append one JSON line to `.edgar/rejections.jsonl`: when, which trigger, which skill, why.
 
-    A `reply` the model gave is kept beside it for a person (`edgar skills rejections`).
+    A `reply` the model gave is kept beside it for a person (`edgar skills rejections`). The
+    sentence and the name are redacted: a refusal may quote what it refused.
     """
+    error = redact(error)
+    skill = None if skill is None else redact(skill)
     row = {"time": timestamp(), "trigger": trigger, "skill": skill, "session": session, "error": error}
     if reply is not None:
         row["kept"] = rejected.keep(

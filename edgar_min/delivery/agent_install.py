@@ -14,12 +14,14 @@ the events are called, and the unit of a timeout:
   `hooksConfig.enabled` is true, which install sets when the file does not say.
 
 The person's own file is the default: nothing is written into the project, and each command
-runs edgar only when the agent's session is in this project (`case "$PWD/" in ROOT/*)`;
+runs edgar only when the agent's session is in this project (`case "$PWD"/ in ROOT/*)`;
 Gemini CLI's `$GEMINI_PROJECT_DIR`), so other projects never see it. `shared` writes the
-project's file instead. Every other key and hook stays as it was; a second install changes
-nothing; a moved edgar replaces its old commands; uninstall takes edgar's entries out, and
-puts back the very bytes the file had before the first install when nothing else changed
-(or removes the file install made).
+project's file instead. The guarantees are Claude Code's (`delivery/install.py`, whose reading,
+command guard, plan and record of before this module uses): every other key and hook stays as
+it was; each command exits 0 whatever happened; a second install changes nothing; a moved
+edgar replaces its old commands; uninstall takes edgar's entries out, and puts back the very
+bytes the file had before the first install when nothing else changed (or removes the file,
+and the folder, install made).
 """
 
 from __future__ import annotations
@@ -29,11 +31,17 @@ import os
 import shlex
 
 from edgar_min import jsoncodec
-from edgar_min.atomic import remove_tree, write_text
-from edgar_min.digests import sha1_hex
+from edgar_min.delivery.install import (
+    TIMEOUT_MARGIN_S,
+    Before,
+    Change,
+    InstallPlan,
+    hook_command,
+    hook_groups,
+    read_settings,
+)
 from edgar_min.errors import BadInput
 from edgar_min.layout import person_home
-from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 
@@ -43,17 +51,7 @@ if TYPE_CHECKING:
 
     Agent = Literal["codex", "gemini"]
 
-__all__ = [
-    "FORMATS",
-    "AgentPlan",
-    "Before",
-    "HookFormat",
-    "apply_plan",
-    "hooks_file",
-    "plan_install",
-    "read_before",
-    "trust_steps",
-]
+__all__ = ["FORMATS", "AgentPlan", "HookFormat", "agent_command", "hooks_file", "plan_install", "trust_steps"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +64,10 @@ class HookFormat:
     per_second: int  # a timeout in seconds is written as this many units
     named: bool  # each entry carries a `name` the agent lists it by
     switch: bool  # hooks run only while `hooksConfig.enabled` is true
-    # The session's folder as the hook's shell sees it. Gemini CLI expands `$NAME` in a hook's
-    # command itself, from its own environment (where `PWD` is wherever it was started): its
-    # `GEMINI_PROJECT_DIR` is the project. Codex leaves the command to the shell, run in the
-    # session's folder.
+    # The session's folder as the hook's shell sees it. Codex leaves the command to the shell,
+    # run in the session's folder. Gemini CLI puts `$NAME`s of its own environment into its
+    # settings as it reads them (`PWD` is wherever it was started), and `$GEMINI_PROJECT_DIR`
+    # into a hook's command, quoted for the shell, as it runs it.
     here: str
 
 
@@ -81,7 +79,7 @@ FORMATS: dict[str, HookFormat] = {
         per_second=1,
         named=False,
         switch=False,
-        here="$PWD",
+        here='"$PWD"',
     ),
     "gemini": HookFormat(
         "gemini",
@@ -90,46 +88,23 @@ FORMATS: dict[str, HookFormat] = {
         per_second=1000,
         named=True,
         switch=True,
-        here="$GEMINI_PROJECT_DIR",
+        here="$GEMINI_PROJECT_DIR",  # not in quotes: Gemini CLI quotes the folder it puts in
     ),
 }
 # An edgar hook command: runs edgar (the pyz, the script, or the module) with `hook EVENT`, at the
-# end of the command or of the `case` branch that keeps it to one project.
-_OURS = lazy(r"(?:edgar|edgar_min)\S*\b.*?\shook\s+(session-start|user-prompt-submit|stop)(?:\s*$|\s*;;)")
-# The agent's own limit on a hook, a little above edgar's own bound so that edgar's fires first.
-TIMEOUT_MARGIN_S = 10
-MAX_FILE_BYTES = 4_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One change to the file: `added`, `replaced` or `removed`, for an event, with the command."""
-
-    action: str
-    event: str
-    command: str
-
-    def line(self) -> str:
-        return f"{self.action} {self.event} hook: {self.command}"
+# end of the command, before the `||` of the guard that exits 0, or at the end of a `case` branch.
+_OURS = lazy(
+    r"(?:edgar|edgar_min)\S*\b.*?\shook\s+(session-start|user-prompt-submit|stop)(?:\s*$|\s+\|\|\s|\s*;;)"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class AgentPlan:
-    """The hook file, what becomes of it, and the changes.
+    """What becomes of an agent's hook file (`plan`, as for Claude Code's settings), and what
+    becomes of Gemini CLI's switch: install set `hooksConfig.enabled` (`switched_on`), or the
+    person has it false (`switched_off`)."""
 
-    `text` is the new text (None: left as it is, or removed when `remove`); `current` what it
-    holds now (None: no file); `restored`: uninstall puts back the bytes it had before install;
-    `switched_on`: install set `hooksConfig.enabled`; `switched_off`: the person has it false.
-    """
-
-    path: str
-    text: str | None
-    changes: tuple[Change, ...]
-    current: str | None = None
-    had_hooks: bool = False
-    remove: bool = False
-    remove_folder: bool = False
-    restored: bool = False
+    plan: InstallPlan
     switched_on: bool = False
     switched_off: bool = False
 
@@ -146,55 +121,14 @@ def hooks_file(agent: Agent, root: str, *, shared: bool, environ: dict[str, str]
     return os.path.join(env.get("GEMINI_CLI_HOME") or person_home(), ".gemini", "settings.json")
 
 
-def hook_command(base: str, root: str, event: str, *, shared: bool, here: str = "$PWD") -> str:
-    """The shell command the agent runs for `event`; the person's own file keeps it to sessions
-    whose folder (`here`) is `root` or inside it."""
-    quoted = shlex.quote(root)
-    command = f"{base} --root {quoted} hook {event}"
+def agent_command(base: str, root: str, event: str, *, agent: Agent, shared: bool) -> str:
+    """The shell command the agent runs for `event`: edgar's hook, exiting 0 whatever happened
+    (`delivery/install.py`); the person's own file keeps it to sessions in `root` or inside it."""
+    command = hook_command(base, event, root=shlex.quote(root), agent=agent)
     if shared:
         return command
     inside = shlex.quote(root.rstrip("/") + "/")
-    return f'case "{here}/" in {inside}*) {command};; esac'
-
-
-def _read(path: str) -> tuple[str | None, dict[str, Any]]:
-    """The file's text (None: no file) and its JSON object; `BadInput` with a sentence otherwise."""
-    try:
-        raw = read_capped(path, MAX_FILE_BYTES)
-    except FileNotFoundError:
-        return None, {}
-    except OSError as exc:
-        msg = f"{path}: cannot be read ({exc.strerror}); nothing was changed"
-        raise BadInput(msg) from None
-    if raw is None:
-        msg = f"{path}: is {kind_of(path)}, not a settings file; nothing was changed"
-        raise BadInput(msg)
-    if len(raw) > MAX_FILE_BYTES:
-        msg = f"{path}: larger than {MAX_FILE_BYTES} bytes, not a settings file; nothing was changed"
-        raise BadInput(msg)
-    try:
-        text = raw.decode("utf-8")
-        data = jsoncodec.loads(text) if text.strip() else {}
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        where = (
-            f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, jsoncodec.JSONDecodeError) else ""
-        )
-        msg = f"{path}: not valid JSON{where}; fix it or move it away, nothing was changed"
-        raise BadInput(msg) from None
-    if not isinstance(data, dict):
-        msg = f"{path}: must hold a JSON object, not {type(data).__name__}; nothing was changed"
-        raise BadInput(msg)
-    return text, data
-
-
-def _groups(path: str, hooks: dict[str, Any], event: str) -> list[Any]:
-    groups = hooks.get(event, [])
-    if not isinstance(groups, list) or not all(
-        isinstance(g, dict) and isinstance(g.get("hooks", []), list) for g in groups
-    ):
-        msg = f'{path}: hooks.{event} must be a list of {{"hooks": [...]}} objects; nothing was changed'
-        raise BadInput(msg)
-    return groups
+    return f"case {FORMATS[agent].here}/ in {inside}*) {command};; esac"
 
 
 def _ours(entry: Any, hook: str) -> bool:
@@ -229,26 +163,24 @@ def plan_install(
     file (and the folder, if install made it) when there was none.
     """
     form = FORMATS[agent]
-    text, data = _read(path)
+    text, data = read_settings(path)
     hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
         msg = f"{path}: 'hooks' must be an object (event name -> list); nothing was changed"
         raise BadInput(msg)
     limit = math.ceil(timeout_s if math.isfinite(timeout_s) and timeout_s > 0 else 20) + TIMEOUT_MARGIN_S
-    commands = {
-        hook: hook_command(base, root, hook, shared=shared, here=form.here) for _, hook in form.events
-    }
+    commands = {hook: agent_command(base, root, hook, agent=agent, shared=shared) for _, hook in form.events}
     hooks, changes, had_hooks = _merged(path, dict(hooks), form, commands, limit, uninstall=uninstall)
     new = {**data, "hooks": hooks} if hooks else {k: v for k, v in data.items() if k != "hooks"}
     switched_on = switched_off = False
     if form.switch:
         new, switched_on, switched_off = _switch(path, new, uninstall=uninstall, before=before)
     if not changes and not switched_on:
-        return AgentPlan(path, None, (), text, had_hooks, switched_off=switched_off)
+        return AgentPlan(InstallPlan(path, None, (), text, had_hooks), switched_off=switched_off)
     if uninstall and before is not None and _same(new, before.text):
         # Only edgar's own entries changed since install: the file as it was, byte for byte.
         gone = before.text is None
-        return AgentPlan(
+        restored = InstallPlan(
             path,
             before.text,
             changes,
@@ -258,12 +190,12 @@ def plan_install(
             remove_folder=gone and before.made_folder,
             restored=True,
         )
+        return AgentPlan(restored)
     if uninstall and not new:  # nothing left: as good as no file, and no `{}` left behind
-        return AgentPlan(path, None, changes, text, had_hooks, remove=True)
+        return AgentPlan(InstallPlan(path, None, changes, text, had_hooks, remove=True))
     rendered = jsoncodec.dumps(new, indent=2, ensure_ascii=False) + "\n"
-    return AgentPlan(
-        path, rendered, changes, text, had_hooks, switched_on=switched_on, switched_off=switched_off
-    )
+    written = InstallPlan(path, rendered, changes, text, had_hooks)
+    return AgentPlan(written, switched_on=switched_on, switched_off=switched_off)
 
 
 def _merged(
@@ -283,7 +215,7 @@ def _merged(
         wanted = _entry(form, commands[hook], hook, limit)
         kept: list[Any] = []
         present = False
-        for group in _groups(path, hooks, event):
+        for group in hook_groups(path, hooks, event):
             entries = []
             for entry in group.get("hooks", []):
                 if not _ours(entry, hook):
@@ -349,64 +281,6 @@ def _parsed(before: str | None) -> dict[str, Any] | None:
 
 def _same(new: dict[str, Any], before: str | None) -> bool:
     return _parsed(before) == new
-
-
-# What a hook file held before install: one small JSON file per hook file, named by its path,
-# in the person's own edgar folder. Never in the project: a repository must not carry (or
-# forge) what uninstall puts back.
-def _record_path(records: str, path: str) -> str:
-    return os.path.join(records, sha1_hex(os.path.abspath(path).encode("utf-8", "surrogatepass")) + ".json")
-
-
-@dataclass(frozen=True, slots=True)
-class Before:
-    """A hook file as it was before install first put edgar's hooks in (`text` None: no file)."""
-
-    text: str | None
-    made_folder: bool
-
-
-def read_before(records: str, path: str) -> Before | None:
-    """What `path` held before install, if install recorded it (anything else is no record)."""
-    try:
-        raw = read_capped(_record_path(records, path), 2 * MAX_FILE_BYTES)
-        data = jsoncodec.loads(raw) if raw is not None else None
-    except (OSError, ValueError, RecursionError):
-        return None
-    if (
-        not isinstance(data, dict)
-        or data.get("settings") != os.path.abspath(path)
-        or not isinstance(data.get("before"), (str, type(None)))
-        or not isinstance(data.get("made_folder"), bool)
-    ):
-        return None
-    return Before(data["before"], data["made_folder"])
-
-
-def apply_plan(plan: AgentPlan, *, root: str, records: str, uninstall: bool) -> None:
-    """Write (or remove) the hook file as `plan` says, and keep (or drop) the record of before.
-
-    `root` is the folder no write may leave (the project, or the agent's own folder)."""
-    record = _record_path(records, plan.path)
-    folder = os.path.dirname(plan.path)
-    if not uninstall and not plan.had_hooks:
-        document = {
-            "settings": os.path.abspath(plan.path),
-            "before": plan.current,
-            "made_folder": not os.path.isdir(folder),
-        }
-        write_text(record, jsoncodec.dumps(document) + "\n", root=records)
-    if plan.remove:
-        remove_tree(plan.path, root=root)
-        if plan.remove_folder:
-            try:
-                os.rmdir(folder)  # only if empty: the agent keeps its own files there too
-            except OSError:
-                pass
-    elif plan.text is not None:
-        write_text(plan.path, plan.text, root=root)
-    if uninstall:
-        remove_tree(record, root=records)
 
 
 def trust_steps(agent: Agent, root: str, path: str, *, shared: bool) -> str:

@@ -184,6 +184,10 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
     prompt = data["prompt"]
     if not isinstance(prompt, str) or not prompt.strip():
         raise _refuse("'prompt' must be a non-empty string")
+    # Redacted here, and checked again: a prompt of terminal escapes alone holds no text.
+    prompt = _human_text(prompt, "prompt")
+    if not prompt.strip():
+        raise _refuse("'prompt' holds only control characters, which edgar never keeps")
     corrections = _str_list(data.get("corrections", []), "corrections")
     tools = _str_list(data.get("tools", []), "tools")
     errors = data.get("errors", [])
@@ -201,9 +205,10 @@ def parse_turn(data: Any, allowed_tools: tuple[str, ...] = ()) -> Turn:
     for name in skills:
         if not is_skill_name(name):
             raise _refuse(f"'skills' holds {name!r}, which is not a skill name")
+    typed = (_human_text(c, "corrections") for c in corrections if c.strip())
     return Turn(
-        prompt=_human_text(prompt, "prompt"),
-        corrections=tuple(_human_text(c, "corrections") for c in corrections if c.strip()),
+        prompt=prompt,
+        corrections=tuple(c for c in typed if c.strip()),
         tools=tuple(_tool_name(t, "tool", allowed_tools) for t in tools),
         errors=tuple(_error_record(e, i, allowed_tools) for i, e in enumerate(errors)),
         verification=verification,

@@ -15,12 +15,15 @@ numbers and versions the turn did not carry; `[REDACTED]`, which holds nothing.
 
 from __future__ import annotations
 
+from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, section
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+
     from edgar_min.learning.outline import Outline
 
 __all__ = [
@@ -104,7 +107,8 @@ _LOOP = lazy(r"(?s)(.{2,40}?)\1{5,}")
 # Patterns the checks below use; flags are written inline, so the module imports no `re` (doctor
 # describes the offline model, which imports these walls).
 _NUMBER = lazy(r"[\d.]+")
-_HOST = lazy(r"^((?:\w+://)?[^/?#]+)[/?#].+$")
+# Where a URL points, without a user or password in it: `scheme://[user[:pass]@]host`, then the rest.
+_HOST = lazy(r"^((?:\w+://)?)(?:[^/?#@\s]*@)?([^/?#]*)(.*)$")
 _LETTER_OR_DIGIT = lazy(r"[A-Za-z0-9]")
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n")
 _WORDS = lazy(r"[a-z0-9]+")
@@ -138,7 +142,8 @@ class Source:
 
 
 def _quoted(items: list[str], limit: int = 3) -> str:
-    shown = ", ".join(repr(i[:60]) for i in items[:limit])
+    # A refusal is printed, logged and kept: what it quotes of a draft is redacted first.
+    shown = ", ".join(repr(redact(i)[:60]) for i in items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
@@ -200,12 +205,17 @@ def _contains(text: str, token: str) -> bool:
     return re.search(rf"(?<![\w.-]){re.escape(token)}(?![\w-])", text) is not None
 
 
+def _where(url: re.Match[str]) -> str:
+    scheme, host, rest = url.groups()
+    return scheme + host + ("/..." if rest else "")
+
+
 def _specifics(text: str, source: Source) -> list[str]:
     problems = []
     urls = _new([m.group(0).rstrip(".,;:") for m in _URL.finditer(text)], source.kept)
     if urls:
         # Only where a URL points is shown: its path or query may carry a token.
-        hosts = _new([_HOST.sub(r"\1/...", url) for url in urls], "")
+        hosts = _new([_HOST.sub(_where, url) for url in urls], "")
         problems.append(f"it names a URL ({_quoted(hosts)}); a skill gives the general procedure")
     paths = _new(
         [
@@ -288,7 +298,7 @@ def _degenerate(description: str, body: str, source: Source) -> list[str]:
         # A run of punctuation is a rule or a table line; a looping model repeats words and numbers.
         long_run = len(loop.group(0)) >= 3 * _REPEAT_CHARS
         if long_run and _LETTER_OR_DIGIT.search(loop.group(1)) and loop.group(0) not in source.kept:
-            problems.append(f"it repeats {loop.group(1)[:30]!r} over and over")
+            problems.append(f"it repeats {redact(loop.group(1))[:30]!r} over and over")
             break
     prose = _prose(body)
     # Headings and table rows may recur (a table header per table); prose lines may not.

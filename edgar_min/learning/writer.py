@@ -14,6 +14,7 @@ import os
 from edgar_min.atomic import check_writable, read_text, write_text
 from edgar_min.errors import EdgarError, Refused
 from edgar_min.learning.ledger import check_record, record
+from edgar_min.learning.redact import redact
 from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
 from edgar_min.learning.wordcache import near_duplicate
@@ -75,7 +76,8 @@ def render_skill(name: str, description: str, body: str, provenance: Provenance)
 
 
 def _refused(name: str, sentence: str) -> Refused:
-    shown = name if name_problem(name) is None else repr(name[:80])
+    # A name that is not one may be anything a model wrote, a credential included.
+    shown = name if name_problem(name) is None else repr(redact(name[:80]))
     return Refused(f"refused {shown}: {sentence}")
 
 
@@ -109,10 +111,16 @@ def write_learned(
     """
     problem = name_problem(name)
     if problem:
-        raise _refused(name, problem)
+        raise _refused(name, redact(problem))  # it quotes the name
     body = body.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x00" in body:
-        raise _refused(name, "the body holds a NUL character")
+    control = _CONTROL.search(body)
+    if control:
+        # A file a person reads with `cat`, an editor or an agent would obey an escape sequence.
+        line = body.count("\n", 0, control.start()) + 1
+        char = control.group()
+        raise _refused(
+            name, f"the body holds a control character ({char!r}) on its line {line}; edgar writes none"
+        )
     if len(body) > MAX_BODY_CHARS:
         raise _refused(name, f"the body is {len(body)} characters; the limit is {MAX_BODY_CHARS}")
     shape = shape_problems(body)

@@ -14,6 +14,7 @@ import os
 
 from edgar_min.charsets import ALNUM, dashed
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.learning.redact import redact
 from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
 from edgar_min.records import dataclass
 from edgar_min.semif.prompt import PROMPT_ORDERS, SYSTEM, prompt_hash, render
@@ -117,10 +118,14 @@ class DecisionLog:
         return LogRead(tuple(rows), tuple(problems))
 
     def relabel(self, decision_id: str, outcome: str, source: str = "human") -> dict[str, Any]:
-        """Record what actually happened after decision `decision_id`; `source` is self or human."""
+        """Record what actually happened after decision `decision_id`; `source` is self or human.
+
+        The outcome is redacted, as the decision's own texts were.
+        """
         if source not in LABEL_SOURCES:
             msg = f"label source must be one of {', '.join(LABEL_SOURCES)}, not {source!r}"
             raise BadInput(msg)
+        outcome = redact(outcome)
         if not outcome.strip() or "\n" in outcome:
             msg = "an observed outcome must be one non-empty line of text"
             raise BadInput(msg)

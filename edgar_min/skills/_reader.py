@@ -106,9 +106,15 @@ def _quote_end(line: str, at: int) -> int:
             return close + 1
 
 
-def _after_colon_sentence(char: str) -> str:
+def _written_key(line: str) -> str:
+    """What a person wrote before the first ':' of a line, blanks and quotes taken off."""
+    return line.partition(":")[0].strip(" \t").strip("\"'").strip(" \t")
+
+
+def _after_colon_sentence(char: str, key: str) -> str:
     if char == "\t":
-        return "tab characters are not allowed after ':'; use a space"
+        # PyYAML refuses `name:<TAB>x` ("found character '\t' that cannot start any token").
+        return f"tab characters are not allowed after {key[:60] + ':'!r}; use a space"
     return "expected a space after ':'"
 
 
@@ -174,8 +180,10 @@ class _Reader:
             key = self.key(first, 0)[0]
         except Failure:
             key = None
-            if self.lines[first][0] in "?&!*":
-                raise failure from None  # a key edgar cannot read might be `name` itself
+            line = self.lines[first]
+            if line[0] in "?&!*" or _written_key(line) in VITAL:
+                # A key edgar cannot read might be `name` itself; `name:<TAB>x` is, and is never dropped.
+                raise failure from None
         if key in VITAL:
             raise failure
         if key is not None:
@@ -322,7 +330,7 @@ class _Reader:
             if colon >= len(line) or line[colon] != ":":
                 self.fail(index, "expected ':' after the quoted key")
             if colon + 1 < len(line) and line[colon + 1] != " ":
-                self.fail(index, _after_colon_sentence(line[colon + 1]))
+                self.fail(index, _after_colon_sentence(line[colon + 1], text))
             return text, colon + 1
         if first in PLAIN_ODD:
             self.check_start(index, line, at, "a key")
@@ -333,7 +341,7 @@ class _Reader:
         if colon < 0 or " #" in text:
             self.fail(index, "expected 'key: value', but this line has no ':' after a key")
         if colon + 1 < len(line) and line[colon + 1] == "\t":
-            self.fail(index, _after_colon_sentence("\t"))
+            self.fail(index, _after_colon_sentence("\t", text.rstrip(" \t")))
         if "\t" in text:
             self.fail(index, "tab characters are not allowed in a key; quote the key")
         text = text.rstrip(" ")

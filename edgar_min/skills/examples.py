@@ -1,6 +1,9 @@
 """What routing learns from use: the prompts that led to a skill, and those that needed none.
 
-    .edgar/routing-examples.jsonl   one line per example: {"time", "skill", "text", "source"}
+    STATE/routing-examples.jsonl   one line per example: {"time", "skill", "text", "source"}
+
+STATE is the person's state folder for the project (`Layout.state`, outside the tree):
+examples a repository commits have no effect on routing.
 
 An example is a message and the skill it called for. Two places make them:
 
@@ -61,8 +64,7 @@ NONE_KEPT = 200
 
 def clean_text(text: str) -> str:
     """`text` as an example keeps it: redacted, on one line, at most `TEXT_CHARS`."""
-    flat = " ".join(text.split())
-    cut = redact(flat)[:TEXT_CHARS].rstrip()
+    cut = " ".join(redact(text).split())[:TEXT_CHARS].rstrip()
     # A lone surrogate (from a JSON escape) cannot be written as UTF-8.
     return cut.encode("utf-8", "replace").decode("utf-8")
 
@@ -86,7 +88,7 @@ def add_example(layout: Layout, skill: str, text: str, source: str) -> str:
         raise BadInput(msg)
     cleaned = _check(skill, text)
     row = {"time": timestamp(), "skill": skill, "text": cleaned, "source": source}
-    append_row(layout.routing_examples, row, root=layout.root)
+    append_row(layout.routing_examples, row, root=layout.state)
     return cleaned
 
 
@@ -99,7 +101,7 @@ def forget_example(layout: Layout, text: str, skill: str | None = None) -> int:
     gone = [name for name, texts in held.items() if cleaned in texts and skill in (None, name)]
     for name in gone:
         row = {"time": timestamp(), "skill": name, "text": cleaned, "source": "person", "forget": True}
-        append_row(layout.routing_examples, row, root=layout.root)
+        append_row(layout.routing_examples, row, root=layout.state)
     return len(gone)
 
 

@@ -154,8 +154,9 @@ def suggest(
     """
     settings = config.suggest
     most = settings.max_skills if limit is None else limit
-    # The text is logged with the decision: a key a person pasted must not be.
-    query = redact(" ".join(text[:MAX_QUERY_CHARS].split()))
+    # The text is logged with the decision: a key a person pasted must not be. It is redacted
+    # before it is cut, so a key across the cut is not kept in part.
+    query = " ".join(redact(text).split())[:MAX_QUERY_CHARS].rstrip()
     # A lone surrogate (from a JSON escape or a mis-decoded argument) cannot be written as UTF-8.
     query = query.encode("utf-8", "replace").decode("utf-8")
     if catalog is None:
