@@ -1004,3 +1004,94 @@ def test_a_shipped_body_that_forges_edgars_lines_is_handed_over_fenced_as_one_sk
     by_name = {f.labels["name"]: f for f in fenced}
     assert by_name["gh-fix-ci"].text.endswith(forged.strip("\n"))
     assert by_name["gh-fix-ci"].labels == {"name": "gh-fix-ci", "whose": "project", "path": str(body)}
+
+
+# Codex and Gemini CLI run the same hooks: the Stop hook reads the log the payload names by its
+# shape, and answers in the JSON they read from a Stop hook.
+
+CODEX_SESSION = "01a2353d-3439-7192-a058-0ed27c9e6047"
+
+
+def codex_failing_turn(root, session=CODEX_SESSION):
+    """A Codex 0.171 rollout whose last turn ran the checks, which failed."""
+    from transcripts import Codex
+
+    c = Codex(session=session).said(PROMPT)
+    c.call("c1", "exec_command", {"cmd": "gh pr checks"}).output(
+        "c1", "Process exited with code 1\nOutput:\nX"
+    )
+    return c.write(root / "rollout.jsonl")
+
+
+def codex_stop(edgar, monkeypatch, root, rollout, *flags, session=CODEX_SESSION):
+    payload = {
+        "session_id": session,
+        "turn_id": "01a2353d-0000-7000-8000-000000000001",
+        "transcript_path": str(rollout),
+        "cwd": str(root),
+        "hook_event_name": "Stop",
+        "model": "gpt-5.5",
+        "permission_mode": "bypassPermissions",
+        "stop_hook_active": False,
+        "last_assistant_message": "The checks still fail.",
+    }
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    return edgar("--root", str(root), *flags, "hook", "stop")
+
+
+def test_codexs_stop_hook_learns_from_its_rollout_with_the_skill_handed_over(project, edgar, monkeypatch):
+    assert "gh-fix-ci" in prompt_hook(edgar, monkeypatch, project, session=CODEX_SESSION).out
+    rollout = codex_failing_turn(project)
+    stop = codex_stop(edgar, monkeypatch, project, rollout)
+    assert stop.code == 0, stop
+    assert json.loads(stop.out) == {"continue": True}  # what Codex reads from a Stop hook; never a block
+    assert problems(project) == []
+    history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
+    assert "shell nonzero_exit exit 1 (gh)" in history.read_text()
+    stats = edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()
+    assert stats["loaded"] == 1
+
+
+def test_codexs_stop_hook_says_a_problem_in_its_json_and_exits_0(project, edgar, monkeypatch):
+    stop = codex_stop(edgar, monkeypatch, project, project / "gone.jsonl")
+    assert stop.code == 0
+    answer = json.loads(stop.out)
+    assert answer["continue"] is True
+    assert "gone.jsonl: no such file" in answer["systemMessage"]
+    assert "decision" not in answer
+    assert "no such file" in problems(project)[0]["problem"]
+
+
+def test_geminis_after_agent_hook_learns_from_its_session_log(project, edgar, monkeypatch):
+    from transcripts import Gemini
+
+    g = (
+        Gemini()
+        .user(PROMPT)
+        .call("run_shell_command", {"command": "gh pr checks"}, {"output": "Exit Code: 1"})
+    )
+    log = g.write(project / "session.jsonl")
+    payload = {
+        "session_id": "2557d357-ddc6-4c9f-b484-710d4cd97380",
+        "transcript_path": str(log),
+        "cwd": str(project),
+        "hook_event_name": "AfterAgent",
+        "timestamp": "2026-12-02T05:31:06.000Z",
+        "prompt": PROMPT,
+        "prompt_response": "The checks still fail.",
+        "stop_hook_active": False,
+    }
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    stop = edgar("--root", str(project), "hook", "stop")
+    assert stop.code == 0, stop
+    assert json.loads(stop.out) == {"continue": True}
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    document = edgar("--root", str(project), "--json", "hook", "stop").json()
+    assert document["session"] == "2557d357-ddc6-4c9f-b484-710d4cd97380"
+    assert document["outcome"] == "none"
+
+
+def test_geminis_before_agent_hook_is_answered_under_its_own_name(project, edgar, monkeypatch):
+    result = prompt_hook(edgar, monkeypatch, project, hook_event_name="BeforeAgent")
+    assert json.loads(result.out)["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
+    assert "gh-fix-ci" in context_of(result)

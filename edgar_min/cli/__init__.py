@@ -49,7 +49,7 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         "hook",
-        "run one Claude Code hook (payload on stdin); bounded, always exits 0",
+        "run one agent hook (Claude Code, Codex, Gemini CLI; payload on stdin); bounded, always exits 0",
         "edgar_min.cli.hook_cmd",
     ),
     (
@@ -146,6 +146,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "install": (
         "edgar install claude-code --dry-run",
         "edgar install claude-code --uninstall",
+        "edgar install codex                # your ~/.codex/hooks.json, acting only in this project",
+        "edgar install gemini --shared      # the project's .gemini/settings.json",
     ),
     "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
     "doctor": ("edgar doctor", "edgar doctor --network --json"),

@@ -85,10 +85,11 @@ def cmd_list(ctx: Context) -> int:
         ctx.warn(f"edgar: {problem}")
     if not winners and not losers:
         which = "learned skills" if ctx.ns.learned else "skills"
-        ctx.out(
-            f"no {which} found (looked in .edgar/skills, .agents/skills, .claude/skills, "
-            f"{ctx.layout.user_skills} and .edgar/skills/learned)"
-        )
+        from edgar_min.layout import agent_user_skills
+
+        folders = [ctx.layout.relative(f) for _, f in ctx.layout.agent_project_skills]
+        folders += [ctx.layout.user_skills, *(f for _, f in agent_user_skills())]
+        ctx.out(f"no {which} found (looked in .edgar/skills, {', '.join(folders)} and .edgar/skills/learned)")
         return 0
     for e in entries:
         # A skill whose file has a problem still lists; say what the problem is, once,
