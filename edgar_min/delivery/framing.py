@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 from edgar_min import jsoncodec
+from edgar_min.layout import agent_user_skills
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,8 +71,9 @@ def provenance(layout: Layout, path: str) -> Provenance:
 
     if under(layout.learned):
         return "learned"
-    project = (layout.skills, *layout.shared_project_skills)
-    if under(layout.user_skills) and not any(under(folder) for folder in project):
+    project = (layout.skills, *(folder for _agent, folder in layout.agent_project_skills))
+    own = (layout.user_skills, *(folder for _scope, folder in agent_user_skills()))
+    if any(under(folder) for folder in own) and not any(under(folder) for folder in project):
         return "user"
     return "project"
 
