@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import io
-import marshal
 import os
 import py_compile
 import sys
@@ -24,6 +23,9 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+from edgar_min.bytecode_writer import with_listing
+from edgar_min.importer import IMPORTER, PACKED
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = "edgar_min"
@@ -36,9 +38,6 @@ SHEBANG = b"#!/usr/bin/env python3\n"
 # `--version` is answered before that, with the version the package had when it was built.
 # `leave` ends the process without the interpreter's teardown when nothing needs it.
 LOOKUP = "_edgar_bytecode"
-IMPORTER = "_edgar_importer"
-PACKED = "edgar_min.zip"  # edgar_min.importer.PACKED: the package, in one entry
-LISTING = ".listing"  # edgar_min.importer.LISTING: the packed zip's first entry, its directory
 MAIN = """import gc
 gc.set_threshold(50_000, 50, 100)  # see edgar_min/__main__.py
 import sys
@@ -97,7 +96,7 @@ def _pyc(source: Path, arcname: str) -> bytes:
 
 
 def _version(package_dir: Path) -> str:
-    """`__version__` of the package, read from its source (the build imports nothing of it)."""
+    """`__version__` of the package being built, read from its source rather than imported."""
     for line in (package_dir / "__init__.py").read_text().splitlines():
         if line.startswith("__version__ = "):
             return line.split("=", 1)[1].strip().strip("\"'")
@@ -138,23 +137,12 @@ def entries(package_dir: Path) -> list[tuple[str, bytes]]:
 
 
 def _packed(files: list[tuple[str, bytes]]) -> bytes:
-    """The packed package: a zip of `files` led by `LISTING`, where each of them is in it.
-
-    Each entry's place is counted from the end of the listing's own entry, so the listing can
-    say it before its own size is known. Marshal format 2 has no back-references, so the same
-    listing gives the same bytes on every build.
-    """
-    with zipfile.ZipFile(io.BytesIO(_zip(files))) as plain:
-        listing = {i.filename: (i.header_offset, i.file_size) for i in plain.infolist()}
-    data = marshal.dumps(listing, 2)
-    packed = _zip([(LISTING, data), *files])
-    shift = 30 + len(LISTING) + len(data)  # the listing's local header (no extra field) and data
-    with zipfile.ZipFile(io.BytesIO(packed)) as zf:
-        moved = {i.filename: (i.header_offset - shift, i.file_size) for i in zf.infolist()[1:]}
-    if moved != listing:
-        msg = "build_zipapp.py: the packed zip's entries are not where its listing says"
-        raise SystemExit(msg)
-    return packed
+    """The packed package: a zip of `files` led by its listing (`with_listing`)."""
+    try:
+        return with_listing(files, _zip)
+    except ValueError as exc:
+        msg = f"build_zipapp.py: {exc}"
+        raise SystemExit(msg) from None
 
 
 def _zip(files: list[tuple[str, bytes]], prefix: bytes = b"") -> bytes:

@@ -8,10 +8,14 @@ Python was a fiftieth of a prompt hook. Without it (or damaged) the directory is
 `ArchiveImporter` goes first on `sys.meta_path` for `edgar_min` and reads each module with
 one read: its bytecode from the packed entry, or from this Python's copy of it
 (`edgar_min.bytecode`); a module without bytecode for this Python is compiled from its source,
-once (zipimport compiles such a module twice, and reads every `.pyc` twice).
+once (zipimport compiles such a module twice, and reads every `.pyc` twice). Bytecode from the
+copy runs only when the source hash it records is that of the module's source in the archive:
+the copy is named by the archive's directory, not by a digest of its data, so a stale or
+planted module is compiled from the archive's source instead.
 
 The build puts a copy of this module at the top of the archive (`_edgar_importer`), and the
-bytecode copy for another Python starts with it, so that Python loads it already compiled.
+bytecode copy for another Python has it right after its own listing, so that Python loads it
+already compiled.
 """
 
 from __future__ import annotations
@@ -20,10 +24,21 @@ import marshal
 import os
 import sys
 from importlib.machinery import ModuleSpec
-from importlib.util import MAGIC_NUMBER
+from importlib.util import MAGIC_NUMBER, source_hash
 
-__all__ = ["LISTING", "PACKED", "ArchiveImporter", "directory", "entries", "install", "listed", "packed"]
+__all__ = [
+    "IMPORTER",
+    "LISTING",
+    "PACKED",
+    "ArchiveImporter",
+    "directory",
+    "entries",
+    "install",
+    "listed",
+    "packed",
+]
 
+IMPORTER = "_edgar_importer"  # this module's name at the top of the archive, and in a copy
 PACKAGE = "edgar_min"
 PACKED = "edgar_min.zip"  # the archive's entry holding the package
 # The packed zip's first entry: {name: (where its local header is, counted from the end of this
@@ -43,16 +58,25 @@ def directory(path: str, end: int | None = None) -> tuple[bytes, int] | None:
     with a comment, or anything that is not a zip: no cheap reading of it.
     """
     try:
-        with open(path, "rb") as handle:
-            end_at = handle.seek(-22, os.SEEK_END) if end is None else handle.seek(end - 22)
-            record = handle.read(22)
-            if record[:4] != _END:
-                return None
-            size = int.from_bytes(record[12:16], "little")
-            if size > end_at:
-                return None
-            handle.seek(end_at - size)
-            listing = handle.read(size) + record
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return _directory(fd, end)
+    finally:
+        os.close(fd)
+
+
+def _directory(fd: int, end: int | None) -> tuple[bytes, int] | None:
+    try:
+        end_at = (os.fstat(fd).st_size if end is None else end) - 22
+        record = _pread(fd, 22, end_at)
+        if record[:4] != _END:
+            return None
+        size = int.from_bytes(record[12:16], "little")
+        if size > end_at:
+            return None
+        listing = _pread(fd, size, end_at - size) + record
     except (OSError, ValueError):
         return None
     # A prefix before the zip (the `#!` line, or the archive around a packed zip) moves every
@@ -113,8 +137,8 @@ def read_entry(fd: int, where: tuple[int, int], name: str) -> bytes | None:
     return data[head:] if len(data) == head + size else None
 
 
-def _listing(path: str, end: int | None = None) -> Listing | None:
-    found = directory(path, end)
+def _listing(found: tuple[bytes, int] | None) -> Listing | None:
+    """The `entries` of a directory `directory` found; None for none, or one that is damaged."""
     if found is None:
         return None
     try:
@@ -131,16 +155,16 @@ def packed(archive: str) -> int | None:
 
 def _packed_span(archive: str) -> tuple[int, int] | None:
     """Where the packed package's zip starts and ends in `archive`, or None when it has none."""
-    found = _listing(archive)
-    where = None if found is None else found.get(PACKED)
-    if where is None:
-        return None
     try:
         fd = os.open(archive, os.O_RDONLY)
     except OSError:
         return None
     try:
-        head = _pread(fd, 30, where[0])
+        found = _listing(_directory(fd, None))
+        where = None if found is None else found.get(PACKED)
+        head = b"" if where is None else _pread(fd, 30, where[0])
+    except OSError:
+        return None
     finally:
         os.close(fd)
     if head[:4] != _LOCAL:
@@ -157,11 +181,18 @@ def listed(archive: str, start: int, end: int) -> Listing | None:
     its count: the listing's last entry must end where the directory begins, and the directory
     must count the listing's entries and the listing itself.
     """
-    name = LISTING.encode()
     try:
         fd = os.open(archive, os.O_RDONLY)
     except OSError:
         return None
+    try:
+        return _listed(fd, start, end)
+    finally:
+        os.close(fd)
+
+
+def _listed(fd: int, start: int, end: int) -> Listing | None:
+    name = LISTING.encode()
     try:
         head = _pread(fd, 30 + len(name), start)
         record = _pread(fd, 22, end - 22)
@@ -179,12 +210,11 @@ def listed(archive: str, start: int, end: int) -> Listing | None:
         return {key: (base + at, length) for key, (at, length) in found.items()}
     except (OSError, ValueError, EOFError, TypeError, AttributeError, StopIteration):
         return None
-    finally:
-        os.close(fd)
 
 
 def _loads(pyc: bytes) -> object:
-    # Bytecode of the archive being run, or of this user's private copy of it (bytecode._ours).
+    # Bytecode of the archive being run, or of this user's private copy of it, checked against
+    # the archive's source (`ArchiveImporter._find`).
     return marshal.loads(memoryview(pyc)[16:])  # noqa: S302 - an importer unmarshals bytecode
 
 
@@ -193,25 +223,25 @@ class ArchiveImporter:
 
     `archive` is the `edgar.pyz` being run: modules' `__file__`, their sources and what `edgar
     install` writes into a hook name it. `code` is the file whose `.pyc` entries (`compiled`)
-    run; `sources` are the packed entries of the archive (`.py` and the builder's `.pyc`),
-    or where the packed zip ends, read when first needed.
+    run, open at `fd` if given; `sources` are the packed entries of the archive (`.py` and the
+    builder's `.pyc`). `refused` says why this Python's bytecode copy is not used, or not all of
+    it, when it is not (for `doctor`).
     """
 
-    def __init__(self, archive: str, code: str, compiled: Listing, sources: Listing | int) -> None:
+    def __init__(
+        self, archive: str, code: str, compiled: Listing, sources: Listing, fd: int | None = None
+    ) -> None:
         self.archive = archive
         self.code = code
+        self.refused: str | None = None
         self._compiled = compiled
         self._sources = sources
-        self._fd = os.open(code, os.O_RDONLY)  # kept for the run: one read per module
+        # Kept for the run: one read per module.
+        self._fd = os.open(code, os.O_RDONLY) if fd is None else fd
         self._archive_fd = self._fd if code == archive else None
 
-    def _source_entries(self) -> Listing:
-        if isinstance(self._sources, int):
-            self._sources = _listing(self.archive, self._sources) or {}
-        return self._sources
-
     def _read_source(self, key: str) -> bytes | None:
-        where = self._source_entries().get(key)
+        where = self._sources.get(key)
         if where is None:
             return None
         if self._archive_fd is None:
@@ -227,10 +257,20 @@ class ArchiveImporter:
         for key, package in candidates:
             where = self._compiled.get(key + ".pyc")
             data = None if where is None else read_entry(self._fd, where, key + ".pyc")
-            if data is not None and data[:4] == MAGIC_NUMBER:
+            if data is None or data[:4] != MAGIC_NUMBER:
+                continue
+            if self.code == self.archive:  # the archive's own
                 return key, package, data, True
-        # Another Python's bytecode, none, or a damaged entry: the source, compiled here. Only
-        # now, since on another Python that reads the archive's directory of sources.
+            # The copy's, run only for the source it records as the archive holds it now (the
+            # source hash of a hash-based `.pyc`): else that source, compiled here.
+            source = self._read_source(key + ".py")
+            if source is None:
+                continue
+            if data[8:16] == source_hash(source):
+                return key, package, data, True
+            self.refused = f"{self.code} holds bytecode that is not of {self.archive}'s sources"
+            return key, package, source, False
+        # Another Python's bytecode, none, or a damaged entry: the source, compiled here.
         for key, package in candidates:
             source = self._read_source(key + ".py")
             if source is not None:
@@ -277,7 +317,7 @@ class ArchiveImporter:
 
     def is_package(self, name: str) -> bool:
         key = f"{name.replace('.', '/')}/__init__"
-        return f"{key}.pyc" in self._compiled or f"{key}.py" in self._source_entries()
+        return f"{key}.pyc" in self._compiled or f"{key}.py" in self._sources
 
     def get_filename(self, name: str) -> str:
         stem = name.replace(".", "/")
@@ -293,27 +333,37 @@ class ArchiveImporter:
         return None if data is None else data.decode("utf-8", "replace")
 
 
-def install(archive: str, code: str | None = None) -> bool:
-    """Import edgar from `archive` from now on: with `code`'s bytecode, else its own, else its sources.
+def _copy_listing(fd: int) -> Listing | None:
+    """The entries of the bytecode copy open at `fd`: led by its listing, as the packed zip is."""
+    try:
+        end = os.fstat(fd).st_size
+    except OSError:
+        return None
+    return _listed(fd, 0, end) or _listing(_directory(fd, end))
 
-    `code` is this Python's bytecode copy of the archive, if it has one. Returns False,
-    changing nothing, when the archive holds no packed package or cannot be read.
+
+def install(archive: str, copy: tuple[str, int] | None = None, refused: str | None = None) -> bool:
+    """Import edgar from `archive` from now on: with `copy`'s bytecode, else its own, else its sources.
+
+    `copy` is this Python's bytecode copy of the archive, if it has one: its path, and a
+    descriptor open on it (opened and checked by `edgar_min.bytecode`); `refused` why one was
+    not used. Returns False, changing nothing, when the archive holds no packed package or
+    cannot be read.
     """
     span = _packed_span(archive)
     if span is None:
         return False
     start, end = span
-    if code is None:
-        compiled = listed(archive, start, end) or _listing(archive, end)
-        sources: Listing | int = compiled or {}
-    else:
-        compiled, sources = _listing(code), end
-    if not compiled:
+    sources = listed(archive, start, end) or _listing(directory(archive, end))
+    compiled = sources if copy is None else _copy_listing(copy[1])
+    if not compiled or not sources:
         return False
+    code, fd = (archive, None) if copy is None else copy
     try:
-        importer = ArchiveImporter(archive, code or archive, compiled, sources)
+        importer = ArchiveImporter(archive, code, compiled, sources, fd)
     except OSError:
         return False
+    importer.refused = refused
     sys.meta_path.insert(0, importer)
     # Modules already imported another way (the writer, on the run that wrote the copy; the
     # package's stand-in for a program with the archive on sys.path) go, so that every edgar

@@ -229,19 +229,32 @@ def test_a_zip_with_a_comment_or_no_zip_at_all_gives_no_directory(tmp_path):
         entries(b"\x00" * 60, 0)
 
 
-def test_a_module_in_the_bytecode_copy_is_found_without_reading_the_sources(small):
-    # On another Python the sources' directory is read only for a module the copy lacks
-    # (or a traceback): reading it costs a tenth of a prompt's start-up.
-    path, source = small
-    listing = directory(path)
-    assert listing is not None
-    found = entries(*listing)
-    compiled = {k: v for k, v in found.items() if k.endswith(".pyc")}
-    end = Path(path).stat().st_size
-    lazy = ArchiveImporter(path, path, compiled, end)
-    assert lazy.find_spec("edgar_min.answer") is not None
-    assert lazy.find_spec("edgar_min") is not None
-    assert lazy._sources == end  # not read
-    assert lazy.find_spec("edgar_min.old") is not None  # another Python's bytecode: from source
-    assert lazy.get_source("edgar_min.answer") == source
-    assert isinstance(lazy._sources, dict)
+def test_bytecode_in_a_copy_runs_only_for_the_source_the_archive_holds(tmp_path, small):
+    # The copy another Python writes: its bytecode runs for a module whose source in the archive
+    # it was compiled from, and any other (stale, swapped, planted) is the archive's source.
+    path, _ = small
+    found = entries(*directory(path))
+    copy = archive(
+        tmp_path / "copy.zip",
+        {
+            "edgar_min/__init__.pyc": pyc("", "edgar_min/__init__.py"),
+            "edgar_min/answer.pyc": pyc("ANSWER = 7\n", "edgar_min/answer.py"),
+            "edgar_min/old.pyc": pyc("X = 1\n", "edgar_min/old.py"),
+            "edgar_min/gone.pyc": pyc("Y = 1\n", "edgar_min/gone.py"),  # the archive has no such module
+        },
+        prefix=b"",
+    )
+    fd = os.open(copy, os.O_RDONLY)
+    compiled = entries(*directory(copy))
+    found = ArchiveImporter(path, copy, compiled, found, fd)
+    spec = found.find_spec("edgar_min.answer")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.ANSWER == 42
+    assert not spec.cached.startswith(copy)  # not the copy's bytecode
+    kept = found.find_spec("edgar_min.old")
+    assert kept.cached == f"{copy}/edgar_min/old.pyc"
+    module = importlib.util.module_from_spec(kept)
+    kept.loader.exec_module(module)
+    assert module.X == 1
+    assert found.find_spec("edgar_min.gone") is None

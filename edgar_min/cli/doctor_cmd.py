@@ -398,6 +398,7 @@ def diagnose(
             f"hooks: {problems['logged']} problem(s) logged in {problems['path']}, the newest "
             f"({problems['newest_time']}): {problems['newest']} (remove the file once read)"
         )
+    report["bytecode"] = _bytecode(attention)
     report["network"] = None
     if network:
         report["network"] = _network(provider)
@@ -439,6 +440,26 @@ def _examples(layout: Layout, config: Config, attention: list[str]) -> dict[str,
         else:
             found["unused"].append(skill)
     return found
+
+
+def _bytecode(attention: list[str]) -> dict[str, Any]:
+    """Where this run's bytecode came from, run from `edgar.pyz`, and why a copy was refused.
+
+    What the entry point found (`edgar_min.bytecode`), kept by the importer: said here, never
+    on every run.
+    """
+    import edgar_min
+
+    loader = edgar_min.__spec__.loader
+    archive, code = getattr(loader, "archive", None), getattr(loader, "code", None)
+    refused = getattr(loader, "refused", None)
+    if refused:
+        attention.append(
+            f"bytecode: {refused}, so edgar runs none of it and compiles what it imports from "
+            f"{archive} on each run, which is slower (remove it: edgar makes a private one on "
+            "its next run; or point XDG_CACHE_HOME at a folder of your own)"
+        )
+    return {"archive": archive, "copy": code if code != archive else None, "refused": refused}
 
 
 def _hook_problems(layout: Layout) -> dict[str, Any]:
