@@ -119,6 +119,23 @@ def test_write_text_gives_the_mode_asked_whatever_was_there(root):
 
 @both_walks
 @pytest.mark.usefixtures("walk_mode")
+@pytest.mark.parametrize("with_root", [True, False])
+def test_write_text_gives_the_mode_asked_for_whatever_the_umask(root, with_root):
+    target = root / ".edgar" / "private.json"
+    previous = os.umask(0o077)
+    try:
+        atomic.write_text(target, "{}", root=root if with_root else None, mode=0o664)
+        assert oct(target.stat().st_mode & 0o777) == "0o664"
+    finally:
+        os.umask(previous)
+    atomic.write_text(target, "{}", root=root if with_root else None, mode=0o600)
+    assert oct(target.stat().st_mode & 0o777) == "0o600"
+    atomic.write_text(target, "{}", root=root if with_root else None)
+    assert oct(target.stat().st_mode & 0o777) == "0o644"  # no mode: the default, as before
+
+
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
 def test_a_file_where_a_folder_belongs_and_a_folder_where_a_file_belongs(root):
     (root / ".edgar" / "versions").write_text("not a folder")
     with pytest.raises(Refused, match=r"\.edgar/versions is a file where edgar keeps a folder"):
@@ -532,16 +549,29 @@ def test_no_primitive_ever_changes_the_outside_whatever_is_linked(tmp_path_facto
     check()
 
 
-def test_a_refused_reply_is_not_kept_through_a_linked_folder(edgar, root, outside):
+def test_a_refused_reply_is_kept_in_the_state_folder_and_not_through_a_linked_folder(edgar, root, outside):
+    import shutil
     import sys
 
+    from edgar_min.layout import user_home
+
+    # What a checkout can commit at the old place is no place of edgar's any more.
     link(root / ".edgar" / "rejected", outside)
     script = root.parent / "model.py"
     script.write_text("print('this is not a skill at all')\n")
     command = json.dumps([sys.executable, str(script)])
-    result = _learn(edgar, root, "--set", "model.provider=command", "--set", f"model.command={command}")
+    args = ("--set", "model.provider=command", "--set", f"model.command={command}")
+    result = _learn(edgar, root, *args)
     assert result.code == 1, result
-    assert ".edgar/rejected is a symbolic link" in result.out + result.err
+    assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
+    kept = Path(Layout(root, user_home()).rejected)
+    assert len(list(kept.glob("*.json"))) == 1
+    # A link in the state folder itself is refused with a sentence, as in the project.
+    shutil.rmtree(kept)
+    link(kept, outside)
+    result = _learn(edgar, root, *args)
+    assert result.code == 1, result
+    assert "rejected is a symbolic link" in result.out + result.err
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
     assert "internal error" not in result.out + result.err
 

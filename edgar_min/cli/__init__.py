@@ -14,7 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn, TextIO
 
-__all__ = ["COMMANDS", "EXAMPLES", "EXIT_CODES", "SKILLS_COMMANDS", "leave", "main"]
+__all__ = ["COMMANDS", "EXAMPLES", "EXIT_CODES", "HOOK_EXIT_CODES", "SKILLS_COMMANDS", "leave", "main"]
 
 # Every command, in the order `--help` lists them: (name, help line, module). The module's
 # `register(commands)` adds its top-level parsers and `register_skills(sub)` its `skills`
@@ -122,6 +122,9 @@ EXIT_CODES = """exit codes:
   0  done
   1  refused or invalid: a failed validation, a refused write, an unknown skill, a doctor finding
   2  bad usage or unreadable input: a wrong option, malformed JSON, TOML or frontmatter"""
+# A hook's instead: Claude Code reads a hook's exit 2 as "block" (cli/hook_cmd.py).
+HOOK_EXIT_CODES = """exit codes:
+  0  always: a problem is printed and logged in .edgar/hook-problems.jsonl, never a failure"""
 
 # A command's `--help` shows how people run it. Keys: a command, or `skills SUBCOMMAND`.
 EXAMPLES: dict[str, tuple[str, ...]] = {

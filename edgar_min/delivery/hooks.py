@@ -356,6 +356,15 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
+    if payload.get("stop_hook_active") is True:
+        # Claude Code runs the Stop hooks again when another one kept the agent going: this
+        # prompt's turn was recorded at its first Stop, and a second record would count it twice.
+        message = "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
+        document = {"triggers": [], "outcome": "none", "path": None, "message": message}
+        return HookResult(
+            stdout=f"edgar: {message}",
+            document={**document, "session": _session(payload), "skills": [], "examples": []},
+        )
     path = _path(payload, "transcript_path", required=True) or ""
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
