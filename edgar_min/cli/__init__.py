@@ -152,7 +152,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
     "doctor": ("edgar doctor", "edgar doctor --network --json"),
     "trust": (
-        "cat .edgar/config.toml && edgar trust   # read what it sets, then let it",
+        "edgar trust    # after reading what .edgar/config.toml sets",
         "edgar trust --revoke",
     ),
     "decide": (
