@@ -540,3 +540,16 @@ def test_a_project_without_an_edgar_folder_is_cached_too_and_gets_none(tmp_path,
     refuse_skill_reads(monkeypatch)
     assert load_catalog(layout).entries == first.entries
     assert not (tmp_path / ".edgar").exists()
+
+
+def test_a_skill_linked_out_of_the_project_after_the_cache_was_written_is_still_said(
+    layout, tmp_path_factory
+):
+    load_catalog(layout)
+    outside = tmp_path_factory.mktemp("outside") / "notes.md"
+    outside.write_text("---\nname: notes\ndescription: Not this project's.\n---\n\nSecret.\n")
+    (Path(layout.root) / ".claude" / "skills" / "notes").mkdir()
+    (Path(layout.root) / ".claude" / "skills" / "notes" / "SKILL.md").symlink_to(outside)
+    catalog = load_catalog(layout)
+    assert "notes" not in catalog.entries
+    assert any("a symbolic link out of the project" in w for w in catalog.warnings)
