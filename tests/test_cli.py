@@ -388,7 +388,10 @@ def test_a_proposal_linked_out_of_the_project_is_listed_with_a_sentence_not_its_
     (folder / "SKILL.md").symlink_to(outside)
     (listed,) = edgar("--root", str(root), "--json", "skills", "proposals").json()
     assert listed["description"] == ""
-    assert f"leads out of {root} (to {outside}); it was not read" in listed["problem"]
+    assert listed["problem"] == (
+        f"{folder / 'SKILL.md'}: leads out of {root} (to {outside}); a project's skill is read only "
+        "inside the project, so it was not read"
+    )
 
 
 def test_proposals_accept_reject(edgar, root):
