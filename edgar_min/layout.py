@@ -1,7 +1,7 @@
 """Where everything lives on disk, in one place.
 
 Every path edgar_min reads or writes is built from a `Layout`, so the data
-layout in the README and the code cannot drift apart.
+layout in docs/formats.md and the code cannot drift apart.
 
 Two places: the project's `.edgar/` holds the project's record (skills, proposals, the
 ledger, the experience store, decisions, logs), which may be shared through git. What edgar

@@ -111,7 +111,7 @@ BODY_COVERAGE = 0.25
 VOCABULARY = 120
 # The words of the messages that led to a skill (`skills/examples.py`): the words people use for
 # what it does. Learned from the other splits of the bench, leave-one-split-out, 0.5 did as well
-# as 0.3 to 1.2 (see the README's "How well it chooses").
+# as 0.3 to 1.2 (see "How well it chooses" in docs/delivery.md).
 ASKED_WEIGHT = 0.5
 K1 = 1.2
 B = 0.75
@@ -251,7 +251,7 @@ _SUFFIXES = (
 # Everyday words for what skills name in their own words. A query word also matches
 # these, at ALIAS_WEIGHT. General vocabulary of software and office work, not any one
 # skill's name; it was drafted with the bench's first 156 prompts in view, which is why
-# the README reports a `fresh` split written after it.
+# docs/delivery.md reports a `fresh` split written after it.
 ALIASES: dict[str, tuple[str, ...]] = {
     "slides": ("pptx", "presentation", "powerpoint", "deck"),
     "slide": ("pptx", "presentation", "powerpoint"),
