@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How often the Claude Code and Codex adapters take exactly what a person typed.
+"""How often the Claude Code, Codex and Gemini CLI adapters take exactly what a person typed.
 
 Usage: python3 bench/bench_adapters.py [--quick] [--show] [LOG_DIR_OR_FILE ...]
 
@@ -7,8 +7,11 @@ Every log is cut before each line a person may have typed, so that each earlier
 turn is in turn "the last"; the adapter reads each cut. Its prompt is compared
 with an independent reading of the same cut that knows no list of wrappers: it
 drops every `<tag>…</tag>` block whose tag name holds `-` or `_` (the way every
-harness wrapper is spelled, and no markup a person pastes), Codex's IDE preamble,
-and the messages a harness writes whole. A correction is real when the log marks
+harness wrapper is spelled, and no markup a person pastes), Codex's IDE preamble
+and the file `codex exec` was piped (its trailing `<stdin>` block), and the messages a
+harness writes whole. Codex 0.171 states typed text only as an `item_completed` event of a
+`UserMessage`; Gemini CLI's typed text is a user message's shown text (`displayContent`,
+else `content`). A correction is real when the log marks
 its text as a person's: typed after an interruption, queued while the agent
 worked (with a human origin), or the reason of a rejection that Claude Code
 wrote in place of a tool's result. With no folder given, the committed samples
@@ -34,6 +37,7 @@ import edgar_min  # noqa: E402 - after the path is set
 from edgar_min.adapters.claude_code import read_transcript  # noqa: E402
 from edgar_min.adapters.codex import read_session  # noqa: E402
 from edgar_min.adapters.common import tool_table  # noqa: E402
+from edgar_min.adapters.gemini import read_session as read_gemini  # noqa: E402
 from edgar_min.errors import EdgarError  # noqa: E402
 
 SAMPLES = HERE.parent / "tests" / "fixtures" / "transcripts"
@@ -172,11 +176,30 @@ def _codex_typed(text: str) -> str | None:
     return _norm(text) or None
 
 
+def _codex_event(e: dict) -> str | None:
+    """The typed text an event states: `user_message`, or 0.171's `item_completed` `UserMessage`."""
+    p = e.get("payload") if isinstance(e.get("payload"), dict) else {}
+    if e.get("type") != "event_msg":
+        return None
+    if p.get("type") == "user_message":
+        return p.get("message") or ""
+    item = p.get("item") if p.get("type") == "item_completed" else None
+    if isinstance(item, dict) and item.get("type") == "UserMessage":
+        return "\n".join(c.get("text", "") for c in item.get("content") or [] if c.get("type") == "text")
+    return None
+
+
+def _codex_said(text: str) -> str | None:
+    """An event's typed text: no `<` rule (0.171 labels it a person's), the piped file dropped."""
+    if text.rstrip().endswith("</stdin>") and "\n\n<stdin>\n" in text:
+        text = text[: text.rindex("\n\n<stdin>\n")]
+    if REQUEST in text:
+        text = text.split(REQUEST, 1)[1]
+    return _norm(IMAGE.sub(" ", text)) or None
+
+
 def codex_oracle(entries: list[dict]) -> tuple[str | None, set[str]]:
-    events = any(
-        e.get("type") == "event_msg" and (e.get("payload") or {}).get("type") == "user_message"
-        for e in entries
-    )
+    events = any(_codex_event(e) is not None for e in entries)
     prompt, marked, aborted = None, set(), False
     for e in entries:
         kind = e.get("type")
@@ -184,8 +207,9 @@ def codex_oracle(entries: list[dict]) -> tuple[str | None, set[str]]:
         if kind == "event_msg" and p.get("type") == "turn_aborted":
             aborted = True
             continue
-        if events and kind == "event_msg" and p.get("type") == "user_message":
-            typed = _codex_typed(p.get("message") or "")
+        said = _codex_event(e)
+        if events and said is not None:
+            typed = _codex_said(said) if p.get("type") == "item_completed" else _codex_typed(said)
         elif not events and p.get("type") == "message" and p.get("role") == "user":
             parts = p.get("content") or []
             typed = _codex_typed(
@@ -207,16 +231,53 @@ def codex_oracle(entries: list[dict]) -> tuple[str | None, set[str]]:
 
 def codex_cuts(lines: list[str]) -> list[int]:
     entries = [_load(line) or {} for line in lines]
-    events = any(
-        e.get("type") == "event_msg" and (e.get("payload") or {}).get("type") == "user_message"
-        for e in entries
-    )
+    events = any(_codex_event(e) is not None for e in entries)
     cuts = []
     for i, e in enumerate(entries):
         p = e.get("payload") if isinstance(e.get("payload"), dict) else e
-        if (events and e.get("type") == "event_msg" and p.get("type") == "user_message") or (
+        if (events and _codex_event(e) is not None) or (
             not events and p.get("type") == "message" and p.get("role") == "user"
         ):
+            cuts.append(i)
+    return [*cuts[1:], len(lines)]
+
+
+# Gemini CLI
+
+
+def _gemini_typed(message: dict) -> str | None:
+    shown = message.get("displayContent", message.get("content"))
+    parts = [shown] if isinstance(shown, (str, dict)) else shown if isinstance(shown, list) else []
+    text = "".join(
+        p if isinstance(p, str) else p.get("text", "") for p in parts if isinstance(p, (str, dict))
+    )
+    text = TAGGED.sub("", text).strip()
+    if not text or text.startswith(("/", "?")):
+        return None
+    return _norm(text)
+
+
+def _gemini_messages(entries: list[dict]) -> list[dict]:
+    """Every message a person or the model wrote, once, in the order first written."""
+    seen: dict[str, dict] = {}
+    for e in entries:
+        listed = (e.get("$set") or {}).get("messages") if isinstance(e.get("$set"), dict) else None
+        for m in listed if isinstance(listed, list) else [e]:
+            if isinstance(m, dict) and isinstance(m.get("id"), str) and m.get("type") in ("user", "gemini"):
+                seen.setdefault(m["id"], m)
+    return list(seen.values())
+
+
+def gemini_oracle(entries: list[dict]) -> tuple[str | None, set[str]]:
+    typed = [t for m in _gemini_messages(entries) if m["type"] == "user" for t in [_gemini_typed(m)] if t]
+    return (typed[-1] if typed else None), set()
+
+
+def gemini_cuts(lines: list[str]) -> list[int]:
+    cuts = []
+    for i, line in enumerate(lines):
+        e = _load(line) or {}
+        if e.get("type") == "user" and isinstance(e.get("id"), str) and _gemini_typed(e):
             cuts.append(i)
     return [*cuts[1:], len(lines)]
 
@@ -229,6 +290,8 @@ def agent_of(lines: list[str]) -> str | None:
         e = _load(line)
         if e is None:
             continue
+        if "projectHash" in e or "$set" in e:
+            return "gemini"
         if (
             e.get("type") in ("session_meta", "response_item", "event_msg", "turn_context")
             or "instructions" in e
@@ -254,16 +317,19 @@ def measure(paths: list[Path], quick: bool, show: bool) -> dict[str, dict[str, i
                 {"logs": 0, "turns": 0, "right": 0, "wrong": 0, "refused": 0, "corrections": 0, "real": 0},
             )
             t["logs"] += 1
-            cuts = (claude_cuts if agent == "claude-code" else codex_cuts)(lines)
+            cuts = {"claude-code": claude_cuts, "codex": codex_cuts, "gemini": gemini_cuts}[agent](lines)
             if quick:
                 cuts = cuts[-3:]
             for end in cuts:
                 cut_path.write_text("".join(lines[:end]), encoding="utf-8")
                 entries = [e for e in map(_load, lines[:end]) if e is not None]
-                expected, marked = (claude_oracle if agent == "claude-code" else codex_oracle)(entries)
+                oracle = {"claude-code": claude_oracle, "codex": codex_oracle, "gemini": gemini_oracle}[agent]
+                expected, marked = oracle(entries)
                 try:
                     if agent == "claude-code":
                         record = read_transcript(cut_path, table).record
+                    elif agent == "gemini":
+                        record = read_gemini(str(cut_path), table).record
                     else:
                         record = read_session(cut_path, table).record
                 except EdgarError:

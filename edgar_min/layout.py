@@ -1,7 +1,7 @@
 """Where everything lives on disk, in one place.
 
 Every path edgar_min reads or writes is built from a `Layout`, so the data
-layout in the README and the code cannot drift apart.
+layout in docs/formats.md and the code cannot drift apart.
 
 Two places: the project's `.edgar/` holds the project's record (skills, proposals, the
 ledger, the experience store, decisions, logs), which may be shared through git. What edgar
@@ -19,7 +19,7 @@ from os.path import join
 from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 
-__all__ = ["Layout", "project_id", "user_home"]
+__all__ = ["Layout", "agent_user_skills", "person_home", "project_id", "user_home"]
 
 # What a state folder's name keeps of a project's path as it is; everything else becomes "-".
 _KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._")
@@ -35,6 +35,33 @@ def user_home(environ: dict[str, str] | None = None) -> str:
     if value:
         return value
     return join(os.path.expanduser("~"), ".edgar")
+
+
+# The folders of a project where agents keep their own skills, in the order discovery reads them.
+AGENT_FOLDERS = (".agents", ".claude", ".codex", ".gemini")
+
+
+def person_home() -> str:
+    """The person's home folder, where each agent keeps its own (`~/.codex`, `~/.agents`, ...)."""
+    return os.path.expanduser("~")
+
+
+def agent_user_skills(environ: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """(scope, folder) of every agent's own skills folder under the person's home, each agent's
+    variable first: `~/.agents/skills` (Codex and Gemini CLI; Gemini CLI's under `GEMINI_CLI_HOME`),
+    `$CLAUDE_CONFIG_DIR/skills`, `$CODEX_HOME/skills`, `~/.gemini/skills`."""
+    env = os.environ if environ is None else environ
+    home = person_home()
+    gemini_home = env.get("GEMINI_CLI_HOME") or home
+    folders = [
+        ("~/.agents", join(home, ".agents", "skills")),
+        ("~/.agents", join(gemini_home, ".agents", "skills")),
+        ("~/.claude", join(env.get("CLAUDE_CONFIG_DIR") or join(home, ".claude"), "skills")),
+        ("~/.codex", join(env.get("CODEX_HOME") or join(home, ".codex"), "skills")),
+        ("~/.gemini", join(gemini_home, ".gemini", "skills")),
+    ]
+    seen: set[str] = set()
+    return tuple((scope, f) for scope, f in folders if not (f in seen or seen.add(f)))
 
 
 def project_id(real: str) -> str:
@@ -241,6 +268,7 @@ class Layout:
         return join(self.home, "installs")
 
     @property
-    def shared_project_skills(self) -> tuple[str, ...]:
-        """Other agents' project skill folders, read as hand-authored skills."""
-        return (join(self.root, ".agents", "skills"), join(self.root, ".claude", "skills"))
+    def agent_project_skills(self) -> tuple[tuple[str, str], ...]:
+        """(scope, folder) of the agents' project skill folders, read as hand-authored skills
+        (`.agents/skills` is Codex's and Gemini CLI's both)."""
+        return tuple((agent, join(self.root, agent, "skills")) for agent in AGENT_FOLDERS)

@@ -160,7 +160,7 @@ def _check_inside(fd: int, info: os.stat_result, path: str, inside: str) -> None
             real = ""  # changed between the open and the look: not known to be inside
     if not real.startswith(inside.rstrip(os.sep) + os.sep):
         where = f" (to {real})" if real else ""
-        msg = f"refused: {path} leads out of {inside}{where}; it was not read"
+        msg = f"{path}: leads out of {inside}{where}"
         raise Refused(msg)
 
 

@@ -25,6 +25,11 @@ def _isolated_home(tmp_path_factory, monkeypatch):
         if name.startswith("EDGAR_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("EDGAR_HOME", str(home))
+    # The agents' own folders under the person's home (`~/.codex/skills`, ...) are read too.
+    person = tmp_path_factory.mktemp("person")
+    monkeypatch.setattr("edgar_min.layout.person_home", lambda: str(person))
+    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"):
+        monkeypatch.delenv(name, raising=False)
     # A pyz run on a Python other than the builder's writes bytecode under the cache folder.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OLLAMA_HOST"):

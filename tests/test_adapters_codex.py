@@ -511,3 +511,138 @@ def test_learn_from_a_review_subagents_rollout_keeps_no_example(tmp_path, edgar)
     ).json()
     assert dry["turn"]["agent"] == "review"
     assert dry["turn"]["skills"] == ["gh-address-comments"]
+
+
+# Codex 0.171, as the real CLI wrote it (tests/fixtures/transcripts/README.md: record_agents.py)
+
+REAL_171 = Path(__file__).parent / "fixtures" / "transcripts" / "codex-0.171-two-turns.jsonl"
+
+
+def test_a_real_0171_rollouts_turns_are_read_exactly_as_typed():
+    from edgar_min.adapters.codex import read_turns
+
+    first, second = read_turns(str(REAL_171), tool_table(()), {"release-notes", "deploy-check"})
+    # Typed text starts with `<`, and the file piped into `codex exec` is not part of it.
+    assert first.record["prompt"] == "<b>fix</b> the failing test, then write the release notes"
+    assert first.record["tools"] == [
+        "shell",
+        "shell",
+        "edit",
+        "edit",
+        "shell",
+        "shell",
+        "shell",
+        "mcp.docs.read_file",
+    ]
+    assert first.record["errors"] == [
+        {"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "python3"},
+        # `apply_patch verification failed: Failed to read file to update ...: No such file ...`
+        {"tool": "edit", "kind": "not_found", "exit_code": None, "program": ""},
+        # `sleep 1; exit 3` ran in the background: its exit code came in a later `write_stdin` poll.
+        {"tool": "shell", "kind": "nonzero_exit", "exit_code": 3, "program": "sleep"},
+    ]
+    assert first.record["skills"] == ["release-notes"]
+    assert second.record["prompt"] == "summarize this with $release-notes"
+    # `$release-notes` put the skill in the turn; `cat ~/.codex/skills/deploy-check/SKILL.md` read one.
+    assert second.record["skills"] == ["release-notes", "deploy-check"]
+    assert first.notes() == second.notes() == []  # world_state and token_usage_record are known
+    assert first.session == second.session == "01a2353d-3439-7192-a058-0ed27c9e6047"
+
+
+def test_the_0171_event_of_a_typed_message_wins_over_the_response_items(tmp_path):
+    c = Codex()
+    c.labelled(
+        ("# AGENTS.md instructions for /p\n\n<INSTRUCTIONS>x</INSTRUCTIONS>", "agents_md"),
+        ("<environment_context/>", "harness"),
+    )
+    c.said("<div> is not centred, fix the css")
+    c.call("c1", "exec_command", {"cmd": "npm test"}).output("c1", "Process exited with code 1\nOutput:\n")
+    c.said("now the header")
+    record = _read(c.write(tmp_path / "r.jsonl")).record
+    assert record["prompt"] == "now the header"
+    assert record["tools"] == []
+    from edgar_min.adapters.codex import read_turns
+
+    first = next(read_turns(str(tmp_path / "r.jsonl"), tool_table(())))
+    assert first.record["prompt"] == "<div> is not centred, fix the css"
+    assert first.record["errors"][0]["program"] == "npm"
+
+
+def test_a_log_with_both_kinds_of_event_gives_one_turn_per_message(tmp_path):
+    c = Codex().typed("one prompt")  # response item and `user_message` event
+    item = {"type": "UserMessage", "content": [{"type": "text", "text": "one prompt"}]}
+    c.add("event_msg", {"type": "item_completed", "item": item})
+    c.call("c1", "exec_command", {"cmd": "ls"}).output("c1", "Process exited with code 0")
+    from edgar_min.adapters.codex import read_turns
+
+    turns = list(read_turns(str(c.write(tmp_path / "r.jsonl")), tool_table(())))
+    assert [t.record["prompt"] for t in turns] == ["one prompt"]
+    assert turns[0].record["tools"] == ["shell"]
+
+
+def test_without_events_only_the_parts_labelled_user_are_typed(tmp_path):
+    c = Codex()
+    c.labelled(("<environment_context><cwd>/p</cwd></environment_context>", "harness"))
+    c.labelled(("<b>bold</b> is wrong here", "user"), ("<skill>\n<name>pdf</name>\n</skill>", "skills"))
+    adapted = read_session(c.write(tmp_path / "r.jsonl"), tool_table(()), {"pdf"})
+    assert adapted.record["prompt"] == "<b>bold</b> is wrong here"
+    assert adapted.record["skills"] == ["pdf"]
+
+
+def test_the_piped_file_is_dropped_only_where_codex_put_it(tmp_path):
+    from edgar_min.adapters.codex import typed_text
+
+    assert typed_text("summarize\n\n<stdin>\nline one\n</stdin>") == "summarize"
+    assert typed_text("explain <stdin> in this code") == "explain <stdin> in this code"
+    assert typed_text("a\n\n<stdin>\nx\n</stdin> and more") == "a\n\n<stdin>\nx\n</stdin> and more"
+
+
+def test_an_mcp_tool_named_like_codexs_own_is_the_servers_and_reads_no_skill(tmp_path):
+    c = Codex().said("look it up")
+    path = "/home/dev/project/.agents/skills/pdf/SKILL.md"
+    c.add(
+        "response_item",
+        {
+            "type": "function_call",
+            "namespace": "mcp__docs",
+            "name": "read_file",
+            "arguments": json.dumps({"path": path}),
+            "call_id": "m1",
+        },
+    )
+    c.add("response_item", {"type": "function_call_output", "call_id": "m1", "output": "page"})
+    c.call("m2", "mcp__rubymine__build_project", {})  # the older form of the same name
+    record = read_session(c.write(tmp_path / "r.jsonl"), tool_table(()), {"pdf"}).record
+    assert record["tools"] == ["mcp.docs.read_file", "mcp.rubymine.build_project"]
+    assert record["skills"] == []
+
+
+def test_a_failed_patch_is_an_edit_error_and_a_poll_finds_its_command_once(tmp_path):
+    c = Codex().said("fix it")
+    c.add(
+        "response_item",
+        {"type": "custom_tool_call", "name": "apply_patch", "call_id": "p1", "input": "*** Begin Patch"},
+    )
+    c.add(
+        "response_item",
+        {
+            "type": "custom_tool_call_output",
+            "call_id": "p1",
+            "output": "apply_patch verification failed: Failed to find expected lines in a.py",
+        },
+    )
+    c.call("b1", "exec_command", {"cmd": "cd web && npm run build", "yield_time_ms": 250})
+    c.output("b1", "Chunk ID: a\nWall time: 0.25 seconds\nProcess running with session ID 4242\nOutput:\n")
+    c.call("w1", "write_stdin", {"session_id": 4242, "chars": ""}).output(
+        "w1", "Process running with session ID 4242\n"
+    )
+    c.call("w2", "write_stdin", {"session_id": 4242, "chars": ""}).output(
+        "w2", "Process exited with code 2\nOutput:\n"
+    )
+    # An older Codex also states the command's end under the command's own call id: one error.
+    c.add("event_msg", {"type": "exec_command_end", "call_id": "b1", "exit_code": 2})
+    record = _read(c.write(tmp_path / "r.jsonl")).record
+    assert record["errors"] == [
+        {"tool": "edit", "kind": "invalid_input", "exit_code": None, "program": ""},
+        {"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "npm"},
+    ]

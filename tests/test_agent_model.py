@@ -63,7 +63,7 @@ def test_generate_in_auto_with_a_real_model_installs_only_what_passes_acceptance
         "--root", str(tmp_path), "--json",
         "--set", "skills.synthesis=auto", "--set", "model.provider=openai", "--set", "model.name=local",
         "--set", f"model.base_url={llama_server.base_url}", "--set", "model.max_tokens=120",
-        "--set", "model.timeout_s=120",
+        "--set", "model.timeout_s=900",
         "skills", "generate", "email.reply",
         "--description", "Draft a reply to the last email from a contact.",
     )  # fmt: skip

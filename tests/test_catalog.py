@@ -476,7 +476,9 @@ def test_a_body_that_became_a_link_out_of_the_project_is_a_sentence(layout, tmp_
     secret.write_text("---\nname: pdf\ndescription: x\n---\nPRIVATE KEY\n")
     pdf_file(layout).unlink()
     pdf_file(layout).symlink_to(secret)
-    with pytest.raises(BadInput, match=rf"^{pdf_file(layout)}: refused: .* leads out of .*; it was not read"):
+    with pytest.raises(
+        BadInput, match=rf"^{pdf_file(layout)}: leads out of .* \(to .*id_ed25519\); a project's"
+    ):
         entry.body()
 
 
@@ -538,3 +540,16 @@ def test_a_project_without_an_edgar_folder_is_cached_too_and_gets_none(tmp_path,
     refuse_skill_reads(monkeypatch)
     assert load_catalog(layout).entries == first.entries
     assert not (tmp_path / ".edgar").exists()
+
+
+def test_a_skill_linked_out_of_the_project_after_the_cache_was_written_is_still_said(
+    layout, tmp_path_factory
+):
+    load_catalog(layout)
+    outside = tmp_path_factory.mktemp("outside") / "notes.md"
+    outside.write_text("---\nname: notes\ndescription: Not this project's.\n---\n\nSecret.\n")
+    (Path(layout.root) / ".claude" / "skills" / "notes").mkdir()
+    (Path(layout.root) / ".claude" / "skills" / "notes" / "SKILL.md").symlink_to(outside)
+    catalog = load_catalog(layout)
+    assert "notes" not in catalog.entries
+    assert any("a symbolic link out of the project" in w for w in catalog.warnings)

@@ -377,3 +377,14 @@ def test_a_session_with_no_typed_message_is_counted_not_warned_of(tmp_path, edga
         edgar, tmp_path, "codex", codex_quiet, FIXTURES / "codex-0.100-skill-read.jsonl"
     ).json()
     assert codex_doc["skipped"][-1] == "1 log(s) held no message a person typed (nothing to learn from)"
+
+
+def test_a_real_gemini_session_gives_an_example_of_each_skill_its_agent_loaded(tmp_path, edgar):
+    skills(tmp_path, "release-notes", "deploy-check")
+    log = FIXTURES / "gemini-0.61-two-turns.jsonl"
+    doc = imported(edgar, tmp_path, "gemini", log).json()
+    assert (doc["sessions"], doc["turns"], doc["new"]) == (1, 2, 2)
+    assert [(e["skill"], e["text"]) for e in doc["examples"]] == [
+        ("release-notes", "<b>fix</b> the failing test, then write the release notes"),
+        ("deploy-check", "now check the deploy"),
+    ]

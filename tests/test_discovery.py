@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from skillfiles import write_skill
 
+from edgar_min import layout as layouts
 from edgar_min.layout import Layout
 from edgar_min.skills.discovery import discover
 
@@ -38,6 +39,33 @@ def test_every_scope_is_read_with_its_origin(layout):
         "d": ("hand", "user"),
         "e": ("learned", "learned"),
     }
+
+
+def test_every_agents_folders_are_read_the_projects_first_then_the_persons(layout, monkeypatch, tmp_path):
+    # Codex and Gemini CLI name their homes by variables; each is where that agent reads skills.
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path / "gemini-home"))
+    write_skill(Path(layout.root) / ".codex" / "skills", "a")
+    write_skill(Path(layout.root) / ".gemini" / "skills", "b")
+    write_skill(tmp_path / "codex-home" / "skills", "c")
+    write_skill(tmp_path / "gemini-home" / ".gemini" / "skills", "d")
+    write_skill(tmp_path / "gemini-home" / ".agents" / "skills", "e")
+    home = Path(layouts.person_home())  # a folder of the test's own (tests/conftest.py)
+    write_skill(home / ".agents" / "skills", "f")
+    write_skill(home / ".claude" / "skills", "g")
+    write_skill(tmp_path / "codex-home" / "skills", "a", "the person's own copy")
+    write_skill(home / ".codex" / "skills", "h")  # not Codex's home while CODEX_HOME is set
+    index = discover(layout)
+    assert {n: (s.origin, s.scope) for n, s in index.skills.items()} == {
+        "a": ("hand", ".codex"),
+        "b": ("hand", ".gemini"),
+        "c": ("hand", "~/.codex"),
+        "d": ("hand", "~/.gemini"),
+        "e": ("hand", "~/.agents"),
+        "f": ("hand", "~/.agents"),
+        "g": ("hand", "~/.claude"),
+    }
+    assert [(lo.scope, w.scope) for lo, w in index.shadowed] == [("~/.codex", ".codex")]
 
 
 def test_precedence_and_shadowing_are_reported_not_dropped(layout):

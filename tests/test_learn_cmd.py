@@ -8,6 +8,9 @@ import pytest
 from conftest import tree_snapshot
 from transcripts import Claude, Codex
 
+from edgar_min.delivery.record import record_suggested
+from edgar_min.layout import Layout, user_home
+
 TURN = {
     "prompt": "bump the httpx pin",
     "corrections": ["no, refresh the lock file too"],
@@ -109,3 +112,29 @@ def test_the_dry_run_says_what_learn_then_does(tmp_path, edgar, mode, record):
     expected = {"nothing": {"off", "none"}, "learned": {"learned"}, "proposal": {"proposed"}}
     said = "learned" if "learned skill" in would else "proposal" if "proposal" in would else "nothing"
     assert real["outcome"] in expected[said], (would, real)
+
+
+def test_learn_from_a_log_counts_the_skill_the_prompt_hook_handed_over_in_its_session(tmp_path, edgar):
+    root = tmp_path / "proj"
+    skill = root / ".agents" / "skills" / "release-notes"
+    skill.mkdir(parents=True)
+    skill.joinpath("SKILL.md").write_text(
+        "---\nname: release-notes\ndescription: Write release notes from the git log of a tag range.\n---\n\n"
+        "## When to use\nWhen a release is cut.\n"
+    )
+    session = "0199a3c2-5b7e-7f10-9c3d-2a6e4b8d1f00"
+    c = Codex(session=session).said("write the release notes for v2")
+    c.call("c1", "exec_command", {"cmd": "git log --oneline v1..HEAD"}).output(
+        "c1", "Process exited with code 0"
+    )
+    rollout = c.write(tmp_path / "rollout.jsonl")
+    other = edgar(
+        "--root", str(root), "learn", "--from", "codex", str(rollout), "--session", "another-session"
+    )
+    assert other.code == 0, other
+    # What the prompt hook records when it hands the skill over at this session's prompt.
+    record_suggested(Layout(root, user_home()), session, ["release-notes"])
+    result = edgar("--root", str(root), "learn", "--from", "codex", str(rollout))
+    assert result.code == 0, result
+    stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
+    assert stats["loaded"] == 1  # this session's turn, not the one learned under another session

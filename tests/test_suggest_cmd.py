@@ -171,7 +171,7 @@ def test_a_terminal_escape_in_a_taught_text_is_never_kept(project, edgar):
     # The file holds what a terminal showed of it, and nothing it would have obeyed.
     doc = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
     assert doc["examples"][0]["texts"] == ["merge these pdfs and rotate page 2"]
-    kept = (state_of(project) / "routing-examples.jsonl").read_text()
+    kept = examples_file(project).read_text()
     assert "owned" not in kept
     assert "\\u001b" not in kept
 

@@ -14,7 +14,7 @@ from conftest import tree_snapshot
 from skillfiles import BODY, write_skill
 
 from edgar_min.errors import Refused
-from edgar_min.layout import Layout
+from edgar_min.layout import Layout, agent_user_skills
 from edgar_min.learning.writer import (
     MAX_BODY_CHARS,
     Provenance,
@@ -119,14 +119,29 @@ def test_hostile_names_are_refused_and_nothing_is_written(layout, name):
     assert tree_snapshot(Path(layout.root).parent) == before
 
 
-@pytest.mark.parametrize("scope", ["project", ".agents", ".claude", "user"])
+SCOPES = [
+    "project",
+    ".agents",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "user",
+    "~/.agents",
+    "~/.claude",
+    "~/.codex",
+    "~/.gemini",
+]
+
+
+@pytest.mark.parametrize("scope", SCOPES)
 @pytest.mark.parametrize("to", ["proposal", "learned"])
 def test_a_name_a_person_owns_is_never_taken(layout, scope, to):
+    # A person's skill in any agent's folder, the project's or their home's, keeps its name.
     folder = {
         "project": layout.skills,
-        ".agents": Path(layout.root) / ".agents" / "skills",
-        ".claude": Path(layout.root) / ".claude" / "skills",
         "user": layout.user_skills,
+        **dict(layout.agent_project_skills),
+        **dict(agent_user_skills()),
     }[scope]
     write_skill(folder, "pin-bump-with-lockfile")
     with pytest.raises(Refused, match="hand-authored skill of that name exists"):

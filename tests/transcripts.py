@@ -1,4 +1,4 @@
-"""Builders for real-shaped agent session logs (Claude Code transcripts, Codex rollouts) in tests."""
+"""Builders for real-shaped agent session logs (Claude Code, Codex, Gemini CLI) in tests."""
 
 from __future__ import annotations
 
@@ -214,6 +214,33 @@ class Codex:
         )
         return self.add("event_msg", {"type": "user_message", "message": text, "images": []})
 
+    def labelled(self, *parts: tuple[str, str]) -> Codex:
+        """A 0.171 user-side message: each part's text with its provenance label (`user`, `harness`,
+        `agents_md`, `skills`), as Codex labels them in `content_item_metadata`."""
+        meta = {"content_item_metadata": [{"provenance": {"type": label}} for _, label in parts]}
+        return self.add(
+            "response_item",
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": text} for text, _ in parts],
+                "internal_chat_message_metadata_passthrough": meta,
+            },
+        )
+
+    def said(self, text: str) -> Codex:
+        """A message a person typed, as Codex 0.171 writes it: the labelled response item, then
+        the `item_completed` event of its `UserMessage` (no `user_message` event any more)."""
+        self.labelled((text, "user"))
+        item = {
+            "type": "UserMessage",
+            "id": "u",
+            "content": [{"type": "text", "text": text, "text_elements": []}],
+        }
+        return self.add(
+            "event_msg", {"type": "item_completed", "thread_id": "t", "turn_id": "t", "item": item}
+        )
+
     def named(self, name: str, path: str, body: str = "# Skill\n") -> Codex:
         """The user message Codex adds when the person names a skill (`$NAME`): its file, tagged."""
         text = f"<skill>\n<name>{name}</name>\n<path>{path}</path>\n{body}\n</skill>"
@@ -239,6 +266,82 @@ class Codex:
                 out.write(line if isinstance(line, str) else json.dumps(line))
                 out.write("\n")
             out.write(tail)
+        return path
+
+
+class Gemini:
+    """Records of a Gemini CLI session log (`~/.gemini/tmp/<project>/chats/session-*.jsonl`)."""
+
+    def __init__(self, session: str = "2557d357-ddc6-4c9f-b484-710d4cd97380", kind: str = "main") -> None:
+        self.n = 0
+        self.lines: list[Any] = [
+            {
+                "sessionId": session,
+                "projectHash": "ab12",
+                "startTime": "2026-12-02T05:31:02.513Z",
+                "kind": kind,
+            },
+            {
+                "$set": {
+                    "messages": [
+                        self._message(
+                            "user",
+                            [{"text": "<session_context>\nThis is the Gemini CLI.\n</session_context>"}],
+                        )
+                    ]
+                }
+            },
+        ]
+
+    def _message(self, kind: str, content: Any, **extra: Any) -> dict[str, Any]:
+        self.n += 1
+        return {
+            "id": f"m{self.n}",
+            "timestamp": "2026-12-02T05:31:03.000Z",
+            "type": kind,
+            "content": content,
+            **extra,
+        }
+
+    def user(self, text: str, *, display: str | None = None, hook: str | None = None) -> Gemini:
+        """A typed prompt; `hook` is a hook's context, added before it as Gemini CLI adds one."""
+        sent = f"<hook_context>{hook}</hook_context>\n\n{text}" if hook else text
+        extra = {"displayContent": [{"text": display}]} if display is not None else {}
+        self.lines.append(self._message("user", [{"text": sent}], **extra))
+        return self
+
+    def call(
+        self, name: str, args: dict[str, Any], result: dict[str, Any], status: str = "success"
+    ) -> Gemini:
+        """A model message that made one call: written bare, then with the call, as Gemini CLI does."""
+        message = self._message("gemini", "", model="gemini-3.8-flash")
+        self.lines.append(dict(message))
+        call_id = f"{name}__{name}_{self.n}"
+        response = {"functionResponse": {"id": call_id, "name": name, "response": result}}
+        message["toolCalls"] = [
+            {
+                "id": call_id,
+                "name": name,
+                "args": args,
+                "result": [response],
+                "status": status,
+                "resultDisplay": "",
+            }
+        ]
+        self.lines.append(message)
+        self.lines.append(self._message("user", [response]))
+        return self
+
+    def said(self, text: str) -> Gemini:
+        self.lines.append(self._message("gemini", text, model="gemini-3.8-flash"))
+        return self
+
+    def raw(self, line: Any) -> Gemini:
+        self.lines.append(line)
+        return self
+
+    def write(self, path: Path) -> Path:
+        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines), encoding="utf-8")
         return path
 
 

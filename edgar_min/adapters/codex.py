@@ -67,11 +67,10 @@ from edgar_min.adapters.common import (
     known_lines,
     map_tool,
     program_word,
-    skill_of_path,
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import STRING_CAP, ReadStats
-from edgar_min.charsets import DIGITS, consists_of
+from edgar_min.adapters.reads import SHELLS, SkillReads
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
@@ -84,7 +83,17 @@ if TYPE_CHECKING:
 
 __all__ = ["read_session", "read_turns"]
 
-KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+KNOWN_TYPES = frozenset(
+    {
+        "session_meta",
+        "turn_context",
+        "response_item",
+        "event_msg",
+        "compacted",
+        "world_state",  # 0.171: the context the model was given (instructions, environment)
+        "token_usage_record",  # 0.171: tokens used by each model call
+    }
+)
 # Lines of the first rollout format (2025), written bare: no `{timestamp, type, payload}` wrapper.
 BARE_ITEMS = frozenset(
     {
@@ -106,20 +115,32 @@ INJECTED = ("<", "# AGENTS.md")
 # `<skill>\n<name>NAME</name>\n<path>PATH</path>\nCONTENTS\n</skill>` (codex-rs `SkillInstructions`).
 SKILL_OPEN = "<skill>"
 TEXT_PARTS = frozenset({"input_text", "text"})
+# `codex exec PROMPT < FILE` sends the piped file after the prompt, as `PROMPT\n\n<stdin>\nFILE\n</stdin>`.
+STDIN_OPEN = "\n\n<stdin>\n"
+STDIN_CLOSE = "\n</stdin>"
+# 0.171 labels each part of a user-side message with where it came from; only `user` is typed
+# (`harness` is the environment, `agents_md` an instructions file, `skills` a skill's file).
+TYPED = "user"
+NAMED_SKILL = "skills"
+# A background command: its first output says so, and a later `write_stdin` poll gives its exit code.
+RUNNING = "Process running with session ID "
+PATCH_FAILED = "apply_patch verification failed"
 _IMAGE = lazy(r"(?s)<image\b[^>]*>.*?</image>|</?image\b[^>]*>")
 
 
 def typed_text(text: str) -> str:
-    """What a person typed in a Codex user message: the request after the IDE preamble, no image tags."""
+    """What a person typed in a Codex user message: the request after the IDE preamble, without
+    image tags or the file piped into `codex exec` (its `<stdin>` block)."""
     _, found, request = text.partition(REQUEST)
     if found:
         text = request
+    if text.endswith(STDIN_CLOSE) and STDIN_OPEN in text:
+        text = text[: text.rindex(STDIN_OPEN)]
     return (_IMAGE.sub("", text) if "image" in text else text).strip()  # no pattern for a plain prompt
 
 
 CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "pwsh", "powershell"})
 
 
 def _program(arguments: Any) -> str:
@@ -145,22 +166,12 @@ def _program(arguments: Any) -> str:
     return ""
 
 
-# Reading a skill. Codex's own detector of a skill used without being named counts these
-# programs (codex-rs `skills/invocation_utils.rs`); `nl`, `tac` and `batcat` print a file too.
-READERS = frozenset(
-    {"cat", "head", "tail", "sed", "nl", "less", "more", "bat", "batcat", "awk", "gawk", "tac"}
-)
 # The tools whose arguments name a file to read rather than a command.
 FILE_READERS = frozenset({"read_file"})
 READS = frozenset({"shell", "read"})  # edgar's names of the tools that may read a skill's file
-_OPERATOR_CHARS = ";&|()<>\n"
-_SETUP_WORDS = frozenset({"sudo", "command", "nohup", "env", "time", "exec", "builtin"})
 # A code-mode `exec` runs JavaScript that calls `tools.exec_command({"cmd": ..., "workdir": ...})`.
 _EXEC_CALL = "exec_command("
 _EXEC_ARG = lazy(r"""["']?\b(cmd|workdir)["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
-_HEREDOC = lazy(r"<<-?[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
-MAX_DEPTH = 3
-MAX_EXPANDED = 64
 
 
 def _js_string(literal: str) -> str:
@@ -186,186 +197,32 @@ def _exec_commands(source: str) -> list[tuple[str, str | None]]:
     return found
 
 
-def _without_heredocs(command: str) -> str:
-    """The command with each here-document's text dropped: what it feeds a program is not a command."""
-    out, pos = [], 0
-    for m in _HEREDOC.finditer(command):
-        if m.start() < pos:
-            continue
-        line_end = command.find("\n", m.end())
-        if line_end == -1:
-            break
-        out.append(command[pos:line_end])
-        end = line_end
-        delimiter = m.group(2)
-        while end != -1:
-            nxt = command.find("\n", end + 1)
-            line = command[end + 1 : nxt if nxt != -1 else len(command)]
-            end = nxt
-            if line.strip() == delimiter:
-                break
-        pos = end if end != -1 else len(command)
-    out.append(command[pos:])
-    return "".join(out)
-
-
-def _shell_words(command: str) -> list[str]:
-    """The words and operators of a shell command; line breaks are operators, as in the shell."""
-    import shlex
-
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=_OPERATOR_CHARS)
-    lexer.whitespace = " \t\r"
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:  # an unclosed quote: the words as they stand
-        return command.split()
-
-
-def _braces(word: str) -> list[str]:
-    """`a/{x,y}/SKILL.md` as the shell expands it: `a/x/SKILL.md`, `a/y/SKILL.md`."""
-    start = word.find("{")
-    end = word.find("}", start + 1)
-    if start == -1 or end == -1 or "," not in word[start:end]:
-        return [word]
-    tails = _braces(word[end + 1 :])
-    return [word[:start] + part + tail for part in word[start + 1 : end].split(",") for tail in tails][
-        :MAX_EXPANDED
-    ]
-
-
-def _in_place(program: str, args: list[str]) -> bool:
-    """`sed -i` (any option cluster with `i`, `--in-place`) or gawk's `-i inplace`: an edit, not a read."""
-    for i, word in enumerate(args):
-        if word == "--":
-            return False
-        if program == "sed" and (
-            word.startswith("--in-place") or (word[:1] == "-" and word[1:2] != "-" and "i" in word)
-        ):
-            return True
-        inplace = word == "-iinplace" or (word == "-i" and args[i + 1 : i + 2] == ["inplace"])
-        if program != "sed" and inplace:
-            return True
-    return False
-
-
-class SkillReads:
-    """The discovered skills whose `SKILL.md` a call's commands read."""
-
-    def __init__(self, names: Container[str]) -> None:
-        self.names = names
-
-    def skill(self, word: str, base: str | None) -> str | None:
-        """The discovered skill whose `SKILL.md` the path `word` is, or None (`skill_of_path`)."""
-        return skill_of_path(word, base, self.names)
-
-    def command(self, command: str, base: str | None, depth: int = 0) -> list[str]:
-        """The skills a shell command reads, in order."""
-        if SKILL_FILE not in command:
+def _reads(reads: SkillReads, name: str, arguments: Any, cwd: str | None) -> list[str]:
+    """The skills one tool call reads: its command(s) or, for a file-reading tool, its file."""
+    if isinstance(arguments, str):
+        if SKILL_FILE not in arguments:
             return []
-        if "<<" in command:
-            command = _without_heredocs(command)
-        return self.words(_shell_words(command), base, depth)
-
-    def words(self, words: list[str], base: str | None, depth: int = 0) -> list[str]:
-        """The skills the shell words of a command line read: each simple command in turn."""
-        found: list[str] = []
-        args: list[str] = []
-        inputs: list[str] = []
-        into_file = False
-        target = ""  # what the word after a redirection is: "in", "out" or "" (a descriptor, /dev/null)
-        for word in [*words, ";"]:
-            if word and all(c in _OPERATOR_CHARS for c in word):
-                if ">" in word or "<" in word:
-                    descriptor = args.pop() if args and consists_of(args[-1], DIGITS) else ""
-                    if word.endswith("&"):  # `2>&1`: a descriptor follows, not a file
-                        target = ""
-                    elif "<" in word and ">" not in word:
-                        target = "in"
-                    else:
-                        target = "out" if descriptor in ("", "1") else ""
-                    continue
-                base = self._segment(args, inputs, base, into_file=into_file, depth=depth, found=found)
-                args, inputs, into_file, target = [], [], False, ""
-                continue
-            if target == "in":
-                inputs.append(word)
-            elif target == "out":
-                into_file = into_file or word != "/dev/null"
-            else:
-                args.append(word)
-            target = ""
-        return found
-
-    def _segment(
-        self,
-        args: list[str],
-        inputs: list[str],
-        base: str | None,
-        *,
-        into_file: bool,
-        depth: int,
-        found: list[str],
-    ) -> str | None:
-        """Add the skills one simple command reads to `found`; the working folder after it."""
-        i = 0
-        while i < len(args) and ("=" in args[i].split("/", 1)[0] or args[i] in _SETUP_WORDS):
-            i += 1
-        if i >= len(args):
-            return base
-        program, rest = args[i].rsplit("/", 1)[-1], args[i + 1 :]
-        if program == "cd":
-            target = [w for w in rest if not w.startswith("-")]
-            if len(target) == 1 and not target[0].startswith("~"):
-                return os.path.join(base, target[0]) if base else target[0]
-            return base
-        if program in SHELLS and depth < MAX_DEPTH:
-            for j, word in enumerate(rest[:-1]):
-                if word.startswith("-") and "c" in word[1:] and not word.startswith("--"):
-                    found.extend(self.command(rest[j + 1], base, depth + 1))
-                    break
-            return base
-        if program not in READERS or into_file or _in_place(program, rest):
-            return base
-        for word in [*rest, *inputs]:
-            if word.endswith(SKILL_FILE):
-                for path in _braces(word):
-                    name = self.skill(path, base)
-                    if name is not None:
-                        found.append(name)
-        return base
-
-    def call(self, name: str, arguments: Any, cwd: str | None) -> list[str]:
-        """The skills one tool call reads: its command(s) or, for a file-reading tool, its file."""
-        if isinstance(arguments, str):
-            if SKILL_FILE not in arguments:
-                return []
-            if name == "exec" and _EXEC_CALL in arguments:
-                calls = _exec_commands(arguments)
-                return [skill for command, folder in calls for skill in self.command(command, folder or cwd)]
-            try:
-                arguments = jsoncodec.loads(arguments)
-            except ValueError:
-                return []
-        if not isinstance(arguments, dict):
+        if name == "exec" and _EXEC_CALL in arguments:
+            calls = _exec_commands(arguments)
+            return [skill for command, folder in calls for skill in reads.command(command, folder or cwd)]
+        try:
+            arguments = jsoncodec.loads(arguments)
+        except ValueError:
             return []
-        folder = arguments.get("workdir", arguments.get("working_directory"))
-        folder = folder if isinstance(folder, str) and folder else cwd
-        if name in FILE_READERS:
-            path = arguments.get("file_path", arguments.get("path"))
-            found = self.skill(path, folder) if isinstance(path, str) else None
-            return [found] if found else []
-        command = arguments.get("command", arguments.get("cmd"))
-        if isinstance(command, str):
-            return self.command(command, folder)
-        if isinstance(command, list) and all(isinstance(c, str) for c in command):
-            found: list[str] = []
-            if any(SKILL_FILE in c for c in command):
-                # An argument vector: one program and its words, no operators or redirections.
-                self._segment(command, [], folder, into_file=False, depth=0, found=found)
-            return found
+    if not isinstance(arguments, dict):
         return []
+    folder = arguments.get("workdir", arguments.get("working_directory"))
+    folder = folder if isinstance(folder, str) and folder else cwd
+    if name in FILE_READERS:
+        path = arguments.get("file_path", arguments.get("path"))
+        found = reads.skill(path, folder) if isinstance(path, str) else None
+        return [found] if found else []
+    command = arguments.get("command", arguments.get("cmd"))
+    if isinstance(command, str):
+        return reads.command(command, folder)
+    if isinstance(command, list) and all(isinstance(c, str) for c in command):
+        return reads.argv(command, folder)
+    return []
 
 
 def _output_facts(output: Any) -> tuple[str, int | None]:
@@ -408,7 +265,11 @@ class _Reader(TurnReader):
         self.interrupted = False
         self.unknown = 0
         self.orphans = 0
-        self.events_seen = False
+        # Which event gives the typed text (`user_message`, or 0.171's `item_completed`): the
+        # first one met; until then the user messages among the response items do.
+        self.typed_from: str | None = None
+        self.background: dict[int, str] = {}  # a running command's session id -> its call id
+        self.origin: dict[str, str] = {}  # a `write_stdin` poll's call id -> the command's call id
 
     def take(self, line: Any) -> None:
         if not isinstance(line, dict):
@@ -468,11 +329,17 @@ class _Reader(TurnReader):
         kind = payload.get("type")
         if kind == "user_message":
             if isinstance(payload.get("message"), str):
-                if not self.events_seen:
-                    # The first real event: what was built from response items is dropped.
-                    self.events_seen = True
-                    self.turn = None
-                self._typed(payload["message"])
+                self._typed_event(kind, payload["message"])
+        elif kind == "item_completed":
+            item = payload.get("item")
+            if isinstance(item, dict) and item.get("type") == "UserMessage":
+                parts = item.get("content")
+                texts = [
+                    p["text"]
+                    for p in (parts if isinstance(parts, list) else [])
+                    if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+                ]
+                self._typed_event(kind, "\n".join(texts))
         elif kind == "turn_aborted":
             self.interrupted = True
         elif kind == "exec_command_end":
@@ -490,29 +357,54 @@ class _Reader(TurnReader):
                 self.failed.add(call_id)
                 self.turn.add_error(tool, error_kind("", code), code, program)
 
+    def _typed_event(self, kind: str, text: str) -> None:
+        """A message a person typed, as an event of `kind` states it; only one kind of event counts."""
+        if self.typed_from is None:
+            # The first such event: what was built from response items is dropped.
+            self.typed_from = kind
+            self.turn = None
+        if kind == self.typed_from:
+            self._typed(text)
+
     def _item(self, payload: dict[str, Any]) -> None:
         kind = payload.get("type")
         if kind == "message" and payload.get("role") == "user":
-            parts = payload.get("content")
-            texts = [
-                (p.get("type"), p["text"])
-                for p in (parts if isinstance(parts, list) else [])
-                if isinstance(p, dict) and p.get("type") in TEXT_PARTS and isinstance(p.get("text"), str)
-            ]
-            named = [t for _, t in texts if t.startswith(SKILL_OPEN)]
-            if not self.events_seen:
-                typed = (t for k, t in texts if k == "input_text" and not t.startswith(SKILL_OPEN))
-                text = "\n".join(typed).strip()
-                # Injected context is wrapped in tags (<environment_context>, <user_instructions>, ...).
-                if text and not text.startswith(INJECTED):
-                    self._typed(text)
-            for text in named:
-                self._injected(text)
+            self._user_item(payload)
             return
         if kind in CALLS:
             self._call(kind, payload)
         elif kind in OUTPUTS:
             self._output(payload)
+
+    def _user_item(self, payload: dict[str, Any]) -> None:
+        """A user-side message among the response items: typed text (while no event gives it), or a
+        skill the person named. Each part's provenance label says which, where the log has one."""
+        parts = payload.get("content")
+        parts = parts if isinstance(parts, list) else []
+        meta = payload.get("internal_chat_message_metadata_passthrough")
+        labels = meta.get("content_item_metadata") if isinstance(meta, dict) else None
+        if not isinstance(labels, list) or len(labels) != len(parts):
+            labels = [None] * len(parts)
+        typed, named = [], []
+        for part, label in zip(parts, labels, strict=True):
+            if not isinstance(part, dict) or part.get("type") not in TEXT_PARTS:
+                continue
+            text = part.get("text")
+            if not isinstance(text, str):
+                continue
+            source = _provenance(label)
+            if source == NAMED_SKILL or (source is None and text.startswith(SKILL_OPEN)):
+                named.append(text)
+            elif part.get("type") == "input_text" and source in (TYPED, None):
+                typed.append((text, source))
+        if self.typed_from is None:
+            text = "\n".join(t for t, _ in typed).strip()
+            # Unlabelled, injected context is wrapped in tags (<environment_context>, ...).
+            labelled = any(source == TYPED for _, source in typed)
+            if text and (labelled or not text.startswith(INJECTED)):
+                self._typed(text)
+        for text in named:
+            self._injected(text)
 
     def _injected(self, text: str) -> None:
         """A skill Codex put in the turn because the person named it (`$NAME`, or picked it)."""
@@ -532,18 +424,37 @@ class _Reader(TurnReader):
             name, arguments = payload.get("name"), payload.get("arguments", payload.get("input"))
         if not isinstance(name, str) or not name:
             return
-        tool = map_tool(name, self.table)
+        # 0.171 names an MCP tool by its server's namespace (`mcp__docs`) and its own name
+        # (`read_file`): `mcp__docs__read_file`, as older versions wrote it, and never Codex's tool.
+        namespace = payload.get("namespace")
+        own = not (isinstance(namespace, str) and namespace)
+        tool = map_tool(name if own else f"{namespace.removesuffix('__')}__{name}", self.table)
         self.turn.add_tool(tool)
         program = _program(arguments) if tool == "shell" else ""
         call_id = payload.get("call_id")
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
+            polled = self._polled(arguments) if own and name == "write_stdin" else None
+            if polled is not None:
+                self.origin[call_id] = polled
+                tool, program = self.pending.get(polled, (tool, program))
             self.pending[call_id] = (tool, program)
-        # Only a shell or a file reader reads a skill (an MCP tool's `command` is its own business).
-        skills = self.reads.call(name, arguments, self.cwd) if tool in READS or name == "exec" else []
+        # Only Codex's own shell or file reader reads a skill (an MCP tool's `command` is its business).
+        reads = own and (tool in READS or name == "exec")
+        skills = _reads(self.reads, name, arguments, self.cwd) if reads else []
         if skills:
             self.turn.skills.extend(skills)
             if isinstance(call_id, str) and len(self.skills_of) < MAX_PENDING:
                 self.skills_of[call_id] = skills
+
+    def _polled(self, arguments: Any) -> str | None:
+        """The call id of the background command a `write_stdin` call polls, if its start was read."""
+        if isinstance(arguments, str) and len(arguments) < STRING_CAP:
+            try:
+                arguments = jsoncodec.loads(arguments)
+            except ValueError:
+                return None
+        session = arguments.get("session_id") if isinstance(arguments, dict) else None
+        return self.background.get(session) if isinstance(session, int) else None
 
     def _output(self, payload: dict[str, Any]) -> None:
         call_id = payload.get("call_id")
@@ -551,9 +462,11 @@ class _Reader(TurnReader):
             self.orphans += 1
             return
         call = self.pending[call_id]
-        if call_id in self.failed:
+        command = self.origin.get(call_id, call_id)  # a poll's result is its command's
+        if call_id in self.failed or command in self.failed:
             return
         head, code = _output_facts(payload.get("output"))
+        self._running(call_id, head)
         lowered = head.lstrip().lower()
         # "execution error: No such file or directory (os error 2)": the command never started.
         spawn = lowered.startswith("execution error")
@@ -562,10 +475,29 @@ class _Reader(TurnReader):
             # The command never ran (rejected, or it could not start): it read no skill.
             for skill in self.skills_of.pop(call_id, ()):
                 self.turn.skills.remove(skill)
-        if (code is not None and code != 0) or spawn or denied or "timed out" in lowered:
-            self.failed.add(call_id)
+        # A patch that did not apply: Codex checks it first and says so instead of an exit code.
+        unapplied = lowered.startswith(PATCH_FAILED)
+        if (code is not None and code != 0) or spawn or denied or unapplied or "timed out" in lowered:
+            self.failed.update((call_id, command))
             tool, program = call
             self.turn.add_error(tool, error_kind(head, code), code, program)
+
+    def _running(self, call_id: str, head: str) -> None:
+        """Remember a command Codex left running in the background, by the session id it reports."""
+        at = head.find(RUNNING)
+        if at == -1 or len(self.background) >= MAX_PENDING:
+            return
+        words = head[at + len(RUNNING) :].split(None, 1)
+        if words and words[0].isdigit() and len(words[0]) < 20:
+            # A poll that finds it still running names the same command.
+            self.background[int(words[0])] = self.origin.get(call_id, call_id)
+
+
+def _provenance(label: Any) -> str | None:
+    """The `provenance.type` of one part's metadata (0.171), or None where the log has none."""
+    source = label.get("provenance") if isinstance(label, dict) else None
+    kind = source.get("type") if isinstance(source, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _agent(source: Any) -> str:

@@ -37,7 +37,7 @@ __all__ = [
     "tool_table",
 ]
 
-# Agent tool name -> edgar's vocabulary. Claude Code names first, then Codex names.
+# Agent tool name -> edgar's vocabulary. Claude Code names first, then Codex's, then Gemini CLI's.
 DEFAULT_TOOL_MAP: dict[str, str] = {
     "Bash": "shell",
     "BashOutput": "shell",
@@ -71,6 +71,21 @@ DEFAULT_TOOL_MAP: dict[str, str] = {
     "grep_files": "search",
     "web_search": "fetch",
     "update_plan": "todo",
+    "run_shell_command": "shell",
+    "list_background_processes": "shell",
+    "read_background_output": "shell",
+    "replace": "edit",
+    "write_file": "edit",
+    "read_many_files": "read",
+    "list_directory": "search",
+    "glob": "search",
+    "grep_search": "search",
+    "search_file_content": "search",
+    "google_web_search": "fetch",
+    "web_fetch": "fetch",
+    "activate_skill": "skill",
+    "invoke_agent": "task",
+    "write_todos": "todo",
 }
 
 _CAMEL = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -260,12 +275,18 @@ _EXIT = lazy(r"(?i)(?:exit code|exited with code|exit status)[:\s]+(-?\d{1,10})"
 # A hook that stopped a tool call: Claude Code's PreToolUse wording, and a pre-commit gate's.
 _HOOK_BLOCK = lazy(r"\bhook\b.{0,80}\b(?:blocked|denied|prevented)\b|^pre-commit validation failed")
 # A request the tool refuses as too large or malformed: the call's input was wrong, nothing crashed.
+# (Claude Code's edit, then Codex's `apply_patch`, then Gemini CLI's edit and its workspace bound.)
 _INVALID = (
     "exceeds maximum allowed",
     "string to replace not found",
     "eisdir",
     "is a directory",
     "invalid",
+    "failed to find expected lines",
+    "failed to find context",
+    "expected 1 occurrence",
+    "0 occurrences found",
+    "path not in workspace",
 )
 
 
@@ -287,6 +308,7 @@ def error_kind(head: str, exit_code: int | None, *, person_said_no: bool | None 
         or "command not found" in lowered
         or "does not exist" in lowered
         or "no such file or directory" in lowered
+        or "file not found" in lowered
     ):
         return "not_found"
     if "permission denied" in lowered or "not permitted" in lowered:

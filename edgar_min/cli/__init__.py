@@ -49,7 +49,7 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         "hook",
-        "run one Claude Code hook (payload on stdin); bounded, always exits 0",
+        "run one agent hook (Claude Code, Codex, Gemini CLI; payload on stdin); bounded, always exits 0",
         "edgar_min.cli.hook_cmd",
     ),
     (
@@ -60,7 +60,11 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
 )
 SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("list", "every skill, by scope, with shadowed names", "edgar_min.cli.skills_cmd"),
-    ("show", "print one skill", "edgar_min.cli.skills_cmd"),
+    (
+        "show",
+        "print one skill (--proposal: a proposal, and what its text is flagged for)",
+        "edgar_min.cli.skills_cmd",
+    ),
     (
         "validate",
         "check SKILL.md files, code skill bodies and data/categories.json (all by default)",
@@ -142,11 +146,13 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "install": (
         "edgar install claude-code --dry-run",
         "edgar install claude-code --uninstall",
+        "edgar install codex                # your ~/.codex/hooks.json, acting only in this project",
+        "edgar install gemini --shared      # the project's .gemini/settings.json",
     ),
     "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
     "doctor": ("edgar doctor", "edgar doctor --network --json"),
     "trust": (
-        "cat .edgar/config.toml && edgar trust   # read what it sets, then let it",
+        "edgar trust    # after reading what .edgar/config.toml sets",
         "edgar trust --revoke",
     ),
     "decide": (

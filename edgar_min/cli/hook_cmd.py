@@ -1,9 +1,10 @@
-"""`edgar hook session-start|user-prompt-submit|stop`: the Claude Code hooks (payload on stdin).
+"""`edgar hook session-start|user-prompt-submit|stop`: the agents' hooks (payload on stdin).
 
 Every hook is bounded as a whole by `adapters.hook_timeout_s`, always exits 0,
 and appends its problems to `.edgar/hook-problems.jsonl`. SessionStart and
 UserPromptSubmit print the hook's JSON output or nothing (what they print
-reaches the model); Stop prints one line for the transcript view.
+reaches the model); Stop prints one line for Claude Code's transcript view, and the
+JSON Codex and Gemini CLI read from a Stop hook (delivery/hooks.py).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ HOOK = Spec(
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "hook",
-        help="run one Claude Code hook (payload on stdin); bounded, always exits 0",
+        help="run one agent hook (Claude Code, Codex, Gemini CLI; payload on stdin); bounded, always exits 0",
     )
     HOOK.add_to(p, cmd_hook)
 

@@ -1,4 +1,5 @@
-"""`edgar install claude-code [--local|--shared] [--dry-run] [--uninstall]`: edgar's hooks in its settings."""
+"""`edgar install claude-code|codex|gemini [--local|--shared] [--dry-run] [--uninstall]`: edgar's hooks
+in the agent's settings (Codex and Gemini CLI: cli/install_agent_cmd.py)."""
 
 from __future__ import annotations
 
@@ -20,14 +21,15 @@ def register(commands: argparse._SubParsersAction) -> None:
         "install",
         help="put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
     )
-    p.add_argument("agent", choices=("claude-code",), help="the agent (only claude-code for now)")
+    p.add_argument("agent", choices=("claude-code", "codex", "gemini"), help="the agent")
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--local",
         dest="scope",
         action="store_const",
         const="local",
-        help="write .claude/settings.local.json, which is not committed (the default)",
+        help="write .claude/settings.local.json, which is not committed (the default); codex, gemini: "
+        "your own hooks file, acting only in this project",
     )
     where.add_argument(
         "--shared",
@@ -35,7 +37,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_const",
         const="shared",
         help="write the committed .claude/settings.json instead (the hooks do nothing in a clone "
-        "where this machine's paths are not)",
+        "where this machine's paths are not); codex, gemini: the project's .codex/hooks.json, "
+        ".gemini/settings.json",
     )
     p.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
     p.add_argument(
@@ -47,6 +50,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_install(ctx: Context) -> int:
+    if ctx.ns.agent != "claude-code":
+        from edgar_min.cli.install_agent_cmd import cmd_install_agent
+
+        return cmd_install_agent(ctx)
     from edgar_min.delivery.install import (
         apply_plan,
         edgar_command,

@@ -1,15 +1,16 @@
 """`edgar learn`: one turn through triggers, the store and the gate.
 
     edgar learn TURN.json|- [--session ID] [--check] [--dry-run]
-    edgar learn --from claude-code|codex TRANSCRIPT [--session ID] [--check] [--dry-run]
+    edgar learn --from claude-code|codex|gemini TRANSCRIPT [--session ID] [--check] [--dry-run]
     edgar learn --from claude-code --hook        (a Claude Code Stop hook; payload on stdin)
 
 `--from` builds the turn record of the log's last turn (computed by edgar,
-never copied); `--check` runs the declared check and takes the verdict from its
-exit code alone. `--dry-run` prints the turn record edgar computed and the
-triggers that would fire, and writes nothing. `--hook` is `edgar hook stop`
-(cli/hook_cmd.py): bounded as a whole, exit 0 always, one line on any problem
-(also logged in `.edgar/hook-problems.jsonl`).
+never copied), with the skills edgar handed over at that turn's prompt (its session's
+suggestion record) among those the agent loaded; `--check` runs the declared check
+and takes the verdict from its exit code alone. `--dry-run` prints the turn record
+edgar computed and the triggers that would fire, and writes nothing. `--hook` is
+`edgar hook stop` (cli/hook_cmd.py): bounded as a whole, exit 0 always, one line on
+any problem (also logged in `.edgar/hook-problems.jsonl`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ __all__ = ["register"]
 
 # A turn record is a few lines a harness wrote; anything bigger is not one.
 MAX_TURN_BYTES = 1_000_000
-AGENTS = ("claude-code", "codex")
+AGENTS = ("claude-code", "codex", "gemini")
+AGENT_NAMES = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 
 
 # The config is read inside the handler, so that in hook mode a broken config file is one more
@@ -127,18 +129,20 @@ def _verified(ctx: Context, turn: Turn) -> Turn:
     return replace(turn, verification=result.verdict)
 
 
-def _adapt(ctx: Context, agent: str, path: str, **subagent: Any):
+def _adapt(ctx: Context, agent: str, path: str):
     from edgar_min.adapters.common import tool_table
+    from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.skills.discovery import SkillNames
 
-    table = tool_table(ctx.config.adapters.tool_map)
-    if agent == "codex":
-        from edgar_min.adapters.codex import read_session
-
-        return read_session(path, table, SkillNames(ctx.layout))
-    from edgar_min.adapters.claude_code import read_transcript
-
-    return read_transcript(path, table, SkillNames(ctx.layout), **subagent)
+    found = log_agent(path)
+    if found is not None and found != agent:
+        msg = (
+            f"{path} is a {AGENT_NAMES[found]} log, not a {AGENT_NAMES[agent]} one: "
+            f"use learn --from {found}; nothing was stored"
+        )
+        raise BadInput(msg)
+    names = SkillNames(ctx.layout)
+    return last_turn(agent, path, tool_table(ctx.config.adapters.tool_map), names), names
 
 
 def _report(ctx: Context, outcome: Any, extra: dict[str, Any]) -> None:
@@ -155,16 +159,20 @@ def cmd_learn(ctx: Context) -> int:
     _usage(ctx.ns)
     ctx.say_config()
     from edgar_min.controller.gate import Gate
+    from edgar_min.delivery.record import with_suggestions
     from edgar_min.learning.turn import parse_turn, turn_from_json
 
     config = ctx.config
     extra: dict[str, Any] = {}
     if ctx.ns.from_agent:
-        adapted = _adapt(ctx, ctx.ns.from_agent, ctx.ns.turn)
+        adapted, names = _adapt(ctx, ctx.ns.from_agent, ctx.ns.turn)
         for note in adapted.notes():
             ctx.warn(f"edgar: note: {note}")
-        turn = parse_turn(adapted.record, config.skills.tools)
         session = _session(ctx, adapted.session)
+        record, handed, named = adapted.record, (), ()
+        if adapted.session == session:  # the log's own session: what edgar suggested at its prompt
+            record, handed, named = with_suggestions(ctx.layout, adapted.record, session, names)
+        turn = parse_turn(record, config.skills.tools)
         extra = {"session": session, "notes": adapted.notes()}
     else:
         session = _session(ctx, None)
@@ -177,13 +185,10 @@ def cmd_learn(ctx: Context) -> int:
         return _dry_run(ctx, turn, session, extra.get("notes", []))
     if ctx.ns.from_agent and config.suggest.learn_from_use:
         from edgar_min.delivery.hooks import learn_examples
-        from edgar_min.delivery.record import last_suggestion
 
         problems: list[str] = []
         loaded = list(adapted.record.get("skills") or [])  # the skills the agent itself loaded
-        handed, named = last_suggestion(ctx.layout, session) if adapted.session == session else ((), ())
-        suggested = (*handed, *named)
-        extra["examples"] = learn_examples(ctx.layout, turn, loaded, suggested, problems)
+        extra["examples"] = learn_examples(ctx.layout, turn, loaded, (*handed, *named), problems)
         for problem in problems:
             ctx.warn(f"edgar: {problem}")
     outcome = Gate(ctx.layout, config).learn(turn, session)
@@ -226,7 +231,10 @@ def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
     if place == "nowhere":
         return f"nothing: {why} (no model call)"
     if place == "learned":
-        return "ask the model for a skill and write it as a learned skill if the writer accepts it"
+        return (
+            "ask the model for a skill and write it as a learned skill if the writer accepts it and its "
+            "text is not flagged as aimed at the agent (else as a proposal)"
+        )
     because = f" ({why})" if why else ""
     return f"ask the model for a skill and write it as a proposal for a person to accept or reject{because}"
 

@@ -1,7 +1,7 @@
 """`edgar skills suggest TEXT [--limit N]`: which skills apply to a task, each with a probability, or none.
 
 `edgar skills teach NAME TEXT [--forget]` and `edgar skills examples [NAME]`: what routing learns from
-(`skills/examples.py`); `edgar skills examples --import claude-code|codex PATH ... [--dry-run]`: the
+(`skills/examples.py`); `edgar skills examples --import claude-code|codex|gemini PATH ... [--dry-run]`: the
 examples of an agent's past sessions (`delivery/backfill.py`).
 """
 
@@ -48,7 +48,7 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--import",
         dest="import_from",
-        choices=("claude-code", "codex"),
+        choices=("claude-code", "codex", "gemini"),
         help="learn examples from every turn of this agent's past sessions (PATH: a log, or a folder)",
     )
     p.add_argument(

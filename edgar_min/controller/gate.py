@@ -29,6 +29,7 @@ from edgar_min.records import dataclass, replace
 discovery = deferred.module("edgar_min.skills.discovery")
 distill = deferred.module("edgar_min.learning.distill")
 drafts = deferred.module("edgar_min.learning.drafts")
+injection = deferred.module("edgar_min.learning.injection")
 models = deferred.module("edgar_min.models")
 observations = deferred.module("edgar_min.learning.observations")
 outline = deferred.module("edgar_min.learning.outline")
@@ -62,21 +63,25 @@ OFF = "skills.synthesis is 'off'"
 UNVERIFIED = "the declared check did not pass"
 CORRECTED = "a correction can only ever propose"
 HAND_PATCH = "a patch to a hand-authored skill is always a proposal"
+FLAGGED = "its text is flagged for a person (learning/injection.py)"
 
 
 def route(
-    mode: Mode, *, verified: bool, fired: tuple[str, ...], patch: bool, hand: bool
+    mode: Mode, *, verified: bool, fired: tuple[str, ...], patch: bool, hand: bool, flagged: bool = False
 ) -> tuple[Place, str]:
     """Where a skill body goes, and why it goes no further: the one rule of proposal against learned.
 
     `verified`: the declared check passed; `fired`: the triggers (a `correction`
     among them means a person corrected the work); `patch`: a new body for an
-    existing skill; `hand`: that skill is a person's. The writer may still refuse.
+    existing skill; `hand`: that skill is a person's; `flagged`: its text speaks to
+    the agent rather than about the task. The writer may still refuse.
     """
     if mode == "off":
         return "nowhere", OFF
     if mode != "auto":
         return "proposal", ""
+    if flagged:
+        return "proposal", FLAGGED
     if not verified:
         return "proposal", UNVERIFIED
     if "correction" in fired:
@@ -99,6 +104,8 @@ class Outcome:
     distills: tuple[Outcome, ...] = ()
     # What went wrong beside the turn (a loaded skill's history that could not be written).
     problems: tuple[str, ...] = ()
+    # What the written text says to the agent rather than about the task (`learning/injection.py`).
+    flags: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         doc: dict[str, object] = {
@@ -114,6 +121,8 @@ class Outcome:
             ]
         if self.problems:
             doc["problems"] = list(self.problems)
+        if self.flags:
+            doc["flags"] = list(self.flags)
         return doc
 
 
@@ -428,9 +437,14 @@ class Gate:
         fired = tuple(t for t in trigger.split(",") if t)
         index = discovery.discover(self.layout)
         hand = index.owner(name) is not None
-        place, reason = route(self.mode, verified=verified, fired=fired, patch=patch, hand=hand)
+        found = injection.aimed_at_agent(f"{description}\n{body}")
+        flags = tuple(f.sentence for f in found)
+        place, reason = route(
+            self.mode, verified=verified, fired=fired, patch=patch, hand=hand, flagged=bool(found)
+        )
         if place == "nowhere":
             return Outcome(fired, "off", message=reason, name=name)
+        flag = injection.describe(found) if found else ""
         waiting = os.path.isfile(os.path.join(self.layout.proposals, name, "SKILL.md"))
         how = {"patch": patch, "index": index, "session": session, "trigger": trigger, "actor": actor}
         try:
@@ -455,7 +469,9 @@ class Gate:
                 f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
                 f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
             )
-            return Outcome(fired, "proposed", shown, _because(message, reason), dup.existing)
+            return Outcome(
+                fired, "proposed", shown, _because(message, reason, flag), dup.existing, flags=flags
+            )
         except Refused as exc:
             return self._refused(exc, fired, name, session=session, trigger=trigger, reply=reply)
         shown = self.layout.relative(path)
@@ -464,7 +480,7 @@ class Gate:
         message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
         if waiting:
             message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
-        return Outcome(fired, "proposed", shown, _because(message, reason), name)
+        return Outcome(fired, "proposed", shown, _because(message, reason, flag), name, flags=flags)
 
     def _write(self, name: str, description: str, body: str, **how: object) -> str:
         """The gate's one call of the writer."""
@@ -486,5 +502,9 @@ class Gate:
         return Outcome(fired, "refused", None, exc.message, name)
 
 
-def _because(message: str, reason: str) -> str:
-    return f"{message}; not learned: {reason}" if reason else message
+def _because(message: str, reason: str, flag: str = "") -> str:
+    """`message`, with why it was not learned and what its text is flagged for, when either is so."""
+    if reason == FLAGGED:
+        return f"{message}; not learned: {flag}"
+    said = f"{message}; not learned: {reason}" if reason else message
+    return f"{said}; flagged: {flag}" if flag else said

@@ -1,9 +1,10 @@
 """Routing examples from past sessions: every turn of an agent's old logs, read as the hooks read the last.
 
-    edgar skills examples --import claude-code|codex PATH ...
+    edgar skills examples --import claude-code|codex|gemini PATH ...
 
-A PATH is a session log (a Claude Code transcript, a Codex rollout) or a folder
-searched for `*.jsonl` logs (`~/.claude/projects/<project>/`, `~/.codex/sessions/`).
+A PATH is a session log (a Claude Code transcript, a Codex rollout, a Gemini CLI
+session) or a folder searched for `*.jsonl` logs (`~/.claude/projects/<project>/`,
+`~/.codex/sessions/`, `~/.gemini/tmp/<project>/chats/`).
 Every turn of every log goes through the adapters' own per-turn reader
 (`read_turns`), and a turn whose agent loaded a discovered skill itself gives its
 prompt as an example of that skill, through `learn_from_loads`, as the Stop hook
@@ -22,8 +23,8 @@ from __future__ import annotations
 
 import os
 
-from edgar_min.adapters import claude_code, codex
 from edgar_min.adapters.common import NoTurn, SubagentLog
+from edgar_min.adapters.logs import AGENTS, turns_reader
 from edgar_min.delivery.record import session_file
 from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.learning.sessions import is_session
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AGENTS", "Backfill", "Example", "backfill", "log_files"]
 
-AGENTS = ("claude-code", "codex")
 LOG_SUFFIX = ".jsonl"
 # A folder of logs is listed before it is read (to read the oldest first): a bound on the list.
 MAX_LOGS = 200_000
@@ -155,10 +155,6 @@ class _Suggested:
         return self.held[session]
 
 
-def _reader(agent: str) -> Callable[[str, dict[str, str], Container[str]], Iterator[AdaptedTurn]]:
-    return codex.read_turns if agent == "codex" else claude_code.read_turns
-
-
 class _Pass:
     """One import's state: what is in force, what edgar suggested, and the examples found."""
 
@@ -262,7 +258,7 @@ def backfill(
     result = Backfill()
     logs = log_files(paths, result.skipped)
     run = _Pass(layout, result)
-    read_turns = _reader(agent)
+    read_turns = turns_reader(agent)
     for done, path in enumerate(logs, 1):
         run.log(path, read_turns, table, skill_names)
         if progress is not None:

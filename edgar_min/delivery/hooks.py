@@ -1,4 +1,4 @@
-"""The Claude Code hooks (SessionStart, UserPromptSubmit, Stop), all run by one bounded runner.
+"""The agents' hooks (SessionStart, UserPromptSubmit, Stop), all run by one bounded runner.
 
 `run_hook(event, layout, load_config, stdin)` never raises and never takes longer
 than `adapters.hook_timeout_s` as a whole: reading the payload and the
@@ -15,6 +15,12 @@ adds a `systemMessage`, which Claude Code shows the person, when the project's
 config has keys left untrusted or the mode is `auto`); Stop prints one
 line for the transcript view (its stdout never reaches the model) and never a
 `decision`, which would keep the agent going.
+
+Codex (0.171) and Gemini CLI (0.61) run the same hooks with the same payloads (Gemini CLI
+calls the events `BeforeAgent` and `AfterAgent`, and is answered under those names). A
+Stop hook of theirs must print JSON: `{"continue": true}`, with a `systemMessage` for the
+person when the turn wrote something for them or went wrong. Which agent sent a Stop payload
+is told by the shape of the log it names, else by the payload itself (`adapters/logs.py`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, BinaryIO
 
+    from edgar_min.adapters.logs import Agent
     from edgar_min.config import Config
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import Turn
@@ -50,13 +57,18 @@ EVENTS: dict[str, str] = {
     "user-prompt-submit": "UserPromptSubmit",
     "stop": "Stop",
 }
+# Every agent's name for each event: Claude Code's and Codex's, then Gemini CLI's.
+AGENT_EVENTS: dict[str, tuple[str, ...]] = {
+    "session-start": ("SessionStart",),
+    "user-prompt-submit": ("UserPromptSubmit", "BeforeAgent"),
+    "stop": ("Stop", "AfterAgent"),
+}
 DEFAULT_TIMEOUT_S = 20.0
 # A hook payload is a JSON object; a pasted log can make a prompt large. A prompt is cut to
 # MAX_PROMPT_CHARS before anything reads it.
 MAX_PAYLOAD_BYTES = 16_000_000
 MAX_PROMPT_CHARS = 20_000
 PAYLOAD_WAIT_S = 5.0
-SESSION_HEADER = "edgar (this project's skill memory) lists the skills available here:"
 
 
 class HookTimeout(EdgarError):
@@ -267,22 +279,46 @@ def _check_cwd(layout: Layout, payload: dict[str, Any], problems: list[str]) -> 
         )
 
 
-def _context_document(event: str, text: str) -> dict[str, Any]:
-    return {"hookSpecificOutput": {"hookEventName": EVENTS[event], "additionalContext": text}}
+def _context_document(event: str, text: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The hook's output: its context under the name the agent gave the event (Gemini CLI runs the
+    prompt hook as `BeforeAgent`), or Claude Code's name for it."""
+    name = payload.get("hook_event_name")
+    name = name if name in AGENT_EVENTS[event] else EVENTS[event]
+    return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+
+
+def payload_agent(payload: dict[str, Any]) -> Agent:
+    """The agent that sent a Stop payload, where its log cannot say: Gemini CLI's event is
+    `AfterAgent`, and Codex's payload names the turn (`turn_id`), Claude Code's does not."""
+    if payload.get("hook_event_name") == "AfterAgent":
+        return "gemini"
+    return "codex" if "turn_id" in payload else "claude-code"
+
+
+def _stop_json(result: HookResult) -> str:
+    """What Codex and Gemini CLI read from a Stop hook: JSON that lets the agent stop, with a line
+    for the person only when the turn wrote something for them or went wrong."""
+    document: dict[str, Any] = {"continue": True}
+    outcome = result.document.get("outcome") if result.document else None
+    if result.problems:
+        document["systemMessage"] = f"edgar: hook: {result.problems[0]}"
+    elif outcome in ("proposed", "learned") and result.stdout:
+        document["systemMessage"] = result.stdout
+    return jsoncodec.dumps(document, ensure_ascii=False)
 
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
+    from edgar_min.delivery.framing import fenced_listing, listing_chars
     from edgar_min.learning.evidence import usefulness_order
     from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
-    index = build_index(
-        layout, config.suggest.index_budget_chars - len(SESSION_HEADER) - 1, usefulness_order(layout)
-    )
+    room = config.suggest.index_budget_chars - listing_chars()
+    index = build_index(layout, max(1, room), usefulness_order(layout))
     document = {}
     if index.entries:
-        document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
+        document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -339,9 +375,9 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
-    text = render_context(picks, config.suggest.budget_chars, named)
+    text = render_context(picks, config.suggest.budget_chars, named, layout=layout)
     if text:
-        document = _context_document("user-prompt-submit", text)
+        document = _context_document("user-prompt-submit", text, payload)
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
@@ -350,8 +386,9 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
+    from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.controller.gate import Gate
-    from edgar_min.delivery.record import last_suggestion, merge_skills
+    from edgar_min.delivery.record import with_suggestions
     from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
@@ -376,20 +413,19 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         }
     table = tool_table(config.adapters.tool_map)
     names = SkillNames(layout)
-    adapted = read_transcript(path, table, names, **subagent)
+    # The log says whose it is (Codex's `transcript_path` is its rollout, Gemini CLI's its session).
+    agent = log_agent(path) or payload_agent(payload)
+    if agent == "claude-code":
+        adapted = read_transcript(path, table, names, **subagent)
+    else:
+        adapted = last_turn(agent, path, table, names)
     from edgar_min.learning.sessions import is_session
 
     session = _session(payload)
     if session is None:
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
-    record = dict(adapted.record)
-    loaded = list(record.get("skills") or [])  # those the agent loaded itself
-    # What edgar handed the agent at this turn's prompt was loaded as surely as a Skill tool call;
-    # a skill it only named was loaded if the agent loaded it.
-    handed, named = last_suggestion(layout, session)
-    handed = tuple(name for name in handed if name in names)
-    if handed:
-        record["skills"] = merge_skills(loaded, handed)
+    loaded = list(adapted.record.get("skills") or [])  # those the agent loaded itself
+    record, handed, named = with_suggestions(layout, adapted.record, session, names)
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
@@ -466,10 +502,12 @@ def run_hook(
     """Run one hook, bounded as a whole; never raises. Problems are logged and returned."""
     started = time.monotonic()
 
+    read: dict[str, Any] = {}  # the payload, once read: how a Stop hook answers depends on it
+
     def work(clock: _Clock) -> HookResult:
+        payload = read["payload"] = read_payload(stdin)
         config = load_config()
         clock.extend_to(_seconds(config.adapters.hook_timeout_s if timeout_s is None else timeout_s), started)
-        payload = read_payload(stdin)
         if event == "session-start":
             result = _session_start(layout, config, payload)
         elif event == "user-prompt-submit":
@@ -499,4 +537,18 @@ def run_hook(
     result.problems = [" ".join(p.split()) for p in result.problems]
     for sentence in result.problems:
         log_problem(layout, event, sentence)
+    if event == "stop" and "payload" in read and _answers_in_json(read["payload"]):
+        result.stdout = _stop_json(result)
     return result
+
+
+def _answers_in_json(payload: dict[str, Any]) -> bool:
+    """Whether the agent that sent this Stop payload reads JSON from the hook (Codex, Gemini CLI)."""
+    from edgar_min.adapters.logs import log_agent
+
+    path = payload.get("transcript_path")
+    try:
+        agent = log_agent(os.path.expanduser(path)) if isinstance(path, str) and path else None
+    except (EdgarError, OSError, ValueError):
+        agent = None
+    return (agent or payload_agent(payload)) != "claude-code"

@@ -139,8 +139,10 @@ def edgar_command(argv0: str | None = None, executable: str | None = None) -> st
     return f"{shlex.quote(os.path.abspath(executable or sys.executable))} -m edgar_min"
 
 
-def hook_command(base: str, event: str) -> str:
-    """The shell command Claude Code runs for `event`: edgar's hook, then exit 0 whatever happened.
+def hook_command(
+    base: str, event: str, *, root: str = '"$CLAUDE_PROJECT_DIR"', agent: str = "claude-code"
+) -> str:
+    """The shell command the agent runs for `event`: edgar's hook, then exit 0 whatever happened.
 
     Claude Code runs it with `sh -c` and reads exit 2 as "block" (the prompt is erased; at
     Stop the agent keeps going) and any other failure as an error. Edgar's own hook always
@@ -148,15 +150,18 @@ def hook_command(base: str, event: str) -> str:
     archive, a removed pyenv version, a teammate's clone), too old or damaged, edgar cannot
     say so. Then the shell logs the line edgar would have (the same JSON shape), only where
     `.edgar/` already is a real folder and neither it nor the log is a link, and exits 0.
+    `root` is the project as the shell names it (Codex and Gemini CLI: its quoted path).
     """
     hook = {name: event_name for event_name, name in EVENTS}[event]
     line = (
         f'{{"time":"%s","hook":"{hook}","problem":"the hook command could not run edgar (exit status %s): '
         "the Python or the edgar it names is missing, too old or damaged; "
-        'run edgar install claude-code again"}\\n'
+        f'run edgar install {agent} again"}}\\n'
     )
+    # The project's `.edgar`, quoted as the root is: `"$CLAUDE_PROJECT_DIR/.edgar"`, `'/a b'/.edgar`.
+    edgar = f'{root[:-1]}/.edgar"' if root.endswith('"') else f"{root}/.edgar"
     return (
-        f'{base} --root "$CLAUDE_PROJECT_DIR" hook {event} || {{ s=$?; d="$CLAUDE_PROJECT_DIR/.edgar"; '
+        f"{base} --root {root} hook {event} || {{ s=$?; d={edgar}; "
         '[ -d "$d" ] && [ ! -h "$d" ] && [ ! -h "$d/hook-problems.jsonl" ] && '
         f'printf \'{line}\' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$s" >>"$d/hook-problems.jsonl"; }}; exit 0'
     )
@@ -230,7 +235,14 @@ def _refuse_unwritable_numbers(path: str, data: dict[str, Any]) -> None:
             todo += [(f"{where}[{i}]", item) for i, item in enumerate(value)]
 
 
-def _groups(path: str, hooks: dict[str, Any], event: str) -> list[Any]:
+def read_settings(path: str) -> tuple[str | None, dict[str, Any]]:
+    """A settings file's text (None: no file) and its JSON object; `BadInput` with a sentence when
+    it cannot be one (Codex's and Gemini CLI's hook files are read the same way)."""
+    text = _read_text(path)
+    return text, _parse(path, text)
+
+
+def hook_groups(path: str, hooks: dict[str, Any], event: str) -> list[Any]:
     groups = hooks.get(event, [])
     if not isinstance(groups, list) or not all(
         isinstance(g, dict) and isinstance(g.get("hooks", []), list) for g in groups
@@ -284,7 +296,7 @@ def plan_install(
     changes: list[Change] = []
     had_hooks = False
     for event, name in EVENTS:
-        groups = _groups(path, hooks, event)
+        groups = hook_groups(path, hooks, event)
         wanted = {"type": "command", "command": hook_command(base, name), "timeout": limit}
         kept: list[Any] = []
         present = False

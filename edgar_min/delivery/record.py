@@ -25,9 +25,19 @@ from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Container
+    from typing import Any
+
     from edgar_min.layout import Layout
 
-__all__ = ["last_suggested", "last_suggestion", "merge_skills", "record_suggested", "session_file"]
+__all__ = [
+    "last_suggested",
+    "last_suggestion",
+    "merge_skills",
+    "record_suggested",
+    "session_file",
+    "with_suggestions",
+]
 
 # The last line is read from the file's tail: a line names at most a few skills.
 TAIL_BYTES = 16_384
@@ -84,3 +94,19 @@ def last_suggestion(layout: Layout, session: str) -> tuple[tuple[str, ...], tupl
 def merge_skills(loaded: list[str] | tuple[str, ...], suggested: tuple[str, ...]) -> list[str]:
     """The skills a turn had: those its agent loaded, then those edgar handed it, each once."""
     return list(dict.fromkeys([*loaded, *suggested]))
+
+
+def with_suggestions(
+    layout: Layout, record: dict[str, Any], session: str, names: Container[str]
+) -> tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]:
+    """The turn record of the session's latest prompt with the skills edgar handed over for it
+    (still discovered) among its skills, what was handed over, and what was only named.
+
+    A skill handed over was loaded as surely as one the agent loaded itself; one only named
+    was loaded if the agent loaded it.
+    """
+    handed, named = last_suggestion(layout, session)
+    handed = tuple(name for name in handed if name in names)
+    if handed:
+        record = {**record, "skills": merge_skills(record.get("skills") or [], handed)}
+    return record, handed, named

@@ -226,10 +226,13 @@ def _read(skill: Skill, warnings: list[str]) -> tuple[Card, int] | None:
     return card, parsed.body_line
 
 
-def _digest(skills: dict[str, Skill], examples: os.stat_result | None) -> tuple[str, bool]:
-    """A key of every skill's path and stat and of the examples' stat, and whether all have settled."""
+def _digest(
+    skills: dict[str, Skill], examples: os.stat_result | None, problems: list[str] | tuple[str, ...] = ()
+) -> tuple[str, bool]:
+    """A key of every skill's path and stat, of the examples' stat and of what discovery could not
+    read (a skill linked out of the project is in no stat), and whether all have settled."""
     limit = time.time_ns() - SETTLE_NS
-    parts = [f"{FORMAT}\0{rule_key()}\n"]
+    parts = [f"{FORMAT}\0{rule_key()}\n", *(f"problem\0{problem}\n" for problem in problems)]
     settled = True
     if examples is not None:
         parts.append(f"examples\0{examples.st_size}\0{examples.st_mtime_ns}\0{examples.st_ino}\n")
@@ -362,7 +365,7 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     """Every discovered skill routing can suggest (all scopes), read afresh or from the cache."""
     found = discover(layout)
     examples = _examples_stat(layout)
-    digest, settled = _digest(found.skills, examples)
+    digest, settled = _digest(found.skills, examples, found.problems)
     unread: list[str] = []  # why a cache there was not read
     if use_cache:
         cached = _from_cache(layout, digest, found.skills, unread)

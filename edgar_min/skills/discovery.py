@@ -1,16 +1,20 @@
 """Find every skill in every scope, with precedence and shadowing.
 
-Scopes, highest precedence first: the project's `.edgar/skills`, the other
-project folders (`.agents/skills`, `.claude/skills`), the user scope
-(`~/.edgar/skills`), then learned skills. A shadowed skill is kept in
-`SkillSet.shadowed`, never silently dropped. Discovery lists folders only; a
+Scopes, highest precedence first: the project's `.edgar/skills`, the agents'
+project folders (`.agents/skills`, `.claude/skills`, `.codex/skills`,
+`.gemini/skills`), the user scope (`~/.edgar/skills`), the agents' own folders
+under the person's home (`~/.agents/skills`, `~/.claude/skills`,
+`~/.codex/skills`, `~/.gemini/skills`), then learned skills. Every skill but a
+learned one is a person's: its name stays theirs in every agent. A shadowed skill is
+kept in `SkillSet.shadowed`, never silently dropped. Discovery lists folders only; a
 skill's frontmatter is read the first time something asks for it.
 
-A skill in the project (every scope but the user's) is found and read only inside the
-project: a link that stays in it is followed (`.claude/skills` linked to the folder where
+A skill in the project (every scope but the person's own folders) is found and read only
+inside the project: a link that stays in it is followed (`.claude/skills` linked to the folder where
 a project keeps its skills), one that leads out of it (a checkout's link to
 `/proc/self/environ`, a key, `/dev/zero`) is a sentence, never a skill. The user scope
-is the person's own, and a link they made there is followed wherever it leads.
+and the agents' folders under the person's home are theirs, and a link they made there is
+followed wherever it leads.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ except ImportError:  # an interpreter without it
     from operator import attrgetter
 
 from edgar_min.errors import EdgarError
+from edgar_min.layout import agent_user_skills
 from edgar_min.records import dataclass, field
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.names import RESERVED
@@ -33,7 +38,19 @@ if TYPE_CHECKING:
     from typing import Literal
 
     Origin = Literal["hand", "learned"]
-    Scope = Literal["project", ".agents", ".claude", "user", "learned"]
+    Scope = Literal[
+        "project",
+        ".agents",
+        ".claude",
+        ".codex",
+        ".gemini",
+        "user",
+        "~/.agents",
+        "~/.claude",
+        "~/.codex",
+        "~/.gemini",
+        "learned",
+    ]
 
     from edgar_min.layout import Layout
     from edgar_min.skills.frontmatter import Frontmatter
@@ -290,12 +307,14 @@ class SkillNames:
 def discover(layout: Layout) -> SkillSet:
     """Every skill in every scope; the first scope that has a name wins it."""
     index = SkillSet()
+    none: frozenset[str] = frozenset()
     scopes = [
         (layout.skills, "hand", "project", RESERVED, layout),
-        (layout.shared_project_skills[0], "hand", ".agents", frozenset(), layout),
-        (layout.shared_project_skills[1], "hand", ".claude", frozenset(), layout),
-        (layout.user_skills, "hand", "user", frozenset(), None),
-        (layout.learned, "learned", "learned", frozenset(), layout),
+        *((folder, "hand", scope, none, layout) for scope, folder in layout.agent_project_skills),
+        # The person's own folders: a link they made there is followed wherever it leads.
+        (layout.user_skills, "hand", "user", none, None),
+        *((folder, "hand", scope, none, None) for scope, folder in agent_user_skills()),
+        (layout.learned, "learned", "learned", none, layout),
     ]
     for folder, origin, scope, skip, project in scopes:
         for skill in _scan(folder, origin, scope, skip, index, project=project):

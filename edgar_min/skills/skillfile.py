@@ -35,7 +35,8 @@ def read_skill_file(path: str, *, inside: str | None = None) -> tuple[bytes, os.
     try:
         found = read_plain(path, MAX_SKILL_BYTES, inside=inside)
     except Refused as exc:
-        raise FrontmatterError(f"{path}: {exc.message}") from None
+        msg = f"{exc.message}; a project's skill is read only inside the project, so it was not read"
+        raise FrontmatterError(msg) from None
     except OSError as exc:
         raise FrontmatterError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
     if found is None:
