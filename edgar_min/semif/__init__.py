@@ -168,13 +168,15 @@ class LoggedEngine:
         return results
 
 
-def _redacted(request: DecisionRequest) -> DecisionRequest:
+def _redacted(request: DecisionRequest, state: str | None = None) -> DecisionRequest:
     """`request` with secrets a person typed in its state, question and options replaced.
 
     Both the engine (a model server, perhaps remote) and the decision log see only this copy.
+    `state` is the request's state already redacted, when several questions share it.
     """
     options = tuple(Option(o.id, redact(o.description)) for o in request.options)
-    return DecisionRequest(redact(request.state), redact(request.question), options, request.id)
+    shared = redact(request.state) if state is None else state
+    return DecisionRequest(shared, redact(request.question), options, request.id)
 
 
 def decide(  # noqa: PLR0917 - a published signature: callers pass these positionally
@@ -213,6 +215,10 @@ def decide_many(  # noqa: PLR0917 - mirrors `decide`
     from edgar_min.semif.log import DecisionLog
     from edgar_min.semif.questions import requests_for
 
-    requests = tuple(_redacted(r) for r in requests_for(state, questions))
+    requests = requests_for(state, questions)
+    # The state is redacted once and the one copy shared, so an engine that reads a state once
+    # for consecutive questions (by identity, before comparing text) sees it as one.
+    shared = redact(requests[0].state)
+    requests = tuple(_redacted(r, shared) for r in requests)
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())
     return engine.call_many(requests)
