@@ -28,11 +28,14 @@ from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, Decisio
 TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import Any, Protocol
+    from typing import Any, Literal, Protocol
 
     from edgar_min.config import Config, SemifConfig
     from edgar_min.layout import Layout
     from edgar_min.semif.log import DecisionLog
+
+    # How an answer's probabilities were read (`readout`).
+    Readout = Literal["letter-slot logprobs", "constrained answer", "server probabilities", "lexical offline"]
 
 __all__ = [
     "ENGINES",
@@ -50,6 +53,7 @@ __all__ = [
     "decide_many",
     "get_engine",
     "new_run_id",
+    "readout",
 ]
 
 
@@ -86,6 +90,17 @@ def __getattr__(name: str) -> object:
 def new_run_id() -> str:
     """An id shared by the rows of one batch of decisions (`r-` and hex digits)."""
     return "r-" + os.urandom(6).hex()
+
+
+def readout(result: DecisionResult) -> Readout:
+    """How `result`'s probabilities were read, from the engine that answered and what it says it did."""
+    if result.engine == "lexical":
+        return "lexical offline"
+    if result.engine == "systemone":
+        return "server probabilities"
+    if result.engine == "openai" and result.extra.get("probability_status") == "logprobs":
+        return "letter-slot logprobs"
+    return "constrained answer"
 
 
 def ask_many(engine: Engine, decisions: Sequence[DecisionRequest]) -> tuple[DecisionResult, ...]:
