@@ -8,7 +8,11 @@ the share of answers at each letter against the labels' own share, the mean prob
 the right answer, the calibration error (5 equal-width bins of the top probability), and the
 time and requests it took. Failures are not listed: the test split is scored, never read.
 
-Usage: python3 bench/bench_semif_fair.py [--split test|dev|all] [--base-url URL] [--no-model]
+With `--rotated N` it asks the first N decisions twice instead, the second time with the options
+turned by one place, and prints how often the top choice stayed and the largest move of a
+probability.
+
+Usage: python3 bench/bench_semif_fair.py [--split test|dev|all] [--base-url URL] [--no-model] [--rotated N]
 """
 
 from __future__ import annotations
@@ -100,11 +104,25 @@ def score(name: str, engine, asked: list[tuple[DecisionRequest, str, str]]) -> N
     print(f"  right per family: {per_family}")
 
 
+def rotated(engine, asked: list[tuple[DecisionRequest, str, str]], count: int) -> None:
+    """The first `count` decisions asked again with their options turned by one place."""
+    same, moved = 0, 0.0
+    for decision, _, _ in asked[:count]:
+        first = engine.call(decision)
+        options = decision.options[1:] + decision.options[:1]
+        again = engine.call(DecisionRequest(decision.state, decision.question, options))
+        same += first.selected == again.selected
+        moved = max(moved, *(abs(p - again.probs[i]) for i, p in first.probs.items()))
+    print(f"  asked again with the options turned by one: same top choice {same}/{count}, ", end="")
+    print(f"largest move of a probability {moved:.3f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--split", choices=("test", "dev", "all"), default="test")
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
     parser.add_argument("--no-model", action="store_true", help="only the offline lexical engine")
+    parser.add_argument("--rotated", type=int, default=0, metavar="N", help="only ask N decisions turned")
     args = parser.parse_args()
     asked = cases(args.split)
     print(f"split {args.split}: {len(asked)} labelled decisions from {DATA.relative_to(REPO)}")
@@ -122,7 +140,10 @@ def main() -> int:
     try:
         engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=600), {})
         engine.call(asked[0][0])  # warm the server; not counted
-        score("openai, SmolLM2-135M", engine, asked)
+        if args.rotated:
+            rotated(engine, asked, args.rotated)
+        else:
+            score("openai, SmolLM2-135M", engine, asked)
     finally:
         if proc is not None:
             proc.kill()

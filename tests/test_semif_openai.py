@@ -51,7 +51,8 @@ class Letters:
 class LlamaLike:
     """A llama.cpp-like server: `.letters` answers letter slots; `.lists = False` refuses prompt lists.
 
-    `.one_choice` makes it read only the first prompt of a list; `.seen` holds (path, body) of each request.
+    `.one_choice` makes it read only the first prompt of a list, `.garbled` answer its template with a
+    page that is not JSON; `.seen` holds (path, body) of each request.
     """
 
     def __init__(self) -> None:
@@ -62,7 +63,7 @@ class LlamaLike:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 state.seen.append((self.path, body))
                 status, reply = state.route(self.path, body)
-                data = json.dumps(reply).encode()
+                data = reply if isinstance(reply, bytes) else json.dumps(reply).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -72,12 +73,14 @@ class LlamaLike:
             def log_message(self, *args):
                 pass
 
-        self.seen, self.lists, self.letters, self.one_choice = [], True, Letters(), False
+        self.seen, self.lists, self.letters, self.one_choice, self.garbled = [], True, Letters(), False, False
         self.httpd = HTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def route(self, path, body):
+        if path == "/apply-template" and self.garbled:
+            return 200, b"<html>a page, not JSON</html>"
         if path == "/apply-template" and self.lists:
             system, user = (m["content"] for m in body["messages"])
             return 200, {"prompt": f"{BEFORE}{system}<|user|>{user}{AFTER}"}
@@ -185,6 +188,19 @@ def test_a_server_without_prompt_lists_is_asked_one_prompt_a_request(server):
     server.seen.clear()
     engine.call(REQ)
     assert [path for path, _ in server.seen] == ["/v1/chat/completions"] * 2  # not asked again
+
+
+def test_a_template_answered_with_no_json_is_asked_again_on_the_next_call(server):
+    server.garbled = True
+    engine = engine_at(server)
+    assert engine.call(REQ).extra["orders"] == 2
+    assert engine.transport is None
+    assert [path for path, _ in server.seen] == ["/apply-template"] + ["/v1/chat/completions"] * 2
+    server.garbled = False
+    server.seen.clear()
+    engine.call(REQ)
+    assert engine.transport == "prompt lists"
+    assert [path for path, _ in server.seen] == ["/apply-template", "/v1/completions"]
 
 
 def test_a_template_that_does_not_keep_the_text_whole_is_not_used(server):

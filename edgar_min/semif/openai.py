@@ -101,11 +101,14 @@ class OpenAIEngine:
     def letter_replies(self, prompts: Sequence[DecisionRequest]) -> list[Any]:
         """One chat-shaped letter-slot reply per prompt, in order: in lists where the server takes them."""
         if self.transport != "one request per prompt":
-            replies = self._listed(prompts)
+            try:
+                replies = self._listed(prompts)
+            except _Unanswered:
+                replies = None  # not learned: the chat requests below say what is wrong
+            else:
+                self.transport = "prompt lists" if replies is not None else "one request per prompt"
             if replies is not None:
-                self.transport = "prompt lists"
                 return replies
-            self.transport = "one request per prompt"
         return [self._post(self.letter_body(p)) for p in prompts]
 
     def _listed(self, prompts: Sequence[DecisionRequest]) -> list[Any] | None:
@@ -149,17 +152,17 @@ class OpenAIEngine:
         Asked of llama.cpp's `/apply-template` once per engine, and used only when the user's
         text comes back whole and once, so a list prompt is exactly what the chat request renders.
         """
-        from edgar_min.models.http import post_json
+        from edgar_min.models.http import HTTPStatusError, post_json
 
         if not self.base_url.endswith("/v1"):
             return None
         url = f"{self.base_url.removesuffix('/v1')}/apply-template"
         try:
             reply = post_json(WHO, url, {"messages": self.messages(prompt)}, self.headers, self.timeout)
-        except ModelError:
-            # Whatever else answers there, it is no template: a server that is down says so
-            # again, in its own words, when the chat request follows.
+        except HTTPStatusError:
             return None
+        except ModelError:
+            raise _Unanswered from None
         rendered = reply.get("prompt") if isinstance(reply, dict) else None
         user = render(prompt, "state_first")
         if not isinstance(rendered, str) or rendered.count(user) != 1:
@@ -227,6 +230,10 @@ class OpenAIEngine:
             "probability_status": f"constrained answer, no probabilities ({why}): the chosen option gets 1",
         }
         return DecisionResult(decision, decision.option_ids, probs, "openai", extra, order)
+
+
+class _Unanswered(Exception):
+    """The template was not answered at all (down, too slow, not JSON): nothing learned about lists."""
 
 
 def _letter_logprobs(reply: Any, letters: str) -> tuple[dict[str, float], float] | str:
