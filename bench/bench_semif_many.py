@@ -1,20 +1,26 @@
 #!/usr/bin/env python3
-"""21 decisions over one state on a real llama.cpp server (xllamacpp + SmolLM2-135M), three ways.
+"""21 decisions over one state on a real llama.cpp server (xllamacpp + SmolLM2-135M), five ways.
 
-- `per-question, today's order`: the openai engine's `call` once per question (criterion and
-  options first, the evidence last: every question pays for the whole state again);
-- `call_many, state first`: the openai engine's `call_many` (one letter-slot request per
-  question, the state first, so the server's prompt cache keeps it);
+- `per question, one order` (the reference, as one decision was asked before position
+  fairness): one chat request per question, criterion and options first, the evidence last,
+  the options in their given order only; every question pays for the whole state again;
+- `per question`: the openai engine's `call` once per question (each question in every cyclic
+  order of its options, the state first, one request per question);
+- `call_many`: the openai engine's `call_many` (every order of every question in one request
+  where the server takes prompt lists, the state read once);
+- `call_many, one order`: the same request with each question in its given order only, to show
+  what the fair orders cost;
 - `one JSON array`: one request asking every question, answered as one generated JSON array
   under a JSON schema (an enum of ids per position).
 
 Each round uses a new state (a new ticket number on its first line), so no way is helped by a
-prompt the server cached in an earlier round; the three ways run in a rotating order within a
-round. Printed: medians over the rounds of the total time, the time per decision, and the
-server's own prompt/generation split (the `timings` of its replies), the ratios, the load
-average, and whether every option got a probability.
+prompt the server cached in an earlier round; the ways run in a rotating order within a round.
+`--load N` runs N busy-loop processes beside the server for the whole run (each stops itself
+after `--load-seconds`, and all are ended when the bench ends). Printed: medians over the
+rounds of the total time, the ratios (median of the per-round ratios too), the load average,
+and how the answers were read.
 
-Usage: python3 bench/bench_semif_many.py [--quick] [--rounds N] [--base-url URL] [--no-model]
+Usage: python3 bench/bench_semif_many.py [--rounds N] [--load N] [--base-url URL] [--no-model]
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,16 +46,19 @@ from edgar_min.models.http import post_json  # noqa: E402
 from edgar_min.semif import DecisionRequest, Option, get_engine  # noqa: E402
 from edgar_min.semif.prompt import render_many  # noqa: E402
 
-WAYS = ("today", "many", "json")
+WAYS = ("before", "each", "many", "one_order", "json")
 LABELS = {
-    "today": "per-question, today's order",
-    "many": "call_many, state first",
+    "before": "per question, one order",
+    "each": "per question",
+    "many": "call_many",
+    "one_order": "call_many, one order",
     "json": "one JSON array",
 }
 JSON_SYSTEM = (
     "You answer several multiple-choice questions about one piece of evidence. Reply with a "
     "JSON array holding the id of the best option of each question, in the order asked."
 )
+BUSY = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n    pass\n"
 
 
 def decisions_for(round_no: int) -> list[DecisionRequest]:
@@ -74,58 +84,56 @@ def json_array_body(decisions: list[DecisionRequest]) -> dict:
     }
 
 
-class Recorder:
-    """Wraps the engine's `_post` to keep the server's `timings` of each reply."""
+class Counter:
+    """Wraps the engine's `_post` to count its requests."""
 
     def __init__(self, engine) -> None:
-        self.timings: list[dict] = []
+        self.requests = 0
         self._post = engine._post
         engine._post = self
 
-    def __call__(self, body):
-        reply = self._post(body)
-        self.timings.append(reply.get("timings") or {})
-        return reply
+    def __call__(self, *args):
+        self.requests += 1
+        return self._post(*args)
 
 
-def run_way(way, engine, recorder, base_url, decisions):
-    recorder.timings.clear()
+def run_way(way, engine, counter, base_url, decisions):
+    counter.requests = 0
     start = time.perf_counter()
-    if way == "today":
+    if way == "before":
+        picks = [
+            engine.read(d, engine._post(engine.letter_body(d, "options_first")), "options_first")
+            for d in decisions
+        ]
+    elif way == "each":
         picks = [engine.call(d) for d in decisions]
     elif way == "many":
         picks = engine.call_many(decisions)
+    elif way == "one_order":
+        picks = [
+            engine.read(d, reply)
+            for d, reply in zip(decisions, engine.letter_replies(decisions), strict=True)
+        ]
     else:
-        reply = post_json("bench", f"{base_url}/chat/completions", json_array_body(decisions), {}, 600)
-        recorder.timings.append(reply.get("timings") or {})
-        picks = json.loads(reply["choices"][0]["message"]["content"])
+        reply = post_json("bench", f"{base_url}/chat/completions", json_array_body(decisions), {}, 3600)
+        counter.requests += 1
+        elapsed = time.perf_counter() - start
+        return elapsed, counter.requests, json.loads(reply["choices"][0]["message"]["content"]), None
     elapsed = time.perf_counter() - start
-    t = recorder.timings
-    figures = {
-        "total": elapsed,
-        "prompt_ms": sum(x.get("prompt_ms", 0.0) for x in t),
-        "predicted_ms": sum(x.get("predicted_ms", 0.0) for x in t),
-        "prompt_n": sum(x.get("prompt_n", 0) for x in t),
-        "predicted_n": sum(x.get("predicted_n", 0) for x in t),
-        "requests": len(t),
-    }
-    if way == "json":
-        return figures, list(picks), None
-    full = sum(1 for r in picks if r.extra.get("probability_status") == "logprobs")
-    missing = sum(len(r.extra.get("missing_letters", ())) for r in picks)
-    return figures, [r.selected for r in picks], (full, missing)
+    read = sum(1 for r in picks if r.extra.get("probability_status") == "logprobs")
+    return elapsed, counter.requests, [r.selected for r in picks], read
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true", help="2 rounds instead of 5")
-    parser.add_argument("--rounds", type=int, help="rounds (each runs every way once)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (each runs every way once)")
+    parser.add_argument("--load", type=int, default=0, help="busy-loop processes to run beside the server")
+    parser.add_argument("--load-seconds", type=int, default=7200, help="the most a busy loop runs")
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
     parser.add_argument("--no-model", action="store_true", help="skip (every figure here needs the model)")
     args = parser.parse_args()
     if args.no_model:
         return 0
-    rounds = args.rounds or (2 if args.quick else 5)
     proc = None
     base_url = args.base_url
     if base_url is None:
@@ -133,67 +141,60 @@ def main() -> int:
         if proc is None:
             print(f"21-question figures skipped: {base_url}")
             return 0
+    busy: list[subprocess.Popen] = []
     try:
-        engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=600), {})
-        recorder = Recorder(engine)
-        warm = decisions_for(-1)[:2]
-        engine.call(warm[0])
-        engine.call_many(warm)
-        run_way("json", engine, recorder, base_url, decisions_for(-1))
+        engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=3600), {})
+        counter = Counter(engine)
+        warm = decisions_for(-1)
+        engine.call_many(warm[:2])
+        busy = [
+            subprocess.Popen([sys.executable, "-c", BUSY.format(seconds=args.load_seconds)])
+            for _ in range(args.load)
+        ]
         load_before = os.getloadavg()
-        results: dict[str, list[dict]] = {w: [] for w in WAYS}
+        totals: dict[str, list[float]] = {w: [] for w in WAYS}
+        requests: dict[str, int] = {}
         picks: dict[tuple[str, int], list[str]] = {}
-        coverage = []
-        for round_no in range(rounds):
+        read: dict[str, int] = dict.fromkeys(WAYS, 0)
+        for round_no in range(args.rounds):
             decisions = decisions_for(round_no)
             shift = round_no % len(WAYS)
             for way in WAYS[shift:] + WAYS[:shift]:
-                figures, chosen, cover = run_way(way, engine, recorder, base_url, decisions)
-                results[way].append(figures)
+                elapsed, count, chosen, by_logprobs = run_way(way, engine, counter, base_url, decisions)
+                totals[way].append(elapsed)
+                requests[way] = count
                 picks[way, round_no] = chosen
-                if way == "many":
-                    coverage.append(cover)
+                read[way] += by_logprobs or 0
+                print(f"  round {round_no + 1}: {LABELS[way]} {elapsed:.2f} s", flush=True)
         load_after = os.getloadavg()
     finally:
+        for process in busy:
+            process.kill()
+            process.wait(timeout=30)
         if proc is not None:
             proc.kill()
             proc.wait(timeout=30)
 
-    n = len(QUESTIONS)
-    med = {w: {k: statistics.median(r[k] for r in results[w]) for k in results[w][0]} for w in WAYS}
-    print(f"{n} decisions over one ticket state (~270 tokens), SmolLM2-135M on llama.cpp, {rounds} rounds:")
-    print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (2 cores, shared)")
+    n, rounds = len(QUESTIONS), args.rounds
+    print(f"{n} decisions over one ticket state (~270 tokens), SmolLM2-135M on llama.cpp, {rounds} rounds,")
+    loads = f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
+    print(f"  {args.load} busy loop(s) beside it; {loads}")
+    print(f"  the engine sent its prompts as {engine.transport}")
     for way in WAYS:
-        m = med[way]
+        median = statistics.median(totals[way])
+        print(f"  {LABELS[way]:<26} total {median:7.2f} s ({requests[way]} request(s) a round)")
+    for other in ("before", "each", "json", "one_order"):
+        per_round = [a / b for a, b in zip(totals[other], totals["many"], strict=True)]
+        ratio = statistics.median(totals[other]) / statistics.median(totals["many"])
         print(
-            f"  {LABELS[way]:<28} total {m['total']:6.2f} s   per decision {m['total'] / n * 1000:6.0f} ms   "
-            f"server: prompt {m['prompt_ms'] / 1000:5.2f} s ({m['prompt_n']:.0f} tokens) + "
-            f"generation {m['predicted_ms'] / 1000:5.2f} s ({m['predicted_n']:.0f} tokens), "
-            f"{m['requests']:.0f} request(s)"
+            f"  {LABELS[other]} / call_many: {ratio:.2f}x (median of per-round ratios "
+            f"{statistics.median(per_round):.2f}x, range {min(per_round):.2f}-{max(per_round):.2f})"
         )
-    for other in ("today", "json"):
-        per_round = [a["total"] / b["total"] for a, b in zip(results[other], results["many"], strict=True)]
-        print(
-            f"  {LABELS[other]} / call_many: {med[other]['total'] / med['many']['total']:.2f}x "
-            f"(median of per-round ratios {statistics.median(per_round):.2f}x, "
-            f"range {min(per_round):.2f}-{max(per_round):.2f})"
-        )
-    full = sum(c[0] for c in coverage)
-    missing = sum(c[1] for c in coverage)
-    print(
-        f"  call_many: {full}/{n * rounds} answers read from logprobs, {missing} option letter(s) "
-        "missing from the top 20"
-    )
-    same_today = sum(
-        a == b for r in range(rounds) for a, b in zip(picks["many", r], picks["today", r], strict=True)
-    )
-    same_json = sum(
+    print(f"  call_many: {read['many']}/{n * rounds} answers read from logprobs")
+    same = sum(
         a == b for r in range(rounds) for a, b in zip(picks["many", r], picks["json", r], strict=False)
     )
-    print(
-        f"  same choice as today's order: {same_today}/{n * rounds}; "
-        f"as the JSON array: {same_json}/{n * rounds}"
-    )
+    print(f"  same choice as the JSON array: {same}/{n * rounds}")
     return 0
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 from conftest import free_port, state_of, tree_snapshot
 from test_models_http import CANARY, FakeAPI
+from test_semif_openai import Letters, LlamaLike
 from transcripts import trust_config
+
+
+@pytest.fixture
+def llama_like():
+    server = LlamaLike()
+    yield server
+    server.close()
 
 
 @pytest.fixture
@@ -574,3 +582,80 @@ def test_a_killed_writer_not_yet_reaped_is_gone_and_its_temp_file_is_removed(edg
     finally:
         proc.kill()
         proc.wait()
+
+
+def semif_env(monkeypatch, url, engine="openai"):
+    # The person's own environment chooses the engine, as a project's config may not.
+    monkeypatch.setenv("EDGAR_SEMIF_ENGINE", engine)
+    monkeypatch.setenv("EDGAR_SEMIF_BASE_URL", url)
+    monkeypatch.setenv("EDGAR_SEMIF_TIMEOUT_S", "10")
+
+
+def test_the_default_semif_engine_is_named_and_needs_no_server(edgar, tmp_path):
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 0
+    assert "semif: lexical; readout: lexical offline, no model" in result.out.splitlines()
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert (doc["semif"]["engine"], doc["semif"]["ok"], doc["semif"]["readout"]) == (
+        "lexical", True, "lexical offline"
+    )  # fmt: skip
+
+
+def test_a_semif_server_that_is_down_needs_attention(edgar, tmp_path, monkeypatch):
+    port = free_port()
+    semif_env(monkeypatch, f"http://127.0.0.1:{port}/v1")
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    sentence = f"semif engine openai: http://127.0.0.1:{port}/v1/chat/completions refused the connection"
+    assert f"- semif: {sentence}" in result.out
+    assert not result.out.endswith("healthy\n")
+
+
+def test_a_semif_url_with_a_password_is_shown_without_it(edgar, tmp_path, monkeypatch):
+    semif_env(monkeypatch, f"http://dana:s3cret-pw@127.0.0.1:{free_port()}/v1")
+    result = edgar("--root", str(tmp_path), "doctor")
+    doc = edgar("--root", str(tmp_path), "--json", "doctor")
+    assert result.code == doc.code == 1
+    assert "semif: openai at http://127.0.0.1:" in result.out
+    assert "s3cret-pw" not in result.out + result.err + doc.out + doc.err
+
+
+def test_a_semif_server_that_answers_says_its_readout_and_how_prompts_go(
+    edgar, tmp_path, monkeypatch, llama_like
+):
+    server = llama_like
+    semif_env(monkeypatch, server.url)
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 0, result
+    (line,) = [x for x in result.out.splitlines() if x.startswith("semif:")]
+    assert line.startswith(f"semif: openai at {server.url}: answered a one-token decision in ")
+    assert line.endswith("readout: letter-slot logprobs; the prompts of a call go as prompt lists")
+    assert [path for path, _ in server.seen] == ["/apply-template", "/v1/completions"]
+    server.letters = Letters(logprobs=False)
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["semif"]["readout"] == "constrained answer"
+    assert doc["healthy"] is True
+
+
+def test_a_semif_server_elsewhere_is_asked_only_with_network(edgar, tmp_path, monkeypatch):
+    semif_env(monkeypatch, "http://semif.invalid/v1")
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 0, result
+    assert (
+        "semif: openai at http://semif.invalid/v1; not asked (a server elsewhere is asked with --network)"
+        in (result.out)
+    )
+    network = edgar("--root", str(tmp_path), "doctor", "--network")
+    assert network.code == 1
+    assert "- semif: semif engine openai: http://semif.invalid/v1/chat/completions could not be reached" in (
+        network.out
+    )
+
+
+@pytest.mark.model
+def test_doctor_asks_the_real_semif_server(edgar, tmp_path, monkeypatch, llama_server):
+    semif_env(monkeypatch, llama_server.base_url)
+    monkeypatch.setenv("EDGAR_SEMIF_TIMEOUT_S", "120")
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["semif"]["ok"] is True, doc["semif"]
+    assert (doc["semif"]["readout"], doc["semif"]["transport"]) == ("letter-slot logprobs", "prompt lists")

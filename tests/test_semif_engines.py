@@ -1,10 +1,11 @@
 """The HTTP engines' wire formats.
 
-The openai engine is tested against the real llama.cpp server in
-test_semif_openai_model.py. No Anthropic API and no SemIf decision model can
-run here, so those two engines are checked against a small local HTTP server
-that answers in their documented shapes (and systemone also against the real
-llama.cpp server, which refuses: its model is not a decision model).
+The openai engine is tested in test_semif_openai.py (a llama.cpp-like local
+server) and test_semif_openai_model.py (the real llama.cpp server). No
+Anthropic API and no SemIf decision model can run here, so those two engines
+are checked against a small local HTTP server that answers in their documented
+shapes (and systemone also against the real llama.cpp server, which refuses:
+its model is not a decision model).
 """
 
 from __future__ import annotations
@@ -188,68 +189,12 @@ def test_anthropic_answers_several_questions_with_one_forced_tool(server):
         engine.call_many([REQ, second])
 
 
-def letter_reply(body):
-    """A server that favours the last letter offered, with logprobs as llama.cpp gives them."""
-    text = body["messages"][1]["content"]
-    letters = text.rsplit("(", 1)[1].rstrip(").").split(", ")
-    top = [{"token": x, "logprob": -0.1 if x == letters[-1] else -2.5} for x in letters]
-    return {
-        "choices": [{"message": {"content": letters[-1]}, "logprobs": {"content": [{"top_logprobs": top}]}}]
-    }
-
-
-def test_openai_call_many_puts_the_state_first_in_every_request(server):
-    server.reply = letter_reply
-    engine = get_engine(SemifConfig(engine="openai", base_url=server.url + "/v1"), {})
-    second = DecisionRequest(REQ.state, "Urgent?", [Option("yes"), Option("no"), Option("later")])
-    results = engine.call_many([REQ, second])
-    assert [r.selected for r in results] == ["bob", "later"]
-    users = [body["messages"][1]["content"] for _, _, body in server.seen]
-    assert [u.split("\n\n")[0] for u in users] == ["Evidence:\nthe boiler is broken"] * 2
-    assert {r.prompt_order for r in results} == {"state_first"}
-    assert engine.call(REQ).prompt_order == "options_first"
-    assert server.seen[-1][2]["messages"][1]["content"].startswith("Criterion: Who to call?")
-
-
-def test_openai_server_without_logprobs_falls_back_to_a_constrained_answer(server):
-    # A server that ignores `logprobs` (some hosted ones do) answers the letter
-    # call with text only; the engine then asks under a JSON-schema enum.
-    server.reply = {"choices": [{"message": {"content": '{"choice": "B"}'}}]}
-    engine = get_engine(SemifConfig(engine="openai", base_url=server.url + "/v1"), {})
-    result = engine.call(REQ)
-    assert result.selected == "bob"
-    assert result.probabilities == (0.0, 1.0)
-    assert "constrained answer" in result.extra["probability_status"]
-    assert "no logprobs" in result.extra["probability_status"]
-    first, second = server.seen[0][2], server.seen[1][2]
-    assert (first["max_tokens"], first["top_logprobs"], first["logprobs"]) == (1, 20, True)
-    assert second["response_format"]["json_schema"]["schema"]["properties"]["choice"]["enum"] == ["A", "B"]
-
-
-def test_unreachable_engine_is_a_sentence_naming_the_url():
-    engine = get_engine(SemifConfig(engine="openai", base_url="http://127.0.0.1:9/v1", timeout_s=2), {})
-    with pytest.raises(ModelError, match=r"semif engine openai: http://127.0.0.1:9/v1/chat/completions"):
-        engine.call(REQ)
-
-
 def test_unknown_engine_in_config_is_a_config_error(edgar, tmp_path):
     r = edgar("--root", str(tmp_path), "--set", "semif.engine=magic",
               "decide", "--state", "s", "--question", "q",
               "--option", "a")  # fmt: skip
     assert r.code == 2
     assert "semif.engine must be one of lexical, openai, systemone, anthropic" in r.err
-
-
-def test_openai_call_many_falls_back_to_a_constrained_answer_with_the_state_first(server):
-    server.reply = {"choices": [{"message": {"content": '{"choice": "A"}'}}]}
-    engine = get_engine(SemifConfig(engine="openai", base_url=server.url + "/v1"), {})
-    (result,) = engine.call_many([REQ])
-    assert result.selected == "alice"
-    assert "constrained answer" in result.extra["probability_status"]
-    assert result.prompt_order == "state_first"
-    second = server.seen[1][2]
-    assert second["messages"][1]["content"].startswith("Evidence:\nthe boiler is broken")
-    assert "response_format" in second
 
 
 KEY = "ghp_" + "k" * 36

@@ -63,6 +63,51 @@ def test_bad_input_raises_before_anything_is_logged(layout):
     assert not Path(layout.decisions).exists()
 
 
+def test_decide_many_redacts_the_shared_state_once(layout, monkeypatch):
+    from edgar_min import semif
+
+    semif_redact = semif.redact
+    seen = []
+
+    def counting(text):
+        seen.append(text)
+        return semif_redact(text)
+
+    monkeypatch.setattr(semif, "redact", counting)
+    state = STATE + " Use the password=hunter22 for the portal."
+    questions = [(f"Question {i}?", QUESTIONS[0][1]) for i in range(16)]
+    results = decide_many(layout, load_config(layout), state, questions)
+    assert seen.count(state) == 1
+    assert {r.request.state for r in results} == {semif_redact(state)}
+    rows = rows_of(layout)
+    assert len(rows) == 16
+    assert not any("hunter22" in row["state"] for row in rows)
+
+
+def test_a_long_shared_state_costs_each_question_what_its_options_hold(monkeypatch):
+    from edgar_min.semif import lexical
+
+    lookups = []
+
+    class Postings(dict):
+        def get(self, key, default=None):
+            lookups.append(key)
+            return super().get(key, default)
+
+    index = lexical._index
+    monkeypatch.setattr(lexical, "_index", lambda options: (Postings(index(options)[0]), index(options)[1]))
+    engine = LexicalEngine()
+    counts = []
+    for words in (1_000, 10_000):
+        state = " ".join(f"word{n}" for n in range(words)) + " invoice charged twice"
+        decisions = [DecisionRequest(state, q, opts) for q, opts in QUESTIONS]
+        lookups.clear()
+        results = engine.call_many(decisions)
+        counts.append(len(lookups))
+        assert results[0].selected == "billing"
+    assert counts[0] == counts[1]
+
+
 def test_lexical_call_many_gives_exactly_what_call_gives():
     engine = LexicalEngine()
     decisions = [DecisionRequest(STATE, q, opts) for q, opts in QUESTIONS]

@@ -71,7 +71,7 @@ def test_the_letter_slot_readout_is_exact_in_both_orders(engine, order):
 def whole_prompts(engine):
     """The engine, with the server told to evaluate every prompt whole (no prompt cache)."""
     post = engine._post
-    engine._post = lambda body: post({**body, "cache_prompt": False})
+    engine._post = lambda body, *where: post({**body, "cache_prompt": False}, *where)
     return engine
 
 

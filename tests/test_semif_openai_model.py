@@ -26,19 +26,20 @@ WORDS = [
 
 
 def expected_by_id(reply, decision):
-    """Map the letters of a raw reply to ids by position, independently of the engine."""
+    """Map the letters of a raw reply to ids by position, independently of the engine.
+
+    A letter missing from the top logprobs counts at the lowest one listed (the most it can have).
+    """
     top = reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
     letters = LETTERS[: len(decision.options)]
     found = {}
     for entry in top:
         if entry["token"] in letters and entry["token"] not in found:
             found[entry["token"]] = entry["logprob"]
-    peak = max(found.values())
-    weights = {x: math.exp(found[x] - peak) for x in found}
+    lowest = min(entry["logprob"] for entry in top)
+    weights = {x: math.exp(found.get(x, lowest)) for x in letters}
     total = sum(weights.values())
-    return {
-        o.id: weights.get(letter, 0.0) / total for letter, o in zip(letters, decision.options, strict=False)
-    }
+    return {o.id: weights[letter] / total for letter, o in zip(letters, decision.options, strict=False)}
 
 
 @pytest.mark.parametrize("count", [2, 16])
@@ -56,6 +57,7 @@ def test_probabilities_cover_exactly_the_options_and_map_letters_to_ids(llama_se
     assert math.isclose(sum(result.probabilities), 1.0, rel_tol=1e-9)
     assert result.selected in result.probs
     assert result.extra["probability_status"] == "logprobs"
+    assert result.extra["orders"] == count
     # The mapping, on one raw reply (two calls may differ in the last digits).
     reply = post_json("test", f"{engine.base_url}/chat/completions", engine.letter_body(decision), {}, 60)
     read = engine.read(decision, reply)
@@ -63,8 +65,7 @@ def test_probabilities_cover_exactly_the_options_and_map_letters_to_ids(llama_se
     for option_id, p in read.probs.items():
         assert p == pytest.approx(expected[option_id], abs=1e-9), option_id
     assert math.isclose(sum(read.probabilities), 1.0, rel_tol=1e-9)
-    for letter in read.extra.get("missing_letters", []):
-        assert read.probs[options[LETTERS.index(letter)].id] == 0.0
+    assert all(p > 0 for p in read.probabilities)
 
 
 def test_the_constrained_fallback_answers_with_one_of_the_letters(llama_server):
@@ -85,3 +86,52 @@ def test_systemone_on_a_server_without_a_decision_model_is_a_sentence(llama_serv
     options = [Option("a", "first"), Option("b", "second")]
     with pytest.raises(ModelError, match=r"/v1/systemone answered HTTP 501"):
         engine.call(DecisionRequest("s", "q", options))
+
+
+def whole_prompts(engine):
+    """The engine, with the server told to evaluate every prompt whole (no prompt cache)."""
+    post = engine._post
+    engine._post = lambda body, *where: post({**body, "cache_prompt": False}, *where)
+    return engine
+
+
+STATE = "The kitchen tap has been dripping since Monday and now there is water under the sink."
+TRADES = [
+    Option("plumber", "Fixes taps, pipes, leaks and drains."),
+    Option("electrician", "Fixes wiring, sockets and lights."),
+    Option("gardener", "Mows lawns and trims hedges."),
+    Option("painter", "Paints walls and ceilings."),
+]
+# How far one option's probability may move when the same decision comes with its options
+# rotated: the prompts are the same, asked in another order, and the prompt cache then
+# evaluates them in other pieces, which rounds differently (a few hundredths measured).
+ROTATION_TOLERANCE = 0.05
+
+
+def test_the_installed_server_takes_prompt_lists_which_answer_as_chat_requests_do(llama_server):
+    config = SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=120)
+    listed = whole_prompts(get_engine(config, {}))
+    chatted = whole_prompts(get_engine(config, {}))
+    chatted.transport = "one request per prompt"
+    asked = [
+        DecisionRequest(STATE, "Who should come?", TRADES),
+        DecisionRequest(STATE, "Is it urgent?", [Option("yes"), Option("no")]),
+    ]
+    by_list, by_chat = listed.call_many(asked), chatted.call_many(asked)
+    assert listed.transport == "prompt lists"
+    for a, b in zip(by_list, by_chat, strict=True):
+        assert a.probabilities == pytest.approx(b.probabilities, abs=1e-6)
+        assert a.extra["orders"] == len(a.option_ids)
+
+
+def test_a_decision_with_its_options_rotated_gets_the_same_top_choice_and_probabilities(llama_server):
+    engine = get_engine(SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=120), {})
+    results = [
+        engine.call(DecisionRequest(STATE, "Who should come to the house?", TRADES[r:] + TRADES[:r]))
+        for r in range(len(TRADES))
+    ]
+    first = results[0].probs
+    for result in results[1:]:
+        assert result.selected == results[0].selected
+        for option_id, p in result.probs.items():
+            assert p == pytest.approx(first[option_id], abs=ROTATION_TOLERANCE), option_id

@@ -6,10 +6,12 @@ left behind (`.NAME.PID.THREAD.tmp`) anywhere in the project's `.edgar/` and
 safe, meaning the process named in it is no longer running here (or was killed
 and not yet reaped), or the file is over an hour old (a write takes
 milliseconds), and it is a plain file reached without a link.
-Only `--network` reaches out to the configured provider. Exit 0 when healthy, 1
-when something needs attention. No key is ever shown: only the name of the
-variable it is read from, and whether it is set; a password in a URL, or a
-secret in the model command, is shown as `[REDACTED]`.
+Only `--network` reaches out to the configured provider; the configured SemIf
+engine is asked one tiny decision when its server is on this machine, and with
+`--network` wherever it is. Exit 0 when healthy, 1 when something needs
+attention. No key is ever shown: only the name of the variable it is read from,
+and whether it is set; a password in a URL, or a secret in the model command, is
+shown as `[REDACTED]`.
 """
 
 from __future__ import annotations
@@ -331,6 +333,71 @@ def _network(provider: Any) -> dict[str, Any]:
     return {"ok": True, "message": message, "seconds": seconds, "schema": schema}
 
 
+# What the SemIf check asks: one decision of one token, the same everywhere.
+SEMIF_PROBE = (
+    "The sky is clear and blue today.",
+    "Is the sky blue?",
+    (("yes", "It is."), ("no", "It is not.")),
+)
+
+
+def _semif(config: Config, environ: dict[str, str], network: bool, attention: list[str]) -> dict[str, Any]:
+    """The configured SemIf engine: where it is, and whether it answers one decision and how it reads it.
+
+    A server on this machine is asked whenever doctor runs; one elsewhere only with `--network`.
+    """
+    import time
+
+    from edgar_min.errors import EdgarError
+    from edgar_min.models.http import shown_url
+    from edgar_min.semif import DecisionRequest, get_engine, readout
+
+    semif = config.semif
+    found: dict[str, Any] = {
+        "engine": semif.engine,
+        "model": semif.model or None,
+        "url": None,
+        "checked": False,
+        "ok": None,
+        "readout": None,
+        "transport": None,
+        "seconds": None,
+        "problem": None,
+    }
+    try:
+        engine = get_engine(semif, environ)
+    except EdgarError as exc:
+        found["ok"], found["problem"] = False, exc.message
+        attention.append(f"semif: {exc.message}")
+        return found
+    url = getattr(engine, "url", None) or getattr(engine, "base_url", None)
+    found["url"] = shown_url(url) if url else None
+    if url and not network and not _on_this_machine(url):
+        return found
+    started = time.monotonic()
+    try:
+        result = engine.call(DecisionRequest(*SEMIF_PROBE))
+    except EdgarError as exc:
+        found.update(checked=True, ok=False, problem=exc.message)
+        attention.append(f"semif: {exc.message}")
+        return found
+    found.update(
+        checked=True,
+        ok=True,
+        readout=readout(result),
+        transport=getattr(engine, "transport", None),
+        seconds=round(time.monotonic() - started, 3),
+    )
+    return found
+
+
+def _on_this_machine(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
 def diagnose(
     layout: Layout, environ: dict[str, str], overrides: tuple[str, ...], network: bool
 ) -> dict[str, Any]:
@@ -362,6 +429,7 @@ def diagnose(
     enabled = config.controller.enabled
     report["controller"] = {"enabled": enabled, "note": None if enabled else INERT}
     report["model"], provider = _model(config, environ, attention)
+    report["semif"] = _semif(config, environ, network, attention)
     report["skills"] = _skills(layout, attention)
     report["places"] = _places(layout, attention)
     report["derived"] = _derived(layout, attention)
@@ -491,6 +559,24 @@ def _describe_model(m: dict[str, Any]) -> str:
     return text
 
 
+def _describe_semif(s: dict[str, Any]) -> str:
+    text = (
+        s["engine"]
+        + (f', model "{s["model"]}"' if s["model"] else "")
+        + (f" at {s['url']}" if s["url"] else "")
+    )
+    if s["ok"] is False:
+        return f"{text} -- {s['problem']}"
+    if not s["checked"]:
+        return f"{text}; not asked (a server elsewhere is asked with --network)"
+    if s["engine"] == "lexical":
+        return f"{text}; readout: lexical offline, no model"
+    how = f"answered a one-token decision in {s['seconds']:g} s; readout: {s['readout']}"
+    if s["transport"]:
+        how += f"; the prompts of a call go as {s['transport']}"
+    return f"{text}: {how}"
+
+
 def cmd_doctor(ctx: Context) -> int:
     report = diagnose(ctx.layout, dict(os.environ), tuple(ctx.ns.set or ()), ctx.ns.network)
     if report["synthesis"]["warning"]:
@@ -509,6 +595,7 @@ def cmd_doctor(ctx: Context) -> int:
     ctx.out("controller: on" if controller["enabled"] else f"controller: off; {controller['note']}")
     model = report["model"]
     ctx.out(f"model: {_describe_model(model)}" + (f" -- {model['problem']}" if model["problem"] else ""))
+    ctx.out(f"semif: {_describe_semif(report['semif'])}")
     config = report["config"]
     layers = " -> ".join(config["sources"]) if config["sources"] else "(unreadable)"
     ctx.out(f"config, lowest layer first: {layers}")

@@ -30,10 +30,13 @@ from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, Decisio
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
-    from typing import Any, Protocol
+    from typing import Any, Literal, Protocol
 
     from edgar_min.config import Config, SemifConfig
     from edgar_min.layout import Layout
+
+    # How an answer's probabilities were read (`readout`).
+    Readout = Literal["letter-slot logprobs", "constrained answer", "server probabilities", "lexical offline"]
 
 # Several questions over one state are their own module: the prompt hook asks one question and
 # skips it (its record class alone is about 0.1 ms).
@@ -55,6 +58,7 @@ __all__ = [
     "decide_many",
     "get_engine",
     "new_run_id",
+    "readout",
 ]
 
 
@@ -87,6 +91,17 @@ def __getattr__(name: str) -> object:
 def new_run_id() -> str:
     """An id shared by the rows of one batch of decisions (`r-` and hex digits)."""
     return "r-" + os.urandom(6).hex()
+
+
+def readout(result: DecisionResult) -> Readout:
+    """How `result`'s probabilities were read, from the engine that answered and what it says it did."""
+    if result.engine == "lexical":
+        return "lexical offline"
+    if result.engine == "systemone":
+        return "server probabilities"
+    if result.engine == "openai" and result.extra.get("probability_status") == "logprobs":
+        return "letter-slot logprobs"
+    return "constrained answer"
 
 
 def ask_many(engine: Engine, decisions: Sequence[DecisionRequest]) -> tuple[DecisionResult, ...]:
@@ -169,13 +184,15 @@ class LoggedEngine:
         return results
 
 
-def _redacted(request: DecisionRequest) -> DecisionRequest:
+def _redacted(request: DecisionRequest, state: str | None = None) -> DecisionRequest:
     """`request` with secrets a person typed in its state, question and options replaced.
 
     Both the engine (a model server, perhaps remote) and the decision log see only this copy.
+    `state` is the request's state already redacted, when several questions share it.
     """
     options = tuple(Option(o.id, redact(o.description)) for o in request.options)
-    return DecisionRequest(redact(request.state), redact(request.question), options, request.id)
+    shared = redact(request.state) if state is None else state
+    return DecisionRequest(shared, redact(request.question), options, request.id)
 
 
 def decide(  # noqa: PLR0917 - a published signature: callers pass these positionally
@@ -209,6 +226,10 @@ def decide_many(  # noqa: PLR0917 - mirrors `decide`
     `questions` are `Question`s or (question, options) pairs. Every answer is logged as its own
     row, all with one run id (`run_id`, or a new one). Bad input raises before any engine is built.
     """
-    requests = tuple(_redacted(r) for r in semif_questions.requests_for(state, questions))
+    requests = semif_questions.requests_for(state, questions)
+    # The state is redacted once and the one copy shared, so an engine that reads a state once
+    # for consecutive questions (by identity, before comparing text) sees it as one.
+    shared = redact(requests[0].state)
+    requests = tuple(_redacted(r, shared) for r in requests)
     engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())
     return engine.call_many(requests)

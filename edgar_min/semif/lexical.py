@@ -151,8 +151,15 @@ class LexicalEngine:
         scores = [0.0] * len(options)
         if none_at is not None:
             scores[none_at] = NONE_SCORE
-        for term in state_terms.union(tokens(decision.question)):
-            for i, weight in postings.get(term, ()):
+        question_terms = tokens(decision.question)
+        if len(postings) < len(state_terms):
+            # A long state shared by many questions: look its words up from the options' side,
+            # so each question costs what its options hold, not what the state holds.
+            found = [hits for term, hits in postings.items() if term in state_terms or term in question_terms]
+        else:
+            found = [postings.get(term, ()) for term in state_terms.union(question_terms)]
+        for hits in found:
+            for i, weight in hits:
                 scores[i] += weight
         top = max(scores)
         exps = [math.exp(s - top) for s in scores]

@@ -1,18 +1,20 @@
-"""The letter-slot readout on any OpenAI-compatible chat server (llama.cpp, Ollama, vLLM, hosted).
+"""The letter-slot readout on any OpenAI-compatible server (llama.cpp, Ollama, vLLM, hosted).
 
 The options are shown as letters and the model is asked for one token with
-`top_logprobs: 20`. Each letter's probability is the softmax, over the
-letters only, of the log-probability of its first exact-match token; a letter
-missing from the top 20 gets 0 and is listed in `extra.missing_letters`.
-A server that returns no logprobs (or no letter among them) is asked again for
-a constrained answer (a JSON-schema enum of the letters); that result gives the
-chosen option probability 1 and says so in `extra.probability_status`.
+`top_logprobs: 20`. A letter's log-probability is that of its first
+exact-match token; a letter missing from the top 20 gets the lowest one listed
+(the most it can have) and is named in `extra.missing_letters`. Every decision
+is asked in each cyclic order of its options and the answers are combined
+(semif/cyclic.py), so an option's probability does not depend on its letter.
 
-`call_many` asks several questions over one state, one request each, with the
-state first (see semif/prompt.py): the server's prompt cache keeps the system
-text and the state, so each question after the first pays only for its own
-words. There is no single request that reads 21 letter slots of a chat model;
-on a 2-core CPU, parallel requests gave nothing either.
+The state comes first in every prompt (semif/prompt.py), so the orders of one
+decision, and the questions of `call_many`, share it in the server's prompt
+cache. Where the server takes a list of prompts in one request (llama.cpp's
+`/apply-template` and `/v1/completions`), every prompt of a call goes in one
+request; elsewhere each is a chat request of its own. A server that returns no
+logprobs (or no letter among them) is asked once more for a constrained answer
+(a JSON-schema enum of the letters); that result gives the chosen option
+probability 1 and says so in `extra.probability_status`.
 """
 
 from __future__ import annotations
@@ -23,52 +25,62 @@ import os
 from edgar_min import jsoncodec
 from edgar_min.errors import ModelError
 from edgar_min.models.endpoint import resolve
-from edgar_min.models.http import post_json
+from edgar_min.models.http import HTTPStatusError, post_json, shown_url
+from edgar_min.semif.cyclic import combined, rotations
 from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from typing import Any
+    from typing import Any, Literal
 
     from edgar_min.config import SemifConfig
     from edgar_min.semif.types import DecisionRequest, PromptOrder
 
-__all__ = ["OpenAIEngine"]
+    # How the prompts of one call reach the server (`OpenAIEngine.transport`).
+    Transport = Literal["prompt lists", "one request per prompt"]
+
+__all__ = ["MAX_PROMPTS_PER_REQUEST", "TOP_LOGPROBS", "OpenAIEngine"]
 
 TOP_LOGPROBS = 20
+# Prompts sent in one list: enough for 16 questions of four options in their four orders, and a
+# reply (about 2.5 KB a prompt) far under the size the HTTP reader takes.
+MAX_PROMPTS_PER_REQUEST = 64
+WHO = "semif engine openai"
 
 
 class OpenAIEngine:
-    """SemIf decisions from an OpenAI-compatible `/chat/completions` endpoint."""
+    """SemIf decisions from an OpenAI-compatible server's letter slot, every option at every letter."""
 
     name = "openai"
 
     def __init__(self, config: SemifConfig, environ: Mapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
         endpoint = resolve(
-            "openai", "semif engine openai", section="semif", base_url=config.base_url,
+            "openai", WHO, section="semif", base_url=config.base_url,
             api_key_env=config.api_key_env, environ=env,
         )  # fmt: skip
         self.base_url = endpoint.base_url
         self.model = config.model or "default"
         self.timeout = config.timeout_s
         self.headers: dict[str, str] = endpoint.headers()
+        # Learned on the first call: the chat template around the user text when the server
+        # takes prompt lists, or None when it does not.
+        self._template: tuple[str, str] | None = None
+        self.transport: Transport | None = None
 
-    def _post(self, body: dict[str, Any]) -> Any:
-        return post_json(
-            "semif engine openai", f"{self.base_url}/chat/completions", body, self.headers, self.timeout
-        )
+    def _post(self, body: dict[str, Any], path: str = "/chat/completions", timeout: float = 0.0) -> Any:
+        return post_json(WHO, f"{self.base_url}{path}", body, self.headers, timeout or self.timeout)
 
-    def letter_body(self, decision: DecisionRequest, order: PromptOrder = "options_first") -> dict[str, Any]:
-        """The request body of the letter-slot readout (public so tests and the bench can reuse it)."""
+    def messages(self, decision: DecisionRequest, order: PromptOrder = "state_first") -> list[dict[str, str]]:
+        return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": render(decision, order)}]
+
+    def letter_body(self, decision: DecisionRequest, order: PromptOrder = "state_first") -> dict[str, Any]:
+        """The chat request body of one letter slot (public so tests and the bench can reuse it)."""
         return {
             "model": self.model,
-            "messages": [
-                {"role": "system", "content": SYSTEM},
-                {"role": "user", "content": render(decision, order)},
-            ],
+            "messages": self.messages(decision, order),
             "max_tokens": 1,
             "temperature": 0,
             "logprobs": True,
@@ -76,43 +88,112 @@ class OpenAIEngine:
         }
 
     def call(self, decision: DecisionRequest) -> DecisionResult:
-        return self.read(decision, self._post(self.letter_body(decision)))
+        return self.call_many([decision])[0]
 
     def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
-        """Several questions over one state: one letter-slot request each, the state first."""
-        return [
-            self.read(d, self._post(self.letter_body(d, "state_first")), "state_first") for d in decisions
-        ]
+        """Each decision in every cyclic order of its options, in as few requests as the server takes."""
+        asked = [rotations(d) for d in decisions]
+        replies = iter(self.letter_replies([r for orders in asked for r in orders]))
+        return [self._fair(orders, [next(replies) for _ in orders]) for orders in asked]
+
+    def letter_replies(self, prompts: Sequence[DecisionRequest]) -> list[Any]:
+        """One chat-shaped letter-slot reply per prompt, in order: in lists where the server takes them."""
+        if self.transport != "one request per prompt":
+            try:
+                replies = self._listed(prompts)
+            except _Unanswered:
+                replies = None  # not learned: the chat requests below say what is wrong
+            else:
+                self.transport = "prompt lists" if replies is not None else "one request per prompt"
+            if replies is not None:
+                return replies
+        return [self._post(self.letter_body(p)) for p in prompts]
+
+    def _listed(self, prompts: Sequence[DecisionRequest]) -> list[Any] | None:
+        """The replies to `prompts` from `/v1/completions` given lists of them; None if it takes none."""
+        template = self._template or self._learn_template(prompts[0])
+        if template is None:
+            return None
+        before, after = template
+        replies: list[Any] = []
+        for start in range(0, len(prompts), MAX_PROMPTS_PER_REQUEST):
+            chunk = prompts[start : start + MAX_PROMPTS_PER_REQUEST]
+            body = {
+                "model": self.model,
+                "prompt": [before + render(p, "state_first") + after for p in chunk],
+                "max_tokens": 1,
+                "temperature": 0,
+                "logprobs": TOP_LOGPROBS,
+            }
+            try:
+                # The whole list is one request: it may take what its prompts one by one would.
+                reply = self._post(body, "/completions", self.timeout * len(chunk))
+            except HTTPStatusError:
+                if replies:
+                    raise
+                return None
+            choices = _choices(reply, len(chunk))
+            if choices is None:
+                if replies:
+                    where = shown_url(f"{self.base_url}/completions")
+                    msg = f"{WHO}: {where} answered {len(chunk)} prompts without a choice for each"
+                    raise ModelError(msg)
+                return None
+            replies += [{"choices": [choice]} for choice in choices]
+        return replies
+
+    def _learn_template(self, prompt: DecisionRequest) -> tuple[str, str] | None:
+        """The text the server's chat template puts before and after the user's, or None.
+
+        Asked of llama.cpp's `/apply-template` once per engine, and used only when the user's
+        text comes back whole and once, so a list prompt is exactly what the chat request renders.
+        """
+        if not self.base_url.endswith("/v1"):
+            return None
+        url = f"{self.base_url.removesuffix('/v1')}/apply-template"
+        try:
+            reply = post_json(WHO, url, {"messages": self.messages(prompt)}, self.headers, self.timeout)
+        except HTTPStatusError:
+            return None
+        except ModelError:
+            raise _Unanswered from None
+        rendered = reply.get("prompt") if isinstance(reply, dict) else None
+        user = render(prompt, "state_first")
+        if not isinstance(rendered, str) or rendered.count(user) != 1:
+            return None
+        before, _, after = rendered.partition(user)
+        self._template = (before, after)
+        return self._template
 
     def read(
-        self, decision: DecisionRequest, reply: Any, order: PromptOrder = "options_first"
+        self, decision: DecisionRequest, reply: Any, order: PromptOrder = "state_first"
     ) -> DecisionResult:
-        """The result for `decision` from a letter-slot `reply`; asks again, constrained, without logprobs."""
+        """The result for `decision` from one letter-slot `reply` (asked without its other orders)."""
+        return self._fair((decision,), [reply], order)
+
+    def _fair(
+        self, orders: Sequence[DecisionRequest], replies: Sequence[Any], order: PromptOrder = "state_first"
+    ) -> DecisionResult:
+        decision = orders[0]
         letters = letters_for(decision)
-        top = _top_logprobs(reply)
-        if top is None:
-            return self.constrained(decision, "the server returned no logprobs", order)
-        found: dict[str, float] = {}
-        for entry in top:
-            token = entry.get("token") if isinstance(entry, dict) else None
-            logprob = entry.get("logprob") if isinstance(entry, dict) else None
-            if token in letters and token not in found and isinstance(logprob, (int, float)):
-                found[token] = float(logprob)
-        if not found:
-            return self.constrained(decision, "no option letter was among the top logprobs", order)
-        peak = max(found.values())
-        weights = [math.exp(found[x] - peak) if x in found else 0.0 for x in letters]
-        total = sum(weights)
-        missing = [x for x in letters if x not in found]
-        extra: dict[str, Any] = {"letters": letters, "probability_status": "logprobs"}
+        per_order: list[list[float]] = []
+        missing: list[str] = []
+        for asked, reply in zip(orders, replies, strict=True):
+            read = _letter_logprobs(reply, letters)
+            if isinstance(read, str):
+                return self.constrained(decision, read, order)
+            found, lowest = read
+            # Back in the decision's own option order: asked.options[j] had letter j.
+            by_id = {o.id: found.get(letters[j], lowest) for j, o in enumerate(asked.options)}
+            per_order.append([by_id[i] for i in decision.option_ids])
+            missing += [f"{x}:{o.id}" for x, o in zip(letters, asked.options, strict=True) if x not in found]
+        extra: dict[str, Any] = {"letters": letters, "probability_status": "logprobs", "orders": len(orders)}
         if missing:
             extra["missing_letters"] = missing
-        return DecisionResult(
-            decision, decision.option_ids, tuple(w / total for w in weights), "openai", extra, order
-        )
+        return DecisionResult(decision, decision.option_ids, combined(per_order), "openai", extra, order)
 
     def constrained(
-        self, decision: DecisionRequest, why: str, order: PromptOrder = "options_first"
+        self, decision: DecisionRequest, why: str, order: PromptOrder = "state_first"
     ) -> DecisionResult:
         """Ask for `{"choice": LETTER}` under a JSON-schema enum; probability 1 for the answer."""
         letters = letters_for(decision)
@@ -132,10 +213,10 @@ class OpenAIEngine:
             content = reply["choices"][0]["message"]["content"]
             letter = jsoncodec.loads(content)["choice"]
         except (KeyError, IndexError, TypeError, ValueError):
-            msg = "semif engine openai: the constrained answer was not a JSON object with a 'choice'"
+            msg = f"{WHO}: the constrained answer was not a JSON object with a 'choice'"
             raise ModelError(msg) from None
         if letter not in letters:
-            msg = f"semif engine openai: the constrained answer {str(letter)[:20]!r} is not one of {letters}"
+            msg = f"{WHO}: the constrained answer {str(letter)[:20]!r} is not one of {letters}"
             raise ModelError(msg)
         probs = tuple(1.0 if x == letter else 0.0 for x in letters)
         extra = {
@@ -145,10 +226,38 @@ class OpenAIEngine:
         return DecisionResult(decision, decision.option_ids, probs, "openai", extra, order)
 
 
-def _top_logprobs(reply: Any) -> list[Any] | None:
+class _Unanswered(Exception):
+    """The template was not answered at all (down, too slow, not JSON): nothing learned about lists."""
+
+
+def _letter_logprobs(reply: Any, letters: str) -> tuple[dict[str, float], float] | str:
+    """The letters' log-probabilities found in a reply and the lowest one listed, or why there are none."""
     try:
-        content = reply["choices"][0]["logprobs"]["content"]
-        top = content[0]["top_logprobs"]
+        top = reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
     except (KeyError, IndexError, TypeError):
+        top = None
+    if not isinstance(top, list) or not top:
+        return "the server returned no logprobs"
+    found: dict[str, float] = {}
+    listed: list[float] = []
+    for entry in top:
+        token = entry.get("token") if isinstance(entry, dict) else None
+        logprob = entry.get("logprob") if isinstance(entry, dict) else None
+        if isinstance(logprob, (int, float)) and not isinstance(logprob, bool) and math.isfinite(logprob):
+            listed.append(float(logprob))
+            if token in letters and token not in found:
+                found[token] = float(logprob)
+    if not found:
+        return "no option letter was among the top logprobs"
+    return found, min(listed)
+
+
+def _choices(reply: Any, count: int) -> list[Any] | None:
+    """The `count` choices of a list reply in prompt order, or None when it is not one."""
+    choices = reply.get("choices") if isinstance(reply, dict) else None
+    if not isinstance(choices, list) or len(choices) != count:
         return None
-    return top if isinstance(top, list) and top else None
+    by_index = {c.get("index"): c for c in choices if isinstance(c, dict)}
+    if set(by_index) != set(range(count)):
+        return None
+    return [by_index[i] for i in range(count)]

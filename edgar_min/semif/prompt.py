@@ -10,7 +10,9 @@ that repeats comes first and a server's prompt cache keeps it:
   options shares everything up to the evidence.
 - `state_first` (several questions over one state, `call_many`): the evidence,
   then the criterion and the options. Every question after the first pays only
-  for its own words.
+  for its own words. The openai engine asks every decision this way, since it
+  asks each in every cyclic order of its options (semif/cyclic.py): the orders
+  share the state, where they could not share the options.
 
 Both orders end with the same answer line, so the letter slot is read the same way.
 """
