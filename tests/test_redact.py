@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edgar_min.learning.redact import MARK, redact
+from edgar_min.redact import MARK, redact
 
 REPO = str(Path(__file__).resolve().parents[1])
 
@@ -226,7 +226,7 @@ def _every_rule(text):
     """Redaction with no rule passed over: what `redact` must equal."""
     import re
 
-    from edgar_min.learning.redact import _RULES, without_controls
+    from edgar_min.redact import _RULES, without_controls
 
     text = without_controls(text)
     for pattern, replacement, *_screened in _RULES:
@@ -303,7 +303,7 @@ def test_a_prompt_with_no_secret_shape_compiles_no_pattern():
     script = textwrap.dedent(
         """
         import sys
-        from edgar_min.learning.redact import redact
+        from edgar_min.redact import redact
         assert redact("list the files in src and fix the failing test") == (
             "list the files in src and fix the failing test"
         )

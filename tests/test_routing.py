@@ -540,7 +540,7 @@ def test_a_card_named_none_is_no_skill_and_does_not_say_none():
 
 
 def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
-    from edgar_min.learning.redact import MARK
+    from edgar_min.redact import MARK
     from edgar_min.skills.routing import REDACTED, asked_terms
 
     assert REDACTED == MARK

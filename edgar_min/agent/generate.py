@@ -24,9 +24,9 @@ from edgar_min.agent.tree import NAME_RE, Manifest, body_path, load_registry
 from edgar_min.agent.writer import write_code_skill
 from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused
-from edgar_min.learning.redact import redact
 from edgar_min.models import ReplySchema, ask, get_provider
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,11 +17,11 @@ import time
 from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
-from edgar_min.learning.redact import redact
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import triggers
 from edgar_min.logfile import append_row, timestamp
 from edgar_min.records import dataclass, replace
+from edgar_min.redact import redact
 
 # The synthesis path (a model, the drafts, the writer and its walls, the history) costs a per-turn
 # command about 5 ms of imports, `re` and `typing` among them: a turn where nothing fired, most

@@ -419,8 +419,8 @@ def log_problem(layout: Layout, event: str, sentence: str) -> None:
 
     The sentence is redacted: it may quote the payload or a refused turn.
     """
-    from edgar_min.learning.redact import redact
     from edgar_min.logfile import append_row, timestamp
+    from edgar_min.redact import redact
 
     row = {"time": timestamp(), "hook": EVENTS.get(event, event), "problem": redact(sentence)}
     try:

@@ -14,9 +14,9 @@ import time
 from edgar_min import jsoncodec
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
-from edgar_min.learning.turn import redact
 from edgar_min.logfile import files_ending, open_plain, timestamp
 from edgar_min.records import asdict, dataclass
+from edgar_min.redact import redact
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False

@@ -15,8 +15,8 @@ numbers and versions the turn did not carry; `[REDACTED]`, which holds nothing.
 
 from __future__ import annotations
 
-from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, section
 

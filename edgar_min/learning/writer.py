@@ -14,12 +14,12 @@ import os
 from edgar_min.atomic import check_writable, read_text, write_text
 from edgar_min.errors import EdgarError, Refused
 from edgar_min.learning.ledger import check_record, record
-from edgar_min.learning.redact import redact
 from edgar_min.learning.similarity import NearDuplicate
 from edgar_min.learning.walls import Source, content_problems
 from edgar_min.learning.wordcache import near_duplicate
 from edgar_min.logfile import timestamp
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.regex import lazy
 from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill, render_scalar

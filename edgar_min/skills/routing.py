@@ -168,7 +168,7 @@ EAGER_AFTER = 200
 SORT_UP_TO = 1000
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
-# What redaction puts where a secret was (`learning.redact.MARK`): no word of the message.
+# What redaction puts where a secret was (`redact.MARK`): no word of the message.
 REDACTED = "[REDACTED]"
 
 # A word is what this pattern finds in the lower-cased text ("c++" and "c#" kept whole).

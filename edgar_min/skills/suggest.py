@@ -21,8 +21,8 @@ logged with phase `suggest`, and at most `suggest.max_skills` count.
 from __future__ import annotations
 
 from edgar_min import deferred
-from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
