@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from skillfiles import BODY
+from skillfiles import BODY, NESTED_FENCE_BODY
 
 from edgar_min.errors import Refused
 from edgar_min.layout import Layout
@@ -82,6 +82,14 @@ def test_a_fence_inside_a_section_is_kept_whole():
     draft = parse_reply((REPLIES / "accepted" / "markdown-fence.txt").read_text())
     assert "```bash\nmytool export --dry-run\n```" in draft.body
     assert draft.body.rstrip().endswith("see nothing change.")
+
+
+def test_a_longer_fence_is_read_whole_and_the_writer_takes_the_body(tmp_path):
+    reply = f"name: readme-check-commands\ndescription: Show each check in the README.\n\n{NESTED_FENCE_BODY}"
+    draft = parse_reply(reply)
+    assert draft.body == NESTED_FENCE_BODY  # `**Verification**` inside the fence is not made a heading
+    path = write(tmp_path, draft, Source(prompt="document how to run the checks"))
+    assert Path(path).read_text(encoding="utf-8").endswith(NESTED_FENCE_BODY)
 
 
 def test_json_sections_given_as_lists_become_steps_and_bullets():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from skillfiles import BODY
+from skillfiles import BODY, NESTED_FENCE_BODY
 
 from edgar_min.learning.drafts import parse_reply
 from edgar_min.learning.outline import Outline
@@ -89,6 +89,13 @@ def test_what_a_patchs_current_body_already_says_stays_allowed():
 def test_degenerate_bodies_are_refused(body, words):
     found = problems(body)
     assert any(words in p for p in found), found
+
+
+def test_lines_a_longer_fence_holds_are_code_not_repeated_prose():
+    # The repeated line sits between shorter fences inside a four-backtick one: it is code.
+    assert problems(NESTED_FENCE_BODY, name="readme-check-commands", prompt="document the checks") == []
+    unfenced = NESTED_FENCE_BODY.replace("````markdown\n", "").replace("````\n", "")
+    assert any("repeats a line or sentence" in p for p in problems(unfenced, name="readme-check-commands"))
 
 
 def test_rules_and_tables_are_not_loops():

@@ -23,7 +23,7 @@ from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.names import NAME_MAX
-from edgar_min.skills.sections import BODY_SECTIONS
+from edgar_min.skills.sections import BODY_SECTIONS, fenced
 from edgar_min.skills.validation import DESCRIPTION_MAX
 
 TYPE_CHECKING = False
@@ -261,15 +261,9 @@ def _demoted(title: str, text: str) -> str:
     lines = text.replace("\r\n", "\n").strip("\n").split("\n")
     while lines and (not lines[0].strip() or _section_of(lines[0]) == title):
         lines.pop(0)
-    out, fence = [], ""
-    for line in lines:
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        elif re.match(r" {0,3}#{1,2}[ \t]", line):
+    out = []
+    for line, code in zip(lines, fenced(lines), strict=True):
+        if not code and re.match(r" {0,3}#{1,2}[ \t]", line):
             # A heading inside a field belongs to its section, so it nests one level under it.
             out.append("###" + line.lstrip(" ").lstrip("#"))
             continue
@@ -335,20 +329,8 @@ def _unfenced(lines: list[str]) -> list[str]:
 def _body(lines: list[str]) -> str:
     """The four sections from the first section heading on, headings normalised, trailing notes cut."""
     out: list[str] = []
-    fence = ""
-    for line in lines:
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-            if out:
-                out.append(line)
-            continue
-        if opener and out:
-            fence = opener.group(1)
-            out.append(line)
-            continue
-        title = _section_of(line)
+    for line, code in zip(lines, fenced(lines), strict=True):
+        title = None if code else _section_of(line)
         if title:
             out.append(f"## {title}")
         elif out:

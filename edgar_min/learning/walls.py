@@ -18,7 +18,7 @@ from __future__ import annotations
 from edgar_min.records import dataclass
 from edgar_min.redact import redact
 from edgar_min.regex import lazy
-from edgar_min.skills.sections import BODY_SECTIONS, section
+from edgar_min.skills.sections import BODY_SECTIONS, fenced, section
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -113,7 +113,6 @@ _LETTER_OR_DIGIT = lazy(r"[A-Za-z0-9]")
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n")
 _WORDS = lazy(r"[a-z0-9]+")
 _HEADING = lazy(r" {0,3}#{1,6}[ \t]")
-_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
 _MARKER = lazy(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _STOP = frozenset(
     """
@@ -267,17 +266,8 @@ def _plain(line: str) -> str:
 
 def _prose(body: str) -> list[str]:
     """The body's lines outside fenced code: code repeats itself (`} catch {`), prose should not."""
-    out, fence = [], ""
-    for line in body.split("\n"):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        else:
-            out.append(line)
-    return out
+    lines = body.split("\n")
+    return [line for line, code in zip(lines, fenced(lines), strict=True) if not code]
 
 
 def _compresses(line: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from edgar_min.errors import ModelError
 from edgar_min.learning.walls import FILLER, generalize
 from edgar_min.regex import lazy
+from edgar_min.skills.sections import BODY_SECTIONS, fenced, headings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -187,43 +188,16 @@ def write_from_outline(outline: str) -> str:
 _BODY_LABEL = "current body:"
 _HISTORY_LABEL = "observations, oldest first:"
 _HEADING = lazy(r" {0,3}(#{1,6})[ \t]")
-_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
-
-
-def _sections(lines: list[str]) -> list[tuple[str, int]]:
-    """`##` headings outside fenced code: (text, line index)."""
-    found = []
-    fence = ""
-    for i, line in enumerate(lines):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        if line.startswith("## "):
-            found.append((line[3:].strip().rstrip(":").strip().casefold(), i))
-    return found
 
 
 def _demote(lines: list[str]) -> list[str]:
     """Headings one level down, outside fences, so a person's prose nests under Procedure."""
     out = []
-    fence = ""
-    for line in lines:
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        else:
-            heading = _HEADING.match(line)
-            if heading and len(heading.group(1)) < 6:
-                out.append("#" + line.lstrip(" "))
-                continue
+    for line, code in zip(lines, fenced(lines), strict=True):
+        heading = None if code else _HEADING.match(line)
+        if heading and len(heading.group(1)) < 6:
+            out.append("#" + line.lstrip(" "))
+            continue
         out.append(line)
     return out
 
@@ -252,9 +226,10 @@ def patch_from_outline(prompt: str) -> str:
         for note, n in counts.items()
         if note not in text
     ]
-    heads = _sections(body)
+    # Each heading with its line (`headings` gives the line after it).
+    heads = [(title.rstrip(":").strip().casefold(), after - 1) for title, after in headings("\n".join(body))]
     names = [h for h, _ in heads]
-    wanted = ["when to use", "procedure", "pitfalls", "verification"]
+    wanted = [title.casefold() for title in BODY_SECTIONS]
     if all(names.count(w) == 1 for w in wanted) and [n for n in names if n in wanted] == wanted:
         at = next(i for h, i in heads if h == "pitfalls")
         end = next((i for _, i in heads if i > at), len(body))
