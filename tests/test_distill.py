@@ -209,7 +209,7 @@ def test_a_hand_authored_skill_patch_is_always_a_proposal(project):
     config = load_config(layout, {}, ["skills.synthesis=auto"])
     outcome = distill(layout, config, "deploy", verified=True)
     assert outcome.outcome == "proposed"
-    assert "a patch to a hand-authored skill is always a proposal" in outcome.message
+    assert "not learned: refused deploy: a hand-authored skill of that name exists at" in outcome.message
     assert path.read_bytes() == before
     assert not (root / ".edgar" / "skills" / "learned" / "deploy").exists()
     assert (root / ".edgar" / "proposals" / "deploy" / "SKILL.md").is_file()

@@ -23,7 +23,7 @@ from edgar_min.learning.drafts import (
     skill_schema,
 )
 from edgar_min.learning.walls import Source
-from edgar_min.learning.writer import MAX_BODY_CHARS, write_learned
+from edgar_min.learning.writer import MAX_BODY_CHARS, Provenance, write_learned
 from edgar_min.skills.names import NAME_MAX, name_problem
 from edgar_min.skills.sections import BODY_SECTIONS, shape_problems
 from edgar_min.skills.validation import DESCRIPTION_MAX, validate_file
@@ -52,9 +52,7 @@ REFUSED_WITH = {
 def write(tmp_path, draft, source=None):
     layout = Layout(tmp_path / "proj", tmp_path / "home")
     source = Source(prompt=PROMPT) if source is None else source
-    return write_learned(
-        layout, draft.name, draft.description, draft.body, session="s-1", trigger="long", source=source
-    )
+    return write_learned(layout, draft, Provenance("s-1", ("long",)), source=source)
 
 
 def test_every_refused_reply_has_its_sentence():

@@ -34,7 +34,7 @@ def test_a_kept_reply_is_redacted_bounded_and_read_back(layout):
         layout,
         reply=f"{KEY}\n" + "x" * (2 * REPLY_CHARS),
         sentence=f"refused: {KEY}",
-        trigger="long",
+        fired=("long",),
         session="s-1",
     )
     found = read_rejected(layout, ident)
@@ -48,7 +48,8 @@ def test_a_kept_reply_is_redacted_bounded_and_read_back(layout):
 def test_only_the_newest_are_kept(layout, monkeypatch):
     monkeypatch.setattr(rejected, "KEEP", 3)
     ids = [
-        keep(layout, reply=f"reply {i}", sentence="refused", trigger="long", session=str(i)) for i in range(5)
+        keep(layout, reply=f"reply {i}", sentence="refused", fired=("long",), session=str(i))
+        for i in range(5)
     ]
     kept = list_rejected(layout)
     assert len(kept) == 3
@@ -110,7 +111,7 @@ def test_a_reply_out_of_shape_is_kept_too(edgar, tmp_path):
 def test_a_terminal_sequence_in_a_reply_is_never_kept(edgar, tmp_path):
     layout = Layout(tmp_path, tmp_path / "h")
     ident = keep(
-        layout, reply="\x1b[2Jgone\x1b]0;title\x07", sentence="refused \x9b2J", trigger="long", session=""
+        layout, reply="\x1b[2Jgone\x1b]0;title\x07", sentence="refused \x9b2J", fired=("long",), session=""
     )
     kept = "".join(p.read_text() for p in Path(layout.rejected).iterdir())
     assert "\\u001b" not in kept

@@ -9,13 +9,14 @@ from edgar_min.learning.drafts import parse_reply
 from edgar_min.learning.outline import Outline
 from edgar_min.learning.turn import parse_turn
 from edgar_min.learning.walls import Source, content_problems, generalize
+from edgar_min.learning.writer import Draft
 from edgar_min.models.offline import OfflineProvider
 
 GOOD = "Bump a dependency pin and refresh the lock file."
 
 
 def problems(body=BODY, name="pin-bump-with-lockfile", description=GOOD, **source):
-    return content_problems(name, description, body, Source(**source))
+    return content_problems(Draft(name, description, body), Source(**source))
 
 
 def with_step(text: str) -> str:
@@ -118,7 +119,7 @@ def test_a_body_that_mostly_echoes_the_outline_is_refused():
         "## When to use\n\nbump the httpx pin\n\n## Procedure\n\nshell, edit\n\n"
         "## Pitfalls\n\n- declared check: passed\n\n## Verification\n\ntask shape: main:shell>edit\n"
     )
-    found = content_problems("pin-bump", GOOD, echo, Source.of(outline))
+    found = content_problems(Draft("pin-bump", GOOD, echo), Source.of(outline))
     assert any("mostly echoes the outline's own lines" in p for p in found), found
 
 
@@ -172,7 +173,7 @@ def test_the_offline_writer_passes_every_wall(prompt):
     )
     outline = Outline.of(turn, ("recovered", "correction"))
     draft = parse_reply(OfflineProvider().complete("", outline.render()))
-    assert content_problems(draft.name, draft.description, draft.body, Source.of(outline)) == []
+    assert content_problems(draft, Source.of(outline)) == []
 
 
 def test_generalize_says_the_specifics_in_words():
@@ -194,7 +195,9 @@ def test_real_skills_from_public_repositories_are_not_degenerate():
         skill = parse_skill(path.read_text(encoding="utf-8"), str(path))
         found[path.parent.name] = [
             p
-            for p in content_problems(skill.data["name"], skill.data["description"], skill.body, Source())
+            for p in content_problems(
+                Draft(skill.data["name"], skill.data["description"], skill.body), Source()
+            )
             if "URL" not in p and "holds a value" not in p
         ]
     assert len(found) >= 6

@@ -18,9 +18,8 @@ import re
 from edgar_min import jsoncodec
 from edgar_min.errors import Refused
 from edgar_min.learning.walls import MIN_SECTION_WORDS
-from edgar_min.learning.writer import MAX_BODY_CHARS
+from edgar_min.learning.writer import MAX_BODY_CHARS, Draft
 from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
-from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.names import NAME_MAX
 from edgar_min.skills.sections import BODY_SECTIONS, fenced
@@ -37,7 +36,6 @@ __all__ = [
     "PATCH_BRIEF",
     "PATCH_BRIEF_JSON",
     "SECTION_FIELDS",
-    "Draft",
     "parse_patch",
     "parse_reply",
     "patch_schema",
@@ -115,15 +113,6 @@ PATCH_BRIEF_JSON = f"""\
 to use it) and the better body's four sections as plain text, without the '| ' quotes:
 "when_to_use", "procedure", "pitfalls", "verification".
 {_PATCH_RULES}"""
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """A model's reply, split into its name, description and body."""
-
-    name: str
-    description: str
-    body: str
 
 
 # --- the schema ------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import re
 
     from edgar_min.learning.outline import Outline
+    from edgar_min.learning.writer import Draft
 
 __all__ = [
     "CONVENTIONAL",
@@ -358,10 +359,14 @@ def _name_problems(name: str, source: Source) -> list[str]:
     return []
 
 
-def content_problems(name: str, description: str, body: str, source: Source) -> list[str]:
-    """Every way a model's draft breaks the brief's content rules, each a sentence; empty when none."""
-    text = f"{description}\n{body}"
-    return _name_problems(name, source) + _specifics(text, source) + _degenerate(description, body, source)
+def content_problems(draft: Draft, source: Source, *, patch: bool = False) -> list[str]:
+    """Every way a model's draft breaks the brief's content rules, each a sentence; empty when none.
+
+    A patch keeps its skill's name, so only a new skill's name is the model's to answer for.
+    """
+    text = f"{draft.description}\n{draft.body}"
+    named = [] if patch else _name_problems(draft.name, source)
+    return named + _specifics(text, source) + _degenerate(draft.description, draft.body, source)
 
 
 def generalize(text: str) -> str:
