@@ -62,6 +62,7 @@ def temp_file_pid(name: str) -> int | None:
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_FCHMOD = hasattr(os, "fchmod")  # not on Windows before 3.13, where modes mean little
 _DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 # Where the kernel can open relative to a folder without following links, it does the
 # checking; elsewhere (Windows) each step is checked with lstat first.
@@ -82,33 +83,39 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_text(path: PathLike, text: str, *, root: PathLike | None = None) -> None:
+def write_text(path: PathLike, text: str, *, root: PathLike | None = None, mode: int | None = None) -> None:
     """Replace `path` with `text` (UTF-8) atomically, creating parent folders.
 
-    With `root`, no link between the root and `path` (nor `path` itself) is followed.
+    With `root`, no link between the root and `path` (nor `path` itself) is followed. With
+    `mode`, the new file has exactly those permission bits from its first byte on.
     """
     data = text.encode("utf-8")
     if root is None:
         folder_path, name = os.path.split(os.path.abspath(path))
         os.makedirs(folder_path, exist_ok=True)
-        _replace_in(None, folder_path, name, data)
+        _replace_in(None, folder_path, name, data, mode)
         return
     walk = _Walk(root, path)
     folder = walk.parent(create=True)
     try:
         walk.leaf_is_file_or_missing(folder)
-        _replace_in(folder, walk.parent_path, walk.name, data)
+        _replace_in(folder, walk.parent_path, walk.name, data, mode)
     finally:
         walk.close(folder)
 
 
-def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes) -> None:
+def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes, mode: int | None) -> None:
     tmp = _temp_name(name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | _CLOEXEC
+    # Created with no more than `mode` allows (a 0600 file holding keys is never readable by
+    # others, not even for the moment before fchmod), then given exactly `mode` past the umask.
+    created = 0o644 if mode is None else mode & 0o777
     if folder is None or not _FD_WALK:
         tmp_path, final = os.path.join(folder_path, tmp), os.path.join(folder_path, name)
-        fd = os.open(tmp_path, flags, 0o644)
+        fd = os.open(tmp_path, flags, created)
         try:
+            if mode is not None and _FCHMOD:
+                os.fchmod(fd, mode)
             _write_all(fd, data)
             os.fsync(fd)
         except BaseException:
@@ -118,8 +125,10 @@ def _replace_in(folder: int | None, folder_path: str, name: str, data: bytes) ->
         os.close(fd)
         os.replace(tmp_path, final)
         return
-    fd = os.open(tmp, flags, 0o644, dir_fd=folder)
+    fd = os.open(tmp, flags, created, dir_fd=folder)
     try:
+        if mode is not None and _FCHMOD:
+            os.fchmod(fd, mode)
         _write_all(fd, data)
         os.fsync(fd)
     except BaseException:

@@ -1,10 +1,11 @@
 """Layered configuration: defaults, user file, project file, environment, flags.
 
 Each section is a frozen dataclass; a key is a field. Adding a key means adding
-a field (with `choices` metadata for a closed vocabulary). Every layer is
-checked the same way: an unknown key or a wrong type is a `ConfigError` naming
-the source, the key and what was expected. The `[agent]` table is free-form:
-it is handed to code skills as `ctx.config`.
+a field (with `choices` metadata for a closed vocabulary, and `trust` metadata
+for a key a project's own file may not set alone: see `needs_trust`). Every
+layer is checked the same way: an unknown key or a wrong type is a
+`ConfigError` naming the source, the key and what was expected. The `[agent]`
+table is free-form: it is handed to code skills as `ctx.config`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 
-from edgar_min import jsoncodec
+from edgar_min import jsoncodec, trust
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
 from edgar_min.logfile import READ_FLAGS
@@ -20,6 +21,7 @@ from edgar_min.records import dataclass, field, fields
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 __all__ = [
@@ -35,6 +37,8 @@ __all__ = [
     "SkillsConfig",
     "SuggestConfig",
     "load_config",
+    "needs_trust",
+    "trust_keys",
 ]
 
 # What two of the modes mean, said where they are set: the gate acts on them, the CLI, the
@@ -57,11 +61,22 @@ MAX_CONFIG_BYTES = 1_000_000
 _INFINITY = float("inf")  # math.isfinite without loading the math extension on every run
 
 
+# Trust. The person's own config, `EDGAR_*` variables and `--set` flags are the person's choice; a
+# project's `.edgar/config.toml` arrives with a checkout. A key marked `"trust": True` could send
+# data somewhere, run a program, widen what is written or change the gate's mode: set by a
+# project's file, it takes effect only once the person trusts that exact file (`edgar trust`,
+# trust.py). Every other key tunes how edgar does what the person already chose (thresholds,
+# budgets, timeouts, which of the skills here are handed over), so a project may set it alone.
+TRUST = {"trust": True}
+
+
 @dataclass(frozen=True, slots=True)
 class SkillsConfig:
     """When a turn is worth a skill, and how the skill is written."""
 
-    synthesis: str = field(default="propose", metadata={"choices": ("off", "propose", "auto")})
+    # The gate's mode: `auto` writes skills from passing turns with no review.
+    synthesis: str = field(default="propose", metadata={**TRUST, "choices": ("off", "propose", "auto")})
+    # The thresholds say how often the person's own model is asked, never where: a project's own.
     min_tool_calls: int = field(default=5, metadata={"min": 1})
     # The store keeps markers for 64 sessions per shape: "at least 63 others" is the most it can tell.
     min_repeats: int = field(default=3, metadata={"min": 1, "max": 63})
@@ -80,20 +95,22 @@ class SkillsConfig:
 class ControllerConfig:
     """Whether learning runs at all."""
 
-    enabled: bool = True
+    enabled: bool = field(default=True, metadata=TRUST)  # the gate itself
 
 
 @dataclass(frozen=True, slots=True)
 class ModelConfig:
     """The text model that writes skill bodies."""
 
+    # Where turns are sent, which program runs, which variable's key goes with them, and which
+    # model the person's key pays for. The sampling settings and the timeout are a project's own.
     provider: str = field(
-        default="offline", metadata={"choices": ("offline", "openai", "anthropic", "command")}
+        default="offline", metadata={**TRUST, "choices": ("offline", "openai", "anthropic", "command")}
     )
-    command: tuple[str, ...] = ()
-    name: str = ""
-    base_url: str = ""
-    api_key_env: str = ""
+    command: tuple[str, ...] = field(default=(), metadata=TRUST)
+    name: str = field(default="", metadata=TRUST)
+    base_url: str = field(default="", metadata=TRUST)
+    api_key_env: str = field(default="", metadata=TRUST)
     temperature: float = field(default=0.2, metadata={"min": 0.0, "max": 2.0})
     max_tokens: int = field(default=1024, metadata={"min": 1, "max": 1_000_000})
     timeout_s: float = field(default=60.0, metadata={"min": 0.001, "max": HOUR})
@@ -103,12 +120,13 @@ class ModelConfig:
 class SemifConfig:
     """The engine that answers SemIf decisions."""
 
+    # The prompt hook hands every typed prompt to the engine: where it goes is the person's choice.
     engine: str = field(
-        default="lexical", metadata={"choices": ("lexical", "openai", "systemone", "anthropic")}
+        default="lexical", metadata={**TRUST, "choices": ("lexical", "openai", "systemone", "anthropic")}
     )
-    model: str = ""
-    base_url: str = ""
-    api_key_env: str = ""
+    model: str = field(default="", metadata=TRUST)
+    base_url: str = field(default="", metadata=TRUST)
+    api_key_env: str = field(default="", metadata=TRUST)
     timeout_s: float = field(default=30.0, metadata={"min": 0.001, "max": HOUR})
 
 
@@ -116,7 +134,7 @@ class SemifConfig:
 class CheckConfig:
     """The project's declared check: a command whose exit code alone is the verdict."""
 
-    command: tuple[str, ...] = ()
+    command: tuple[str, ...] = field(default=(), metadata=TRUST)  # a program edgar runs
     timeout_s: float = field(default=600.0, metadata={"min": 0.001, "max": DAY})
 
 
@@ -124,17 +142,22 @@ class CheckConfig:
 class AdaptersConfig:
     """How agents' session logs become turns (`learn --from`, the hook)."""
 
-    # "AgentTool=edgar_tool" entries laid over the built-in tool-name table, e.g. "Bash=shell".
+    # "AgentTool=edgar_tool" entries laid over the built-in tool-name table, e.g. "Bash=shell"
+    # (names in a turn record: a project's own).
     tool_map: tuple[str, ...] = ()
-    # Whether `learn --hook` runs the declared check before learning.
-    hook_check: bool = False
+    # Whether `learn --hook` runs the declared check before learning: a program at every Stop.
+    hook_check: bool = field(default=False, metadata=TRUST)
     # The longest a Claude Code hook runs as a whole (reading the transcript and any model call), in seconds.
     hook_timeout_s: float = field(default=20.0, metadata={"min": 0.001, "max": HOUR})
 
 
 @dataclass(frozen=True, slots=True)
 class SuggestConfig:
-    """Which skills `skills suggest` and the prompt hook hand to an agent (skills/suggest.py)."""
+    """Which skills `skills suggest` and the prompt hook hand to an agent (skills/suggest.py).
+
+    Every key here only chooses among the skills already discovered, or (`learn_from_use`)
+    writes where edgar writes by default: a project may set them all.
+    """
 
     # At most this many skills per task, each with at least this probability (and more than `none`).
     max_skills: int = field(default=2, metadata={"min": 1, "max": 15})
@@ -163,6 +186,11 @@ SECTIONS: dict[str, type] = {
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
+# In [agent], `writable` names the keys whose folders a code skill may write, `data` is the folder
+# its files live in (`drafts` is below it by default), and each key `writable` names is such a
+# folder: a project's file that moved any of them would widen what is written. The other keys
+# (`time_limit_s`, a skill's own settings) are a project's own.
+AGENT_TRUST = ("writable", "data")
 # The `[agent]` keys edgar itself reads as numbers, checked like any other number key.
 AGENT_NUMBERS: dict[str, dict[str, float]] = {"time_limit_s": {"min": 0.001, "max": HOUR}}
 
@@ -181,6 +209,9 @@ class Config:
     agent: dict[str, Any] = field(default_factory=lambda: dict(AGENT_DEFAULTS))
     # Human-readable names of the layers that were read, lowest first.
     sources: tuple[str, ...] = ("defaults",)
+    # The keys of the project's config left out because the person has not trusted that file
+    # (`trust.untrusted_sentence` says so); their values come from the other layers.
+    untrusted: tuple[str, ...] = ()
 
 
 _TYPE_NAMES = {
@@ -271,6 +302,51 @@ def _specs(section: str) -> dict[str, tuple[str, Any]]:
     return specs
 
 
+def needs_trust(section: str, key: str, writable: Iterable[str]) -> bool:
+    """Whether `section.key`, set by a project's config, takes effect only once the person trusts the file.
+
+    `writable`: the `[agent]` keys the person's own layers let code skills write (their folders
+    widen writes too). The one place this is decided.
+    """
+    if section == "agent":
+        return key in AGENT_TRUST or key in writable
+    spec = _specs(section).get(key) if section in SECTIONS else None
+    return spec is not None and bool(spec[1].get("trust"))
+
+
+def trust_keys() -> tuple[str, ...]:
+    """Every key a project's config sets only once trusted, as `section.key` (for docs and tests).
+
+    Of the `[agent]` folder keys, those the default `writable` names.
+    """
+    marked = [f"{s}.{k}" for s in SECTIONS for k in _specs(s) if needs_trust(s, k, ())]
+    folders = [k for k in AGENT_DEFAULTS["writable"] if k not in AGENT_TRUST]
+    return (*marked, *(f"agent.{k}" for k in (*AGENT_TRUST, *folders)))
+
+
+def _needing_trust(table: dict[str, Any], writable: tuple[str, ...]) -> tuple[str, ...]:
+    """The keys of a project's config (a parsed TOML document) that need the person's trust."""
+    return tuple(
+        f"{section}.{key}"
+        for section, values in table.items()
+        if isinstance(values, dict)
+        for key in values
+        if needs_trust(section, key, writable)
+    )
+
+
+def _writable(tables: Iterable[dict[str, Any] | None]) -> tuple[str, ...]:
+    """The `[agent] writable` keys of the last of `tables` that sets it, else the default's."""
+    value: Any = AGENT_DEFAULTS["writable"]
+    for table in tables:
+        agent = table.get("agent") if table else None
+        if isinstance(agent, dict) and "writable" in agent:
+            value = agent["writable"]
+    if isinstance(value, str):  # as `agent/loop.writable_folders` reads it
+        return (value,)
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
 class _Layers:
     """The keys every layer set so far, checked, merged into plain dicts (one per section).
 
@@ -282,8 +358,11 @@ class _Layers:
         self.values: dict[str, dict[str, Any]] = {}
         self.agent: dict[str, Any] = dict(AGENT_DEFAULTS)
 
-    def apply(self, source: str, table: dict[str, Any]) -> None:
-        """Check the keys of one layer (a parsed TOML document) and lay them over the others."""
+    def apply(self, source: str, table: dict[str, Any], leave_out: tuple[str, ...] = ()) -> None:
+        """Check the keys of one layer (a parsed TOML document) and lay them over the others.
+
+        The keys in `leave_out` (`section.key`) are checked like the others, then not applied.
+        """
         changes: dict[str, dict[str, Any]] = {}
         agent: dict[str, Any] = {}
         for section, values in table.items():
@@ -295,6 +374,9 @@ class _Layers:
                 for key, bounds in AGENT_NUMBERS.items():
                     if key in values:
                         agent[key] = _coerce(source, f"agent.{key}", "float", bounds, _number(values[key]))
+                for dotted in leave_out:
+                    if dotted.startswith("agent."):
+                        agent.pop(dotted[len("agent.") :], None)
                 continue
             if section not in SECTIONS:
                 known = ", ".join([*SECTIONS, "agent"])
@@ -311,17 +393,20 @@ class _Layers:
                     known = ", ".join(specs)
                     msg = f"{source}: unknown key {section}.{key} (known keys: {known})"
                     raise ConfigError(msg)
-                updates[key] = _coerce(source, f"{section}.{key}", spec[0], spec[1], value)
+                checked = _coerce(source, f"{section}.{key}", spec[0], spec[1], value)
+                if f"{section}.{key}" not in leave_out:
+                    updates[key] = checked
         for section, updates in changes.items():
             self.values.setdefault(section, {}).update(updates)
         self.agent.update(agent)
 
-    def config(self, sources: list[str]) -> Config:
+    def config(self, sources: list[str], untrusted: tuple[str, ...]) -> Config:
         sections = {name: SECTIONS[name](**values) for name, values in self.values.items()}
-        return Config(**sections, agent=self.agent, sources=tuple(sources))
+        return Config(**sections, agent=self.agent, sources=tuple(sources), untrusted=untrusted)
 
 
-def _read_toml(path: str) -> dict[str, Any] | None:
+def _read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
+    """The bytes of a config file and the TOML document they hold; None when there is no file."""
     try:
         fd = os.open(path, READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
@@ -341,7 +426,7 @@ def _read_toml(path: str) -> dict[str, Any] | None:
     import tomllib  # only when there is a file: most runs have none, and tomllib costs
 
     try:
-        return tomllib.loads(data.decode("utf-8"))
+        return data, tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         msg = f"{path}: not valid TOML: {exc}"
         raise ConfigError(msg) from None
@@ -405,16 +490,18 @@ def load_config(
     layout: Layout,
     environ: dict[str, str] | None = None,
     overrides: list[str] | tuple[str, ...] = (),
+    *,
+    trusts: Callable[[bytes], bool] | None = None,
 ) -> Config:
-    """Merge defaults, `~/.edgar/config.toml`, `.edgar/config.toml`, `EDGAR_*` and `--set` flags."""
+    """Merge defaults, `~/.edgar/config.toml`, `.edgar/config.toml`, `EDGAR_*` and `--set` flags.
+
+    The project's file sets a key `needs_trust` names only when `trusts(its bytes)` (by default:
+    when `edgar trust` recorded those bytes); otherwise the key is left out and named in
+    `Config.untrusted`. `trusts` is asked only when the file sets such a key.
+    """
     env = os.environ if environ is None else environ
-    layers = _Layers()
-    sources = ["defaults"]
-    for path in (layout.user_config, layout.project_config):
-        table = _read_toml(path)
-        if table is not None:
-            layers.apply(str(path), table)
-            sources.append(str(path))
+    user = _read_toml(layout.user_config)
+    project = _read_toml(layout.project_config)
     env_pairs = []
     for name in sorted(env):
         if not name.startswith("EDGAR_") or name == "EDGAR_HOME":
@@ -426,10 +513,7 @@ def load_config(
                 msg = f"environment variable {name}: names no key (use EDGAR_<SECTION>_<KEY>)"
                 raise ConfigError(msg)
             env_pairs.append((section, key, env[name]))
-    if env_pairs:
-        names = ", ".join(f"EDGAR_{s.upper()}_{k.upper()}" for s, k, _ in env_pairs)
-        layers.apply("environment", _text_layer("environment variable", env_pairs))
-        sources.append(f"environment ({names})")
+    env_table = _text_layer("environment variable", env_pairs) if env_pairs else None
     flag_pairs = []
     for item in overrides:
         dotted, sep, raw = item.partition("=")
@@ -438,7 +522,27 @@ def load_config(
             msg = f"--set {item!r}: expected SECTION.KEY=VALUE, e.g. skills.synthesis=off"
             raise ConfigError(msg)
         flag_pairs.append((section, key, raw))
-    if flag_pairs:
-        layers.apply("--set", _text_layer("--set", flag_pairs))
+    flag_table = _text_layer("--set", flag_pairs) if flag_pairs else None
+    untrusted: tuple[str, ...] = ()
+    if project is not None:
+        # Which folders are writable is the person's to say: their layers decide which keys count.
+        wanted = _needing_trust(project[1], _writable((user and user[1], env_table, flag_table)))
+        decide = trusts if trusts is not None else (lambda data: trust.trusted(layout, data))
+        if wanted and not decide(project[0]):
+            untrusted = wanted
+    layers = _Layers()
+    sources = ["defaults"]
+    if user is not None:
+        layers.apply(layout.user_config, user[1])
+        sources.append(layout.user_config)
+    if project is not None:
+        layers.apply(layout.project_config, project[1], untrusted)
+        sources.append(layout.project_config)
+    if env_table is not None:
+        names = ", ".join(f"EDGAR_{s.upper()}_{k.upper()}" for s, k, _ in env_pairs)
+        layers.apply("environment", env_table)
+        sources.append(f"environment ({names})")
+    if flag_table is not None:
+        layers.apply("--set", flag_table)
         sources.append("--set flags")
-    return layers.config(sources)
+    return layers.config(sources, untrusted)

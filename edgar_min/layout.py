@@ -177,6 +177,16 @@ class Layout:
         return join(self.home, "skills")
 
     @property
+    def trust_record(self) -> str:
+        """The project configs the person trusts, by path and sha256 (`edgar trust`)."""
+        return join(self.home, "trusted.json")
+
+    @property
+    def install_records(self) -> str:
+        """What each agent settings file held before `install` (delivery/install.py), for uninstall."""
+        return join(self.home, "installs")
+
+    @property
     def shared_project_skills(self) -> tuple[str, ...]:
         """Other agents' project skill folders, read as hand-authored skills."""
         return (join(self.root, ".agents", "skills"), join(self.root, ".claude", "skills"))

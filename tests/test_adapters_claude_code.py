@@ -102,7 +102,9 @@ def test_a_canary_in_every_other_field_reaches_no_file_and_no_prompt(tmp_path, e
     root = tmp_path / "proj"
     root.mkdir()
     seen = tmp_path / "prompt-seen.txt"
-    config_toml(root, f'[model]\nprovider = "command"\ncommand = {toml_list(recording_model(seen))}\n')
+    config_toml(
+        root, f'[model]\nprovider = "command"\ncommand = {toml_list(recording_model(seen))}\n', trusted=True
+    )
     c = CANARY
     t = Claude()
     t.raw({"type": "summary", "summary": f"summary {c}", "leafUuid": c})
@@ -286,7 +288,9 @@ def test_unmapped_tools_follow_the_documented_rule_and_the_table_is_configurable
 
 
 def test_the_declared_check_sets_the_verdict(tmp_path, edgar):
-    config_toml(tmp_path, f"[check]\ncommand = {toml_list([sys.executable, '-c', 'print(1)'])}\n")
+    config_toml(
+        tmp_path, f"[check]\ncommand = {toml_list([sys.executable, '-c', 'print(1)'])}\n", trusted=True
+    )
     path = typical(Claude()).write(tmp_path / "t.jsonl")
     result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "claude-code", str(path), "--check")
     assert result.code == 0, result

@@ -89,7 +89,9 @@ def test_a_canary_in_every_other_field_reaches_no_file_and_no_prompt(tmp_path, e
     root = tmp_path / "proj"
     root.mkdir()
     seen = tmp_path / "seen.txt"
-    config_toml(root, f'[model]\nprovider = "command"\ncommand = {toml_list(recording_model(seen))}\n')
+    config_toml(
+        root, f'[model]\nprovider = "command"\ncommand = {toml_list(recording_model(seen))}\n', trusted=True
+    )
     c = typical(Codex(), CANARY)
     c.add("compacted", {"message": CANARY})
     c.add("future_kind", {"x": CANARY})

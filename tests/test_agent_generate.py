@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
+from transcripts import trust_config
 
 from edgar_min.agent.generate import CONTRACT
 
@@ -61,6 +62,7 @@ def setup(tmp_path: Path, reply: str, mode: str = "propose") -> Path:
         + f'\n[model]\nprovider = "command"\ncommand = {json.dumps([sys.executable, str(model)])}\n'
         + f'\n[skills]\nsynthesis = "{mode}"\n'
     )
+    trust_config(tmp_path)
     return tmp_path
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,39 @@ def test_write_text_makes_folders_and_leaves_no_temp_file(root):
     atomic.write_text(root / ".edgar" / "a" / "b" / "c.txt", "hello", root=root)
     assert (root / ".edgar" / "a" / "b" / "c.txt").read_text() == "hello"
     assert os.listdir(root / ".edgar" / "a" / "b") == ["c.txt"]
+
+
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
+def test_write_text_gives_the_mode_asked_whatever_was_there(root):
+    path = root / "private.json"
+    path.write_text("old")
+    path.chmod(0o644)
+    atomic.write_text(path, "{}", root=root, mode=0o600)
+    assert (path.stat().st_mode & 0o777, path.read_text()) == (0o600, "{}")
+    # A temp file a killed write left under the same name does not lend the new file its mode.
+    leftover = root / f".again.json.{os.getpid()}.{threading.get_ident()}.tmp"
+    leftover.write_text("stale")
+    leftover.chmod(0o666)
+    atomic.write_text(root / "again.json", "{}", root=root, mode=0o600)
+    assert (root / "again.json").stat().st_mode & 0o777 == 0o600
+
+
+@both_walks
+@pytest.mark.usefixtures("walk_mode")
+@pytest.mark.parametrize("with_root", [True, False])
+def test_write_text_gives_the_mode_asked_for_whatever_the_umask(root, with_root):
+    target = root / ".edgar" / "private.json"
+    previous = os.umask(0o077)
+    try:
+        atomic.write_text(target, "{}", root=root if with_root else None, mode=0o664)
+        assert oct(target.stat().st_mode & 0o777) == "0o664"
+    finally:
+        os.umask(previous)
+    atomic.write_text(target, "{}", root=root if with_root else None, mode=0o600)
+    assert oct(target.stat().st_mode & 0o777) == "0o600"
+    atomic.write_text(target, "{}", root=root if with_root else None)
+    assert oct(target.stat().st_mode & 0o777) == "0o644"  # no mode: the default, as before
 
 
 @both_walks

@@ -81,7 +81,9 @@ def test_describe_check_for_doctor(tmp_path):
 
 
 def test_learn_check_overrides_the_records_verdict(tmp_path, edgar):
-    config_toml(tmp_path, f"[check]\ncommand = {toml_list([PY, '-c', 'raise SystemExit(1)'])}\n")
+    config_toml(
+        tmp_path, f"[check]\ncommand = {toml_list([PY, '-c', 'raise SystemExit(1)'])}\n", trusted=True
+    )
     turn = tmp_path / "turn.json"
     turn.write_text('{"prompt": "p", "tools": ["shell"], "verification": "passed"}')
     result = edgar("--root", str(tmp_path), "--json", "learn", str(turn), "--check")
@@ -90,7 +92,7 @@ def test_learn_check_overrides_the_records_verdict(tmp_path, edgar):
 
 
 def test_learn_check_with_a_missing_program_exits_2_and_stores_nothing(tmp_path, edgar):
-    config_toml(tmp_path, '[check]\ncommand = ["no-such-check-program-x1"]\n')
+    config_toml(tmp_path, '[check]\ncommand = ["no-such-check-program-x1"]\n', trusted=True)
     turn = tmp_path / "turn.json"
     turn.write_text('{"prompt": "p"}')
     before = tree_snapshot(tmp_path)

@@ -462,6 +462,25 @@ def test_a_fifo_or_dev_zero_given_by_the_user_is_named_with_exit_2(tmp_path, kin
     assert not (root / ".edgar").exists()
 
 
+def test_committed_keys_waiting_for_trust_are_said_once_a_run_on_stderr(edgar, root):
+    (root / ".edgar").mkdir()
+    (root / ".edgar" / "config.toml").write_text(
+        '[check]\ncommand = ["make"]\n[model]\nprovider = "command"\n'
+    )
+    sentence = (
+        f"edgar: {root}/.edgar/config.toml sets check.command, model.provider, which take effect only once "
+        f"you trust this file: run `edgar --root {root} trust`"
+    )
+    for args in (["skills", "list"], ["--json", "learn", turn_file(root)], ["skills", "proposals"]):
+        result = edgar("--root", str(root), *args)
+        assert result.err.count(sentence) == 1, (args, result)
+    assert edgar("--root", str(root), "--json", "skills", "list").json() == []  # stdout stays the document
+    trusted = edgar("--root", str(root), "trust")
+    assert trusted.err == ""
+    assert "it now sets check.command, model.provider." in trusted.out
+    assert edgar("--root", str(root), "skills", "list").err == ""
+
+
 @pytest.mark.parametrize(("key", "line"), [("name", 2), ("description", 3)])
 def test_a_tab_after_name_or_description_is_a_sentence_with_file_and_line(edgar, root, key, line):
     folder = root / ".edgar" / "skills" / "tabbed"

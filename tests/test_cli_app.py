@@ -162,11 +162,20 @@ def test_every_help_ends_with_the_exit_codes_and_its_examples_parse(edgar, capsy
             assert "examples:" in shown
     for command, lines in EXAMPLES.items():
         for line in lines:
-            argv = shlex.split(line.partition("  #")[0].partition("|")[2] or line.partition("  #")[0])[1:]
+            shown = line.partition("  #")[0].replace(" && ", " | ")
+            (command_line,) = [part for part in shown.split(" | ") if part.strip().startswith("edgar ")]
+            argv = shlex.split(command_line)[1:]
             ns = build_parser(*_command_words(argv)).parse_args(argv)  # a usage error raises
             assert hasattr(ns, "handler"), line
             if command != "edgar":
                 assert " ".join([ns.command, getattr(ns, "skills_command", None) or ""]).strip() == command
+
+
+def test_a_hooks_help_says_it_always_exits_0(edgar, capsys):
+    result = edgar("hook", "--help")
+    shown = result.out + capsys.readouterr().out
+    assert "  0  always: a problem is printed and logged in .edgar/hook-problems.jsonl" in shown
+    assert "2  bad usage" not in shown
 
 
 def test_long_work_says_how_far_it_got_and_quick_work_says_nothing():

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
 from transcripts import SESSION, Claude, config_toml, stdin_bytes
 
@@ -297,7 +298,9 @@ def test_an_unreachable_model_server_is_a_logged_problem_and_the_prompt_goes_on(
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again: nothing listens there
     config_toml(
-        project, f'[semif]\nengine = "openai"\nbase_url = "http://127.0.0.1:{port}/v1"\ntimeout_s = 2\n'
+        project,
+        f'[semif]\nengine = "openai"\nbase_url = "http://127.0.0.1:{port}/v1"\ntimeout_s = 2\n',
+        trusted=True,
     )
     result = prompt_hook(edgar, monkeypatch, project)
     assert result.code == 0
@@ -687,6 +690,167 @@ def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project
     # A person can still teach.
     assert edgar("--root", str(project), "skills", "teach", "slack-gif-creator", CLIP).code == 0
     assert [row["source"] for row in kept_examples(project)] == ["person"]
+
+
+def session_start(edgar, monkeypatch, root):
+    stdin_bytes(
+        monkeypatch, json.dumps({"session_id": SESSION, "source": "startup", "cwd": str(root)}).encode()
+    )
+    return edgar("--root", str(root), "hook", "session-start")
+
+
+def test_session_start_tells_the_person_which_committed_keys_wait_for_trust(project, edgar, monkeypatch):
+    config_toml(project, '[model]\nprovider = "command"\ncommand = ["sh", "-c", "env"]\n')
+    result = session_start(edgar, monkeypatch, project)
+    assert result.code == 0, result
+    doc = json.loads(result.out)
+    sentence = (
+        f"{project}/.edgar/config.toml sets model.provider, model.command, which take effect only once you "
+        f"trust this file: run `edgar --root {project} trust`"
+    )
+    assert doc["systemMessage"] == f"edgar: {sentence}"  # Claude Code shows it to the person
+    assert sentence not in doc["hookSpecificOutput"]["additionalContext"]  # the model's is the index
+    assert [(p["hook"], p["problem"]) for p in problems(project)] == [("SessionStart", sentence)]
+    # Said once a session, not logged again at every prompt.
+    prompt_hook(edgar, monkeypatch, project)
+    assert len(problems(project)) == 1
+    assert edgar("--root", str(project), "trust").code == 0
+    trusted = session_start(edgar, monkeypatch, project)
+    assert "systemMessage" not in json.loads(trusted.out)
+    assert len(problems(project)) == 1
+
+
+def test_session_start_says_it_even_with_no_skill_to_list(tmp_path, edgar, monkeypatch):
+    config_toml(tmp_path, '[skills]\nsynthesis = "auto"\n')
+    doc = json.loads(session_start(edgar, monkeypatch, tmp_path).out)
+    assert set(doc) == {"systemMessage"}
+    assert "sets skills.synthesis, which takes effect only once you trust this file" in doc["systemMessage"]
+    assert "skills.synthesis is 'auto'" not in doc["systemMessage"]  # not in force: not warned
+
+
+def test_session_start_shows_the_person_the_auto_warning(project, edgar, monkeypatch):
+    home = Path(os.environ["EDGAR_HOME"])
+    (home / "config.toml").write_text('[skills]\nsynthesis = "auto"\n')
+    result = session_start(edgar, monkeypatch, project)
+    doc = json.loads(result.out)
+    assert doc["systemMessage"].startswith("edgar: warning: skills.synthesis is 'auto'")
+    assert "with no review" in doc["systemMessage"]
+    assert doc["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert problems(project) == []  # a mode the person chose, not a problem
+
+
+def turn_lines(root) -> list[str]:
+    turns = root / ".edgar" / "experience" / "turns"
+    return [line for path in sorted(turns.rglob("*.tsv")) for line in path.read_text().splitlines()]
+
+
+def test_a_stop_that_another_stop_hook_kept_going_records_the_turn_once(project, edgar, monkeypatch):
+    # Claude Code runs every Stop hook; when another one blocks, the agent goes on and the Stop
+    # hooks run again for the same prompt with stop_hook_active true.
+    prompt_hook(edgar, monkeypatch, project)
+    transcript = failing_turn(project)
+    first = stop_hook(edgar, monkeypatch, project, transcript, stop_hook_active=False)
+    assert first.code == 0, first
+    assert first.json()["skills"] == ["gh-fix-ci"]
+    again = stop_hook(edgar, monkeypatch, project, transcript, stop_hook_active=True)
+    assert again.code == 0, again
+    assert len(turn_lines(project)) == 1
+    history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
+    assert history.read_text().count("shell nonzero_exit exit 1 (gh)") == 1
+    assert again.json()["message"] == (
+        "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
+    )
+    assert edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()["loaded"] == 1
+    assert problems(project) == []
+    # The next prompt's Stop, with the flag false again, is a turn of its own.
+    prompt_hook(edgar, monkeypatch, project)
+    stop_hook(edgar, monkeypatch, project, failing_turn(project), stop_hook_active=False)
+    assert len(turn_lines(project)) == 2
+
+
+@pytest.mark.parametrize(
+    ("root", "sentence"),
+    [
+        ("missing", "--root {root}: no such folder"),
+        ("file", "--root {root}: not a folder"),
+        ("", "--root : no"),
+    ],
+)
+@pytest.mark.parametrize("event", ["session-start", "user-prompt-submit", "stop"])
+def test_a_hook_with_a_missing_or_bad_root_says_so_and_exits_0(
+    tmp_path, edgar, monkeypatch, root, sentence, event
+):
+    # `--root "$CLAUDE_PROJECT_DIR"` with the variable unset, or a project moved away: exit 2
+    # would erase the person's prompt (or keep the agent going at Stop).
+    (tmp_path / "file").write_text("x")
+    given = str(tmp_path / root) if root else ""
+    stdin_bytes(monkeypatch, b"{}")
+    result = edgar("--root", given, "hook", event)
+    assert result.code == 0, result
+    shown = result.out if event == "stop" else result.err
+    assert f"edgar: hook: {sentence.format(root=given)}" in shown
+    if event != "stop":
+        assert result.out == ""  # what these print reaches the model
+
+
+@pytest.mark.parametrize(
+    ("args", "hook", "sentence"),
+    [
+        (["hook", "bogus"], "hook", "argument event: invalid choice: 'bogus'"),
+        (["hook"], "hook", "the following arguments are required: event"),
+        (["hook", "stop", "extra"], "Stop", "unrecognized arguments: extra"),
+        (["hook", "user-prompt-submit", "--fast"], "UserPromptSubmit", "unrecognized arguments: --fast"),
+        (["learn", "--from", "claude-code", "--hook", "--bogus"], "Stop", "unrecognized arguments: --bogus"),
+    ],
+)
+def test_a_hook_command_edgar_cannot_parse_is_logged_and_exits_0(
+    tmp_path, edgar, monkeypatch, args, hook, sentence
+):
+    stdin_bytes(monkeypatch, b"{}")
+    result = edgar("--root", str(tmp_path), *args)
+    assert result.code == 0, result
+    assert f"edgar: hook: {sentence}" in result.out + result.err
+    (row,) = problems(tmp_path)
+    assert row["hook"] == hook
+    assert row["problem"].startswith(sentence)
+    assert set(row) == {"time", "hook", "problem"}
+
+
+def test_other_commands_still_exit_2_on_bad_usage(tmp_path, edgar):
+    assert edgar("--root", str(tmp_path), "skills", "list", "--bogus").code == 2
+    assert edgar("--root", str(tmp_path / "missing"), "skills", "list").code == 2
+    assert not (tmp_path / ".edgar").exists()
+
+
+@pytest.mark.skipif(claude_binary() is None, reason="needs the Claude Code CLI on PATH (.ci/run installs it)")
+def test_real_claude_code_another_stop_hook_that_blocks_once_leaves_one_record(tmp_path, pyz):
+    root, home = tmp_path / "project", tmp_path / "home"
+    write_skills(root / ".claude" / "skills")
+    home.mkdir()
+    done = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(root), "install", "claude-code"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # A project's own Stop hook that sends the agent back once ("run the tests first").
+    settings = root / ".claude" / "settings.local.json"
+    doc = json.loads(settings.read_text())
+    block_once = (
+        'm="$CLAUDE_PROJECT_DIR/.blocked-once"; [ -e "$m" ] && exit 0; : >"$m"; '
+        "echo 'run the tests first' >&2; exit 2"
+    )
+    doc["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": block_once}]})
+    settings.write_text(json.dumps(doc))
+    with MessagesServer() as server:
+        ran = run_claude(PROMPT, cwd=root, home=home, server=server, debug_file=tmp_path / "debug.log")
+        asked = len(server.requests)
+    assert ran.returncode == 0, ran.stderr
+    assert asked == 2  # the other hook sent the agent back once
+    log = (tmp_path / "debug.log").read_text()
+    assert log.count("Getting matching hook commands for Stop") == 2
+    assert len(turn_lines(root)) == 1
+    assert "edgar: this turn was recorded at its first Stop" in log
+    assert problems(root) == []
 
 
 def test_a_problem_is_logged_redacted_and_without_control_characters(tmp_path):

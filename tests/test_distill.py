@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from conftest import tree_snapshot
+from transcripts import trust_config
 
 from edgar_min.config import load_config
 from edgar_min.controller.gate import Gate
@@ -84,6 +85,7 @@ def project(tmp_path):
     (model / "model.py").write_text(MODEL)
     command = json.dumps([sys.executable, str(model / "model.py"), str(model)])
     (root / ".edgar" / "config.toml").write_text(f'[model]\nprovider = "command"\ncommand = {command}\n')
+    trust_config(root, root / "home")
     return root, model
 
 

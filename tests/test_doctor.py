@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import free_port, tree_snapshot
 from test_models_http import CANARY, FakeAPI
+from transcripts import trust_config
 
 
 @pytest.fixture
@@ -18,9 +19,11 @@ def api():
     server.close()
 
 
-def config(root, text):
+def config(root, text, *, trusted=False):
     (root / ".edgar").mkdir(exist_ok=True)
     (root / ".edgar" / "config.toml").write_text(text)
+    if trusted:
+        trust_config(root)
 
 
 def skill(root, folder, name, description="Does a thing."):
@@ -60,13 +63,15 @@ def test_json_is_one_document_with_every_part(edgar, tmp_path):
         "rejections",
         "hook_problems",
         "network",
+        "trust",
     }
     assert doc["synthesis"] == {"mode": "propose", "warning": None}
+    assert doc["trust"] == {"untrusted": [], "sentence": None}
     assert doc["network"] is None
 
 
 def test_auto_mode_says_its_risk(edgar, tmp_path):
-    config(tmp_path, '[skills]\nsynthesis = "auto"\n')
+    config(tmp_path, '[skills]\nsynthesis = "auto"\n', trusted=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0
     assert "synthesis: auto (skills from passing turns are written into .edgar/skills/learned/" in result.out
@@ -76,7 +81,7 @@ def test_auto_mode_says_its_risk(edgar, tmp_path):
 
 
 def test_controller_off_says_learning_is_inert(edgar, tmp_path):
-    config(tmp_path, "[controller]\nenabled = false\n")
+    config(tmp_path, "[controller]\nenabled = false\n", trusted=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert (
         "controller: off; the controller is switched off (controller.enabled = false): learning is inert"
@@ -118,7 +123,11 @@ def test_unknown_provider_is_reported(edgar, tmp_path):
 
 def test_openai_setup_is_shown_without_the_key(edgar, tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    config(tmp_path, '[model]\nprovider = "openai"\nname = "local"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    config(
+        tmp_path,
+        '[model]\nprovider = "openai"\nname = "local"\nbase_url = "http://127.0.0.1:9/v1"\n',
+        trusted=True,
+    )
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0
     assert (
@@ -134,6 +143,7 @@ def test_key_variable_unset_needs_attention_and_names_it(edgar, tmp_path):
     config(
         tmp_path,
         '[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://h:1/v1"\napi_key_env = "TEAM_KEY"\n',
+        trusted=True,
     )
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 1
@@ -141,7 +151,9 @@ def test_key_variable_unset_needs_attention_and_names_it(edgar, tmp_path):
 
 
 def test_base_url_without_scheme_needs_attention(edgar, tmp_path):
-    config(tmp_path, '[model]\nprovider = "openai"\nname = "m"\nbase_url = "localhost:8080/v1"\n')
+    config(
+        tmp_path, '[model]\nprovider = "openai"\nname = "m"\nbase_url = "localhost:8080/v1"\n', trusted=True
+    )
     result = edgar("--root", str(tmp_path), "--json", "doctor")
     assert result.code == 1
     assert "must start with http:// or https://" in result.json()["model"]["problem"]
@@ -206,7 +218,7 @@ def test_network_with_offline_needs_nothing(edgar, tmp_path):
 
 def test_network_reaches_the_provider(edgar, tmp_path, api, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
-    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n')
+    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n', trusted=True)
     result = edgar("--root", str(tmp_path), "doctor", "--network")
     assert result.code == 0, result
     assert "network: ok: answered in" in result.out
@@ -218,7 +230,11 @@ def test_network_failure_needs_attention_and_never_shows_the_key(edgar, tmp_path
     monkeypatch.setenv("OPENAI_API_KEY", CANARY)
     port = api.port if mode != "refused" else free_port()
     api.mode = mode
-    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://127.0.0.1:{port}/v1"\n')
+    config(
+        tmp_path,
+        f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "http://127.0.0.1:{port}/v1"\n',
+        trusted=True,
+    )
     result = edgar("--root", str(tmp_path), "doctor", "--network")
     assert result.code == 1
     assert "network: failed: openai provider:" in result.out
@@ -228,14 +244,14 @@ def test_network_failure_needs_attention_and_never_shows_the_key(edgar, tmp_path
 
 
 def test_doctor_without_network_makes_no_request(edgar, tmp_path, api, monkeypatch):
-    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n')
+    config(tmp_path, f'[model]\nprovider = "openai"\nname = "m"\nbase_url = "{api.root}/v1"\n', trusted=True)
     assert edgar("--root", str(tmp_path), "doctor").code == 0
     assert api.requests == []
 
 
 def test_doctor_shows_the_declared_check(edgar, tmp_path):
     assert "declared check: none" in edgar("--root", str(tmp_path), "doctor").out
-    config(tmp_path, '[check]\ncommand = ["python3", "-m", "pytest", "-q"]\ntimeout_s = 120\n')
+    config(tmp_path, '[check]\ncommand = ["python3", "-m", "pytest", "-q"]\ntimeout_s = 120\n', trusted=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert "declared check: python3 -m pytest -q (timeout 120 s)" in result.out
     assert result.code == 0
@@ -413,6 +429,26 @@ def test_a_routing_examples_file_that_is_a_folder_needs_attention(edgar, tmp_pat
     assert "routing examples:" in result.out
     assert "is a folder, not a file of examples" in result.out
     assert "Traceback" not in result.err
+
+
+def test_keys_an_untrusted_project_config_sets_need_attention(edgar, tmp_path):
+    config(tmp_path, '[check]\ncommand = ["make", "test"]\n[skills]\nsynthesis = "auto"\n')
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    sentence = (
+        f"{tmp_path}/.edgar/config.toml sets check.command, skills.synthesis, which take effect only once "
+        f"you trust this file: run `edgar --root {tmp_path} trust`"
+    )
+    assert f"trust: {sentence}" in result.out.splitlines()
+    assert f"- trust: {sentence}" in result.out.splitlines()
+    assert "synthesis: propose" in result.out  # what is in force, not what the file says
+    assert "declared check: none" in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["trust"] == {"untrusted": ["check.command", "skills.synthesis"], "sentence": sentence}
+    assert edgar("--root", str(tmp_path), "trust").code == 0
+    trusted = edgar("--root", str(tmp_path), "doctor")
+    assert "trust:" not in trusted.out
+    assert "declared check: make test" in trusted.out
 
 
 def test_a_password_in_the_base_url_is_never_printed(edgar, tmp_path):

@@ -15,6 +15,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
+from transcripts import trust_config
 
 from edgar_min.config import SemifConfig
 from edgar_min.errors import ConfigError, ModelError
@@ -263,6 +264,7 @@ def _keyed_root(tmp_path, server, monkeypatch):
     (tmp_path / ".edgar" / "config.toml").write_text(
         f'[semif]\nengine = "anthropic"\nbase_url = "{server.url}"\n'
     )
+    trust_config(tmp_path, tmp_path / "home")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
     return tmp_path
 

@@ -38,10 +38,28 @@ def recording_model(seen: Path) -> list[str]:
     return [sys.executable, "-c", script]
 
 
-def config_toml(root: Path, text: str) -> None:
+def config_toml(root: Path, text: str, *, trusted: bool = False) -> None:
+    """Write the project's `.edgar/config.toml`; `trusted`: and trust it as the person would."""
     path = root / ".edgar" / "config.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+    if trusted:
+        trust_config(root)
+
+
+def trust_config(root: Path, home: Path | None = None) -> None:
+    """Trust the project's config as it is now, with `edgar trust` (as a person would); `home`:
+    in that user scope's record too, for a test's own `Layout(root, home)`."""
+    from edgar_min import trust
+    from edgar_min.cli import main
+    from edgar_min.layout import Layout
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--root", str(root), "trust"], out, err)
+    assert code == 0, (code, out.getvalue(), err.getvalue())
+    assert "nothing was recorded" not in out.getvalue(), "the config sets no key that needs trust"
+    if home is not None:
+        trust.record(Layout(root, home), (root / ".edgar" / "config.toml").read_bytes())
 
 
 def toml_list(items: list[str]) -> str:

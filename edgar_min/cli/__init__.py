@@ -14,7 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn, TextIO
 
-__all__ = ["COMMANDS", "EXAMPLES", "EXIT_CODES", "SKILLS_COMMANDS", "leave", "main"]
+__all__ = ["COMMANDS", "EXAMPLES", "EXIT_CODES", "HOOK_EXIT_CODES", "SKILLS_COMMANDS", "leave", "main"]
 
 # Every command, in the order `--help` lists them: (name, help line, module). The module's
 # `register(commands)` adds its top-level parsers and `register_skills(sub)` its `skills`
@@ -29,6 +29,11 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
         "edgar_min.cli.learn_cmd",
     ),
     ("doctor", "check the setup: mode, provider, config, skills, store", "edgar_min.cli.doctor_cmd"),
+    (
+        "trust",
+        "let this project's .edgar/config.toml, as it is now, set every key (--revoke: undo)",
+        "edgar_min.cli.trust_cmd",
+    ),
     (
         "mcp",
         "serve skills_index, skill_show, learn_turn, decide and skills_suggest over MCP (stdio)",
@@ -117,6 +122,9 @@ EXIT_CODES = """exit codes:
   0  done
   1  refused or invalid: a failed validation, a refused write, an unknown skill, a doctor finding
   2  bad usage or unreadable input: a wrong option, malformed JSON, TOML or frontmatter"""
+# A hook's instead: Claude Code reads a hook's exit 2 as "block" (cli/hook_cmd.py).
+HOOK_EXIT_CODES = """exit codes:
+  0  always: a problem is printed and logged in .edgar/hook-problems.jsonl, never a failure"""
 
 # A command's `--help` shows how people run it. Keys: a command, or `skills SUBCOMMAND`.
 EXAMPLES: dict[str, tuple[str, ...]] = {
@@ -137,6 +145,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "hook": ('echo \'{"prompt": "bump the pin", "session_id": "s"}\' | edgar hook user-prompt-submit',),
     "doctor": ("edgar doctor", "edgar doctor --network --json"),
+    "trust": (
+        "cat .edgar/config.toml && edgar trust   # read what it sets, then let it",
+        "edgar trust --revoke",
+    ),
     "decide": (
         (
             'edgar decide --state "the build fails on a missing pin" --question "Which team?" '

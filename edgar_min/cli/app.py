@@ -115,11 +115,11 @@ def build_parser(
 
 def _epilog(command: str) -> str:
     """The examples of `command` (when it has some) and the exit codes, for the end of its `--help`."""
-    from edgar_min.cli import EXAMPLES, EXIT_CODES
+    from edgar_min.cli import EXAMPLES, EXIT_CODES, HOOK_EXIT_CODES
 
     examples = EXAMPLES.get(command, ())
     shown = "examples:\n" + "\n".join(f"  {line}" for line in examples) + "\n\n" if examples else ""
-    return shown + EXIT_CODES
+    return shown + (HOOK_EXIT_CODES if command == "hook" else EXIT_CODES)
 
 
 def _register(
@@ -219,6 +219,11 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
             parser.parse_args(argv)  # argparse's own "unrecognized arguments" sentence
     except _UsageError as exc:
         exc.parser.print_usage(stderr)
+        from edgar_min.cli.hook_cmd import hook_event_in, unrunnable
+
+        hook = hook_event_in(argv)
+        if hook is not None:  # a hook never fails the agent (cli/hook_cmd.py)
+            return unrunnable(*hook, exc.message, json_mode="--json" in argv, stdout=stdout, stderr=stderr)
         print(f"edgar: {exc.message}", file=stderr)
         return 2
     except _VersionRequested:

@@ -32,6 +32,7 @@ class Context:
         self.root = _check_root(ns.root)
         self._layout: Layout | None = None
         self._config: Config | None = None
+        self._said = False
 
     @property
     def layout(self) -> Layout:
@@ -48,6 +49,21 @@ class Context:
 
             self._config = load_config(self.layout, overrides=self.ns.set or ())
         return self._config
+
+    def say_config(self) -> None:
+        """Say on stderr, once a run, what of the config a person must know: keys left out, `auto`."""
+        if self._said:
+            return
+        self._said = True
+        config = self.config
+        if config.untrusted:
+            from edgar_min.trust import untrusted_sentence
+
+            self.warn(f"edgar: {untrusted_sentence(self.layout, config.untrusted)}")
+        if config.skills.synthesis == "auto":
+            from edgar_min.config import AUTO_SYNTHESIS
+
+            self.warn(AUTO_SYNTHESIS)
 
     def out(self, text: str = "") -> None:
         """One line (or block) for a person; suppressed in --json mode."""
@@ -152,16 +168,13 @@ def execute(ns: Any, stdout: TextIO | None = None, stderr: TextIO | None = None)
     """Run the handler that `ns` (the parsed arguments) names; map what it raises to an exit code."""
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    json_mode = bool(getattr(ns, "json", False))
     try:
         ctx = Context(ns, stdout, stderr)
-        if getattr(ns, "needs_config", True) and ctx.config.skills.synthesis == "auto":
-            from edgar_min.config import AUTO_SYNTHESIS
-
-            ctx.warn(AUTO_SYNTHESIS)
+        if getattr(ns, "needs_config", True):
+            ctx.say_config()
         code = ns.handler(ctx)
     except EdgarError as exc:
-        return _fail(exc.message, exc.exit_code, json_mode, stdout, stderr)
+        return _fail(exc.message, exc.exit_code, ns, stdout, stderr)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -169,21 +182,30 @@ def execute(ns: Any, stdout: TextIO | None = None, stderr: TextIO | None = None)
     except RecursionError:
         # JSON or TOML nested thousands deep, met by a reader that has no sentence for it.
         sentence = "the input is nested too deeply to read; nothing was stored"
-        return _fail(sentence, 2, json_mode, stdout, stderr)
+        return _fail(sentence, 2, ns, stdout, stderr)
     except UnicodeError:
         # An argument or file with bytes that are not UTF-8 reaches here as a lone surrogate.
         sentence = "the input holds text that is not valid UTF-8; nothing was stored"
-        return _fail(sentence, 2, json_mode, stdout, stderr)
+        return _fail(sentence, 2, ns, stdout, stderr)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        return _fail(f"{where}{exc.strerror or exc}", 1, json_mode, stdout, stderr)
+        return _fail(f"{where}{exc.strerror or exc}", 1, ns, stdout, stderr)
     except Exception as exc:  # noqa: BLE001 - no traceback ever reaches the user
         sentence = f"internal error ({type(exc).__name__}: {exc}); this is a bug in edgar"
-        return _fail(sentence, 1, json_mode, stdout, stderr)
+        return _fail(sentence, 1, ns, stdout, stderr)
     return int(code or 0)
 
 
-def _fail(message: str, code: int, json_mode: bool, stdout: TextIO, stderr: TextIO) -> int:
+def _fail(message: str, code: int, ns: Any, stdout: TextIO, stderr: TextIO) -> int:
+    json_mode = bool(getattr(ns, "json", False))
+    command = getattr(ns, "command", None)
+    if command == "hook" or (command == "learn" and getattr(ns, "hook", False)):
+        # A hook never fails the agent (cli/hook_cmd.py): said, logged where it can be, exit 0.
+        from edgar_min.cli.hook_cmd import unrunnable
+
+        event = "stop" if command == "learn" else str(getattr(ns, "event", None) or "hook")
+        root = getattr(ns, "root", ".")
+        return unrunnable(root, event, message, json_mode=json_mode, stdout=stdout, stderr=stderr)
     print(f"edgar: {message}", file=stderr)
     if json_mode:
         from edgar_min import jsoncodec

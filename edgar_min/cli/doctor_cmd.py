@@ -322,6 +322,13 @@ def diagnose(
         attention.append(f"config: {exc.message}")
         config = Config()
         report["config"] = {"sources": [], "error": exc.message}
+    sentence = None
+    if config.untrusted:
+        from edgar_min.trust import untrusted_sentence
+
+        sentence = untrusted_sentence(layout, config.untrusted)
+        attention.append(f"trust: {sentence}")
+    report["trust"] = {"untrusted": list(config.untrusted), "sentence": sentence}
     mode = config.skills.synthesis
     report["synthesis"] = {"mode": mode, "warning": AUTO_SYNTHESIS if mode == "auto" else None}
     enabled = config.controller.enabled
@@ -455,6 +462,8 @@ def cmd_doctor(ctx: Context) -> int:
     config = report["config"]
     layers = " -> ".join(config["sources"]) if config["sources"] else "(unreadable)"
     ctx.out(f"config, lowest layer first: {layers}")
+    if report["trust"]["sentence"]:
+        ctx.out(f"trust: {report['trust']['sentence']}")
     skills = report["skills"]
     ctx.out(
         f"skills: {skills['count']} ({skills['hand']} hand-authored, {skills['learned']} learned), "

@@ -8,6 +8,7 @@ reaches the model); Stop prints one line for the transcript view.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from edgar_min.cli.quick import Positional, Spec
@@ -15,10 +16,12 @@ from edgar_min.cli.quick import Positional, Spec
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from typing import TextIO
 
     from edgar_min.cli.context import Context
+    from edgar_min.layout import Layout
 
-__all__ = ["register", "report_problem", "run_event"]
+__all__ = ["hook_event_in", "register", "report_problem", "run_event", "unrunnable"]
 
 EVENT_NAMES = ("session-start", "user-prompt-submit", "stop")
 
@@ -68,16 +71,61 @@ def run_event(ctx: Context, event: str) -> int:
 
 def report_problem(ctx: Context, event: str, sentence: str) -> int:
     """Log and print a problem met before the hook could run (a usage mistake); exit 0."""
+    return _said(ctx.layout, event, sentence, json_mode=ctx.json, stdout=ctx.stdout, stderr=ctx.stderr)
+
+
+def hook_event_in(argv: list[str]) -> tuple[str, str] | None:
+    """(the --root, the hook) of a command line argparse refused, when it is a hook's; else None."""
+    root, words, args = ".", [], iter(argv)
+    for arg in args:
+        if arg == "--root":
+            root = next(args, "")
+        elif arg == "--set":
+            next(args, None)
+        elif arg.startswith("--root="):
+            root = arg.partition("=")[2]
+        elif not arg.startswith("-"):
+            words.append(arg)
+    if words[:1] == ["hook"]:
+        return root, (words[1] if words[1:2] and words[1] in EVENT_NAMES else "hook")
+    if words[:1] == ["learn"] and "--hook" in argv:
+        return root, "stop"
+    return None
+
+
+def unrunnable(
+    root: str, event: str, sentence: str, *, json_mode: bool, stdout: TextIO, stderr: TextIO
+) -> int:
+    """A hook that could not start (a bad --root, a usage mistake): said, logged where it can be, exit 0.
+
+    Claude Code reads exit 2 as "block" (the prompt erased; at Stop the agent keeps going):
+    a hook command that is wrong must cost the person nothing but this sentence.
+    """
+    layout = None
+    if root and os.path.isdir(root):
+        from edgar_min.layout import Layout, user_home
+
+        layout = Layout(os.path.abspath(root), user_home())
+    return _said(layout, event, sentence, json_mode=json_mode, stdout=stdout, stderr=stderr)
+
+
+def _said(
+    layout: Layout | None, event: str, sentence: str, *, json_mode: bool, stdout: TextIO, stderr: TextIO
+) -> int:
     from edgar_min.delivery.hooks import log_problem
 
     sentence = " ".join(sentence.split())
-    log_problem(ctx.layout, event, sentence)
-    if ctx.json:
-        ctx.emit({"outcome": "problem", "message": sentence})
+    if layout is not None:
+        log_problem(layout, event, sentence)
+    if json_mode:
+        from edgar_min import jsoncodec
+
+        jsoncodec.dump({"outcome": "problem", "message": sentence}, stdout, ensure_ascii=False, indent=2)
+        stdout.write("\n")
     elif event == "stop":
-        print(f"edgar: hook: {sentence}", file=ctx.stdout)
+        print(f"edgar: hook: {sentence}", file=stdout)
     else:
-        ctx.warn(f"edgar: hook: {sentence}")
+        print(f"edgar: hook: {sentence}", file=stderr)
     return 0
 
 

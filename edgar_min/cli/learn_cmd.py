@@ -150,18 +150,11 @@ def _report(ctx: Context, outcome: Any, extra: dict[str, Any]) -> None:
         ctx.out(outcome.message)
 
 
-def _auto_warning(ctx: Context) -> None:
-    if ctx.config.skills.synthesis == "auto":
-        from edgar_min.config import AUTO_SYNTHESIS
-
-        ctx.warn(AUTO_SYNTHESIS)
-
-
 def cmd_learn(ctx: Context) -> int:
     if ctx.ns.hook:
         return _hook(ctx)
     _usage(ctx.ns)
-    _auto_warning(ctx)
+    ctx.say_config()
     from edgar_min.controller.gate import Gate
     from edgar_min.learning.turn import parse_turn, turn_from_json
 

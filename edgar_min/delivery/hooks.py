@@ -10,7 +10,9 @@ and the hook still exits 0: a hook that fails would stop or confuse the agent.
 What each prints on stdout follows the hooks reference of Claude Code 2.1
 (https://code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit
 print `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`
-or nothing at all, since anything they print reaches the model; Stop prints one
+or nothing at all, since anything they print reaches the model (SessionStart
+adds a `systemMessage`, which Claude Code shows the person, when the project's
+config has keys left untrusted or the mode is `auto`); Stop prints one
 line for the transcript view (its stdout never reaches the model) and never a
 `decision`, which would keep the agent going.
 """
@@ -29,6 +31,7 @@ except ImportError:  # another Python
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
 from edgar_min.records import dataclass, field, replace
+from edgar_min.trust import untrusted_sentence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -277,8 +280,23 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
     index = build_index(
         layout, config.suggest.index_budget_chars - len(SESSION_HEADER) - 1, usefulness_order(layout)
     )
+    document = {}
     if index.entries:
         document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
+    # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
+    # person (the context above goes to the model), and the session's start is when it matters.
+    said = []
+    if config.untrusted:
+        sentence = untrusted_sentence(layout, config.untrusted)
+        result.problems.append(sentence)
+        said.append(f"edgar: {sentence}")
+    if config.skills.synthesis == "auto":
+        from edgar_min.config import AUTO_SYNTHESIS
+
+        said.append(AUTO_SYNTHESIS)
+    if said:
+        document["systemMessage"] = "\n".join(said)
+    if document:
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
@@ -338,6 +356,15 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
+    if payload.get("stop_hook_active") is True:
+        # Claude Code runs the Stop hooks again when another one kept the agent going: this
+        # prompt's turn was recorded at its first Stop, and a second record would count it twice.
+        message = "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
+        document = {"triggers": [], "outcome": "none", "path": None, "message": message}
+        return HookResult(
+            stdout=f"edgar: {message}",
+            document={**document, "session": _session(payload), "skills": [], "examples": []},
+        )
     path = _path(payload, "transcript_path", required=True) or ""
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
@@ -449,6 +476,8 @@ def run_hook(
             result = _user_prompt_submit(layout, config, payload)
         else:
             result = _stop(layout, config, payload, clock)
+            if config.untrusted:  # where an untrusted check.command would have run
+                result.notes.append(f"edgar: {untrusted_sentence(layout, config.untrusted)}")
             if config.skills.synthesis == "auto":
                 from edgar_min.config import AUTO_SYNTHESIS
 

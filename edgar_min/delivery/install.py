@@ -9,8 +9,11 @@ settings format is Claude Code's (hooks reference, Claude Code 2.1):
     {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "...", "timeout": 30}]}]}}
 
 A file that is not JSON, or not an object, or whose `hooks` are not in that
-shape, is refused with a sentence (exit 2) and left as it was. The new file is
-written atomically.
+shape, or that holds a number JSON cannot carry, is refused with a sentence
+(exit 2) and left as it was. The new file is written atomically with the
+permissions the old one had. What the file held before the first install is
+kept under the person's own edgar folder (`Layout.install_records`), so that
+uninstall puts those very bytes back, or removes a file install made.
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ from __future__ import annotations
 import math
 import os
 import shlex
+import stat
 import sys
 
 import edgar_min
 from edgar_min import jsoncodec
+from edgar_min.atomic import remove_tree, write_text
+from edgar_min.digests import sha1_hex
 from edgar_min.errors import BadInput
 from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
@@ -32,18 +38,25 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "Before",
     "Change",
     "InstallPlan",
+    "apply_plan",
     "claude_projects_home",
     "edgar_command",
+    "holds_edgar_hooks",
+    "hook_command",
+    "interpreter",
     "past_sessions",
     "plan_install",
     "project_folder_name",
+    "read_before",
 ]
 
 EVENTS = (("SessionStart", "session-start"), ("UserPromptSubmit", "user-prompt-submit"), ("Stop", "stop"))
-# An edgar hook command: ends in `hook EVENT`, and runs edgar (the pyz, the script, or the module).
-_OURS = lazy(r"(?:edgar|edgar_min)\S*\b.*\shook\s+(session-start|user-prompt-submit|stop)\s*$")
+# An edgar hook command: runs edgar (the pyz, the script, or the module) with `hook EVENT`, at the
+# end of the command or before the `||` of the guard `hook_command` adds.
+_OURS = lazy(r"(?:edgar|edgar_min)\S*\b.*?\shook\s+(session-start|user-prompt-submit|stop)(?:\s*$|\s+\|\|\s)")
 # The Stop hook as the README once had people write it by hand.
 _OLD_STOP = lazy(r"(?:edgar|edgar_min)\S*\b.*\slearn\s+--from\s+claude-code\s+--hook\s*$")
 # Claude Code's own limit on a hook, a little above edgar's own bound so that edgar's fires first.
@@ -59,46 +72,106 @@ class Change:
     command: str
 
     def line(self) -> str:
-        return f"{self.action} {self.event} hook: {self.command}"
+        # The guard `hook_command` adds is the same every time: the line shows what runs.
+        command, guarded, _ = self.command.partition(" || ")
+        return f"{self.action} {self.event} hook: {command}{' (then exit 0)' if guarded else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Before:
+    """A settings file as it was before install first put edgar's hooks in (`text` None: no file)."""
+
+    text: str | None
+    made_folder: bool
 
 
 @dataclass(frozen=True, slots=True)
 class InstallPlan:
-    """The settings file, its new text (None when nothing changes), and the changes."""
+    """The settings file, what becomes of it, and the changes.
+
+    `text` is the new text (None: the file is left as it is, or removed when `remove`);
+    `current` the text it has now (None: no file); `had_hooks` whether edgar's hooks were in it;
+    `restored` whether uninstall puts back the very text the file had before install, and
+    `remove_folder` whether `.claude/` goes too (install made it; removed only if empty).
+    """
 
     path: str
     text: str | None
     changes: tuple[Change, ...]
+    current: str | None = None
+    had_hooks: bool = False
+    remove: bool = False
+    remove_folder: bool = False
+    restored: bool = False
+
+
+def interpreter(executable: str | None = None) -> str:
+    """The Python running now, by absolute path, as a hook command should name it.
+
+    Not `python3` from PATH: a project pinned by pyenv to an older Python would run edgar on
+    that one (and every hook pays the shim's ~0.3 s). `sys.executable` is the binary a shim
+    ran, never the shim. Inside a virtual environment it is a link to the real one, and a
+    venv is deleted long before its Python is: the archive needs nothing from it (-I -S).
+    Elsewhere the path is kept as it is: `/usr/bin/python3` outlives the `python3.11` it
+    names today.
+    """
+    path = executable or sys.executable
+    if not path:  # an embedded Python that cannot say where it is
+        return "python3"
+    if executable is None and sys.prefix != sys.base_prefix:
+        return os.path.realpath(path)
+    return os.path.abspath(path)
 
 
 def edgar_command(argv0: str | None = None, executable: str | None = None) -> str:
-    """How a hook runs this edgar: the running `edgar.pyz`, the `edgar` script, or this Python's module."""
+    """How a shell runs this edgar: this Python and `edgar.pyz`, the `edgar` script, or the module."""
 
     loader = getattr(edgar_min, "__loader__", None)
     archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz
     if archive:
         # Isolated and without `site`: the archive needs nothing installed, and a `site` that
         # reads many packages' .pth files would cost each hook more than edgar itself does.
-        return f"python3 -I -S {shlex.quote(os.path.realpath(archive))}"
+        return f"{shlex.quote(interpreter(executable))} -I -S {shlex.quote(os.path.realpath(archive))}"
     script = argv0 if argv0 is not None else sys.argv[0]
     if os.path.basename(script) == "edgar" and os.path.isfile(script):
         return shlex.quote(os.path.realpath(script))
-    return f"{shlex.quote(executable or sys.executable)} -m edgar_min"
+    # The module needs the `site` that found it (a venv's, the user's): no -I -S here.
+    return f"{shlex.quote(os.path.abspath(executable or sys.executable))} -m edgar_min"
 
 
-def _command(base: str, event: str) -> str:
-    return f'{base} --root "$CLAUDE_PROJECT_DIR" hook {event}'
+def hook_command(base: str, event: str) -> str:
+    """The shell command Claude Code runs for `event`: edgar's hook, then exit 0 whatever happened.
+
+    Claude Code runs it with `sh -c` and reads exit 2 as "block" (the prompt is erased; at
+    Stop the agent keeps going) and any other failure as an error. Edgar's own hook always
+    exits 0, but only once it runs: when the Python or the edgar this names is gone (a moved
+    archive, a removed pyenv version, a teammate's clone), too old or damaged, edgar cannot
+    say so. Then the shell logs the line edgar would have (the same JSON shape), only where
+    `.edgar/` already is a real folder and neither it nor the log is a link, and exits 0.
+    """
+    hook = {name: event_name for event_name, name in EVENTS}[event]
+    line = (
+        f'{{"time":"%s","hook":"{hook}","problem":"the hook command could not run edgar (exit status %s): '
+        "the Python or the edgar it names is missing, too old or damaged; "
+        'run edgar install claude-code again"}\\n'
+    )
+    return (
+        f'{base} --root "$CLAUDE_PROJECT_DIR" hook {event} || {{ s=$?; d="$CLAUDE_PROJECT_DIR/.edgar"; '
+        '[ -d "$d" ] && [ ! -h "$d" ] && [ ! -h "$d/hook-problems.jsonl" ] && '
+        f'printf \'{line}\' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$s" >>"$d/hook-problems.jsonl"; }}; exit 0'
+    )
 
 
 # A settings file is a page of JSON; anything far larger is not one.
 MAX_SETTINGS_BYTES = 4_000_000
 
 
-def _read(path: str) -> dict[str, Any]:
+def _read_text(path: str) -> str | None:
+    """The settings file's text, or None when there is none; `BadInput` when it cannot be one."""
     try:
         raw = read_capped(path, MAX_SETTINGS_BYTES)
     except FileNotFoundError:
-        return {}
+        return None
     except OSError as exc:
         msg = f"{path}: cannot be read ({exc.strerror}); nothing was changed"
         raise BadInput(msg) from None
@@ -108,11 +181,19 @@ def _read(path: str) -> dict[str, Any]:
     if len(raw) > MAX_SETTINGS_BYTES:
         msg = f"{path}: larger than {MAX_SETTINGS_BYTES} bytes, not a settings file; nothing was changed"
         raise BadInput(msg)
-    if not raw.strip():
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        msg = f"{path}: not valid JSON (not UTF-8 text); fix it or move it away, nothing was changed"
+        raise BadInput(msg) from None
+
+
+def _parse(path: str, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
         return {}
     try:
-        data = jsoncodec.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        data = jsoncodec.loads(text)
+    except (ValueError, RecursionError) as exc:
         where = (
             f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, jsoncodec.JSONDecodeError) else ""
         )
@@ -123,7 +204,30 @@ def _read(path: str) -> dict[str, Any]:
             f"{path}: a settings file must hold a JSON object, not {type(data).__name__}; nothing was changed"
         )
         raise BadInput(msg)
+    _refuse_unwritable_numbers(path, data)
     return data
+
+
+def _refuse_unwritable_numbers(path: str, data: dict[str, Any]) -> None:
+    """`BadInput` for a number JSON cannot carry: `1e400` reads as infinity, `NaN` is not JSON.
+
+    Written back, either would become `Infinity` or `NaN`, which no JSON reader (Claude Code's
+    included) accepts: the whole file would stop working.
+    """
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            what = "not a number" if math.isnan(value) else "too large for JSON (it reads as infinity)"
+            msg = (
+                f"{path}: the number at {where or 'the top'} is {what}; "
+                "write it within range, nothing was changed"
+            )
+            raise BadInput(msg)
+        if isinstance(value, dict):
+            todo += [(f"{where}.{key}" if where else str(key), item) for key, item in value.items()]
+        elif isinstance(value, list):
+            todo += [(f"{where}[{i}]", item) for i, item in enumerate(value)]
 
 
 def _groups(path: str, hooks: dict[str, Any], event: str) -> list[Any]:
@@ -148,9 +252,29 @@ def _ours(entry: Any, event: str) -> bool:
     return event == "stop" and _OLD_STOP.search(entry["command"]) is not None
 
 
-def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = False) -> InstallPlan:
-    """What installing (or uninstalling) edgar's hooks would make of the settings file at `path`."""
-    data = _read(path)
+def _bare(data: dict[str, Any]) -> dict[str, Any]:
+    """The settings without empty hook lists or an empty `hooks`: what Claude Code makes of them."""
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return data
+    kept = {event: groups for event, groups in hooks.items() if groups != []}
+    bare = {key: value for key, value in data.items() if key != "hooks"}
+    if kept:
+        bare["hooks"] = kept
+    return bare
+
+
+def plan_install(
+    path: str, base: str, timeout_s: float, *, uninstall: bool = False, before: Before | None = None
+) -> InstallPlan:
+    """What installing (or uninstalling) edgar's hooks would make of the settings file at `path`.
+
+    `before` is what the file held before install (`read_before`): uninstall puts that text
+    back when taking edgar's entries out leaves the same settings, and removes the file when
+    there was none.
+    """
+    text = _read_text(path)
+    data = _parse(path, text)
     hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
         msg = f"{path}: 'hooks' must be an object (event name -> list); nothing was changed"
@@ -158,9 +282,10 @@ def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = Fa
     hooks = dict(hooks)
     limit = math.ceil(timeout_s if math.isfinite(timeout_s) and timeout_s > 0 else 20) + TIMEOUT_MARGIN_S
     changes: list[Change] = []
+    had_hooks = False
     for event, name in EVENTS:
         groups = _groups(path, hooks, event)
-        wanted = {"type": "command", "command": _command(base, name), "timeout": limit}
+        wanted = {"type": "command", "command": hook_command(base, name), "timeout": limit}
         kept: list[Any] = []
         present = False
         for group in groups:
@@ -169,6 +294,7 @@ def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = Fa
                 if not _ours(entry, name):
                     entries.append(entry)
                     continue
+                had_hooks = True
                 if uninstall or present:
                     changes.append(Change("removed", event, entry["command"]))
                     continue
@@ -186,13 +312,126 @@ def plan_install(path: str, base: str, timeout_s: float, *, uninstall: bool = Fa
         else:
             hooks.pop(event, None)
     if not changes:
-        return InstallPlan(path, None, ())
+        return InstallPlan(path, None, (), text, had_hooks)
     new = dict(data)
     if hooks:
         new["hooks"] = hooks
     else:
         new.pop("hooks", None)
-    return InstallPlan(path, jsoncodec.dumps(new, indent=2, ensure_ascii=False) + "\n", tuple(changes))
+    return _planned(path, new, tuple(changes), text, had_hooks, uninstall=uninstall, before=before)
+
+
+def _planned(
+    path: str,
+    new: dict[str, Any],
+    changes: tuple[Change, ...],
+    text: str | None,
+    had_hooks: bool,
+    *,
+    uninstall: bool,
+    before: Before | None,
+) -> InstallPlan:
+    """The plan that writes the settings `new`, or on uninstall what was there before install."""
+    if uninstall and before is not None and _bare(new) == _bare_before(path, before):
+        gone = before.text is None
+        return InstallPlan(
+            path,
+            before.text,
+            changes,
+            text,
+            had_hooks,
+            remove=gone,
+            remove_folder=gone and before.made_folder,
+            restored=True,
+        )
+    if uninstall and not new:  # nothing left: as good as no file, and no `{}` left behind
+        return InstallPlan(path, None, changes, text, had_hooks, remove=True)
+    return InstallPlan(
+        path, jsoncodec.dumps(new, indent=2, ensure_ascii=False) + "\n", changes, text, had_hooks
+    )
+
+
+def _bare_before(path: str, before: Before) -> dict[str, Any] | None:
+    try:
+        return _bare(_parse(path, before.text))
+    except BadInput:  # a record that no longer reads as settings is no record
+        return None
+
+
+def holds_edgar_hooks(path: str) -> bool:
+    """Whether the settings file at `path` runs any of edgar's hooks (a file unread is no)."""
+    try:
+        hooks = _parse(path, _read_text(path)).get("hooks")
+    except BadInput:
+        return False
+    if not isinstance(hooks, dict):
+        return False
+    return any(
+        _ours(entry, name)
+        for event, name in EVENTS
+        if isinstance(hooks.get(event), list)
+        for group in hooks[event]
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+        for entry in group["hooks"]
+    )
+
+
+# What a settings file held before install: one small JSON file per settings file, named by
+# its path, in the person's own edgar folder. Never in the project: a repository must not
+# carry (or forge) what uninstall puts back. Private, since a local settings file often
+# holds keys.
+def _record_path(records: str, path: str) -> str:
+    return os.path.join(records, sha1_hex(os.path.abspath(path).encode("utf-8", "surrogatepass")) + ".json")
+
+
+def read_before(records: str, path: str) -> Before | None:
+    """What `path` held before install, if install recorded it (anything else is no record)."""
+    try:
+        raw = read_capped(_record_path(records, path), 2 * MAX_SETTINGS_BYTES)
+        data = jsoncodec.loads(raw) if raw is not None else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    if (
+        not isinstance(data, dict)
+        or data.get("settings") != os.path.abspath(path)
+        or not isinstance(data.get("before"), (str, type(None)))
+        or not isinstance(data.get("made_folder"), bool)
+    ):
+        return None
+    return Before(data["before"], data["made_folder"])
+
+
+def apply_plan(plan: InstallPlan, *, root: str, records: str, uninstall: bool) -> None:
+    """Write (or remove) the settings file as `plan` says, keeping its mode, and the record of before.
+
+    Install records the file as it was when it held none of edgar's hooks (a record is kept
+    while they are in it); uninstall drops the record once they are out.
+    """
+    path = plan.path
+    folder = os.path.dirname(path)
+    record = _record_path(records, path)
+    if not uninstall and not plan.had_hooks:
+        document = {
+            "settings": os.path.abspath(path),
+            "before": plan.current,
+            "made_folder": not os.path.isdir(folder),
+        }
+        write_text(record, jsoncodec.dumps(document) + "\n", root=records, mode=0o600)
+    if plan.remove:
+        remove_tree(path, root=root)
+        if plan.remove_folder:
+            try:
+                os.rmdir(folder)  # only if empty: Claude Code keeps its own files there too
+            except OSError:
+                pass
+    elif plan.text is not None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = None
+        write_text(path, plan.text, root=root, mode=mode)
+    if uninstall:
+        remove_tree(record, root=records)
 
 
 # Where Claude Code keeps each project's transcripts: `<config dir>/projects/<name>/<session>.jsonl`,
