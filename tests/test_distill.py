@@ -431,8 +431,8 @@ def test_a_passing_turn_with_a_correction_and_many_errors_proposes_its_distill_i
     before = path.read_text()
     add_history(root, "pin-bump", "the declared check failed", "the declared check failed")
     (model / "reply.txt").write_text(GOOD_PATCH)
-    program = "pytest tests/test_dependency_pins_and_lock_files.py"
-    errors = [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": program}] * 30
+    # Enough failures that the history line is cut (observations.NOTE_MAX).
+    errors = [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}] * 40
     turn = {
         "prompt": "bump the httpx pin",
         "skills": ["pin-bump"],

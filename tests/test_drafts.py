@@ -22,8 +22,8 @@ from edgar_min.learning.drafts import (
     render_sections,
     skill_schema,
 )
-from edgar_min.learning.walls import Source
-from edgar_min.learning.writer import MAX_BODY_CHARS, Provenance, write_learned
+from edgar_min.learning.walls import NAME_WORDS, Source, content_problems
+from edgar_min.learning.writer import MAX_BODY_CHARS, Draft, Provenance, write_learned
 from edgar_min.skills.names import NAME_MAX, name_problem
 from edgar_min.skills.sections import BODY_SECTIONS, shape_problems
 from edgar_min.skills.validation import DESCRIPTION_MAX, validate_file
@@ -180,18 +180,28 @@ def test_the_schema_is_built_from_the_writers_limits_and_fits_the_token_budget()
     assert "name" not in patch_schema(1024).schema["properties"]
 
 
-def test_the_name_pattern_takes_exactly_the_names_the_name_rule_takes():
+def test_the_name_pattern_takes_exactly_the_names_the_name_rules_take():
     import re
 
     pattern = re.compile(skill_schema(1024).schema["properties"]["name"]["pattern"])
-    for name in ["pin-bump", "a", "x" * 12 + "-" + "y" * 12, "oauth2-token-refresh-on-expiry"]:
+    for name in ["pin-bump", "x" * 12 + "-" + "y" * 12, "oauth2-token-refresh-expiry"]:
         assert pattern.fullmatch(name)
         assert name_problem(name) is None
-    for name in ["-pin", "pin-", "pin--bump", "Pin", "pin_bump", "x" * 13 + "-" * 0 + "a" * 60]:
+        assert content_problems(Draft(name, "Bump a pin.", BODY), Source()) == []
+    for name in [
+        "a",
+        "pin-bump-on-every-release",
+        "-pin",
+        "pin-",
+        "pin--bump",
+        "Pin",
+        "pin_bump",
+        "x" * 13 + "-a",
+    ]:
         assert not pattern.fullmatch(name)
-    longest = "-".join(["a" * 12] * 5)
+    longest = "-".join(["a" * 12] * NAME_WORDS[1])
     assert pattern.fullmatch(longest)
-    assert len(longest) == NAME_MAX
+    assert len(longest) <= NAME_MAX
 
 
 def test_the_briefs_state_the_walls_rules():

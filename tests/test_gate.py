@@ -43,7 +43,11 @@ class Recorder:
         return self.reply
 
 
-REPLY = f"name: pin-bump\ndescription: Bump a pin and refresh the lock.\n\n{BODY}"
+# Its Pitfalls names the failure the turn records (pytest), as the brief asks.
+PITFALLS = "- pytest fails until the lock file is refreshed."
+REPLY = "name: pin-bump\ndescription: Bump a pin and refresh the lock.\n\n" + BODY.replace(
+    "- The tests fail until the lock file is refreshed.", PITFALLS
+)
 
 
 @pytest.fixture
@@ -271,3 +275,27 @@ def test_what_fired_is_made_text_and_read_back_only_by_the_triggers_module():
         if re.search(r'","\.join\((?:fired|triggers|self\.triggers)\)|trigger\.split\(', text)
     }
     assert joined == {"learning/triggers.py"}
+
+
+def test_the_declared_checks_program_reaches_the_outline_and_verification_must_name_it(layout):
+    from edgar_min.config import CheckConfig
+
+    checked = Config(
+        skills=SkillsConfig(synthesis="propose"), check=CheckConfig(("python3", "-m", "pytest"), 60)
+    )
+    provider = Recorder(REPLY)
+    outcome = Gate(layout, checked, provider).learn(parse_turn(RECOVERED), "s-1")
+    assert "declared check: passed (pytest)\n" in provider.prompts[0][1]
+    assert (outcome.outcome, outcome.message) == (
+        "refused",
+        "refused pin-bump: Verification does not name the project's declared check ('pytest'); say to run it",
+    )
+    provider.reply = REPLY.replace("Run the project's declared check", "Run the declared check (pytest)")
+    assert Gate(layout, checked, provider).learn(parse_turn(RECOVERED), "s-2").outcome == "proposed"
+
+
+def test_a_reply_whose_pitfalls_skip_the_recorded_failure_is_refused(layout):
+    g, _ = gate(layout, reply=REPLY.replace(PITFALLS, "- The lock file goes stale."))
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "Pitfalls does not name the failure the outline records ('pytest')" in outcome.message

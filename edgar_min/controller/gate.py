@@ -29,6 +29,7 @@ from edgar_min.redact import redact
 # command about 5 ms of imports, `re` and `typing` among them: a turn where nothing fired, most
 # turns, never reads these names.
 discovery = deferred.module("edgar_min.skills.discovery")
+check = deferred.module("edgar_min.learning.check")
 distill = deferred.module("edgar_min.learning.distill")
 drafts = deferred.module("edgar_min.learning.drafts")
 models = deferred.module("edgar_min.models")
@@ -325,7 +326,7 @@ class Gate:
         """Ask the model for a skill from the turn's outline and put it where `route` said."""
         place, why = routed
         how = writer.Provenance(session, fired)
-        outline_ = outline.Outline.of(turn, fired)
+        outline_ = outline.Outline.of(turn, fired, check.check_program(self.config.check.command))
         schema = drafts.skill_schema(self.config.model.max_tokens)
         reply = None
         try:

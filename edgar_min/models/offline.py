@@ -10,7 +10,7 @@ history lines folded into Pitfalls, keeping the current description.
 from __future__ import annotations
 
 from edgar_min.errors import ModelError
-from edgar_min.learning.walls import FILLER, generalize
+from edgar_min.learning.walls import FILLER, NAME_WORDS, generalize
 from edgar_min.regex import lazy
 from edgar_min.skills.sections import BODY_SECTIONS, fenced, headings
 
@@ -84,14 +84,18 @@ _DASHES = lazy(r"-+")
 
 
 def _name(asked: str, shape: str) -> str:
+    """Two to four words of the request (the name rule's `NAME_WORDS`), else of the tools, then `routine`."""
+    fewest, most = NAME_WORDS
     words = [
         w for w in _WORD.findall(asked.lower()) if w not in _STOP and w not in FILLER and w != "redacted"
     ]
-    name = "-".join(words[:5])[:64].strip("-")
-    if not name:
+    if not words:
         tools = shape.partition(":")[2].replace(">", "-").replace("_", "-").replace(".", "-")
-        name = _DASHES.sub("-", f"{tools}-routine").strip("-")[:64].strip("-") or "routine"
-    return name
+        words = [w for w in _DASHES.sub("-", tools).split("-") if w][: most - 1]
+    words = [w[:15] for w in words[:most]]  # four of 15 letters and three hyphens fit in NAME_MAX
+    while len(words) < fewest:
+        words.append("routine")
+    return "-".join(words)
 
 
 # A procedure a person reads before every similar task: a long run's tool calls are summarised.
@@ -145,7 +149,9 @@ def write_from_outline(outline: str) -> str:
     tools = [t for t in f.get("tools called, in order", "none").split(", ") if t and t != "none"]
     failures = [x for x in f.get("failures the harness recorded", "none").split(", ") if x and x != "none"]
     corrections = generalize(f.get("corrections a human typed", ""))
-    check = f.get("declared check", "unverified")
+    # `passed (pytest)`: the verdict, then the program the declared check runs, when one is set.
+    check, _, program = f.get("declared check", "unverified").partition(" (")
+    program = program.rstrip(")")
 
     steps = _tool_steps(tools)
     if corrections:
@@ -180,7 +186,8 @@ def write_from_outline(outline: str) -> str:
         f"## When to use\n\nWhen a task is like: {asked}\nIts task shape is {shape}.\n\n"
         f"## Procedure\n\n{procedure}\n\n"
         f"## Pitfalls\n\n{pitfalls}\n\n"
-        f"## Verification\n\nRun the project's declared check and see it pass ({verdict}).\n"
+        f"## Verification\n\nRun the project's declared check{f' ({program})' if program else ''} "
+        f"and see it pass ({verdict}).\n"
     )
 
 
