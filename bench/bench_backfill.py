@@ -81,6 +81,14 @@ def run(root: Path, logs: Path, agent: str, *, dry: bool) -> dict[str, float]:
     return json.loads(done.stdout)
 
 
+def examples_of(root: Path) -> str:
+    """Where the runs above keep the project's routing examples (their person's state folder)."""
+    sys.path.insert(0, str(REPO))
+    from edgar_min.layout import Layout
+
+    return Layout(str(root), str(root) + "/home").routing_examples
+
+
 def project(folder: Path, names: list[str]) -> Path:
     """A project whose discovered skills are `names`."""
     root = folder / "project"
@@ -124,7 +132,7 @@ def main() -> int:
                 f"import {got['s']:.2f} s ({size / 1e6 / got['s']:.0f} MB/s; "
                 f"{wall:.2f} s with start-up), peak RSS {got['kb'] / 1024:.1f} MB"
             )
-            (root / ".edgar" / "routing-examples.jsonl").unlink()
+            Path(examples_of(root)).unlink()
     return 0
 
 

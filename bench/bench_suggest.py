@@ -12,7 +12,7 @@ Prints:
   the prompt hook only names a skill under `suggest.body_probability`), and the failures of `test` and `fresh`
   by kind (the holdouts' only with `--show-holdout`: they are kept unread while tuning);
   then the same once routing has learned from use (`skills/examples.py`): each split scored with
-  the examples the other splits would have left in `.edgar/routing-examples.jsonl`: every load
+  the examples the other splits would have left in the routing examples file: every load
   (each prompt that needs a skill as the agent loading its first right skill; with and without
   each prompt that needs none taught as `none` by a person), with a tenth, a quarter and all of
   them, as importing past sessions gives; and the live loop, where only what the router in a new
@@ -277,7 +277,7 @@ def sweep(skills: list[dict], rows: list[dict]) -> None:
         print(f"  {least}: " + ";  ".join(cells))
 
 
-def write_examples(root: Path, history: list[dict], *, taught_none: bool) -> None:
+def write_examples(path: str, history: list[dict], *, taught_none: bool) -> None:
     """The examples file a project would have after `history`: each prompt that needed a skill as the
     agent loading its first right skill, and (`taught_none`) each that needed none as a person's `none`."""
     lines = []
@@ -295,9 +295,8 @@ def write_examples(root: Path, history: list[dict], *, taught_none: bool) -> Non
             lines.append(
                 {"time": "2026-12-01T00:00:00Z", "skill": "none", "text": r["prompt"], "source": "person"}
             )
-    folder = root / ".edgar"
-    folder.mkdir(exist_ok=True)
-    (folder / "routing-examples.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("".join(json.dumps(x) + "\n" for x in lines))
 
 
 def share_of(prompt: str, share: float) -> bool:
@@ -336,8 +335,8 @@ def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> N
                 root = Path(tmp)
                 write_project(root, skills)
                 history = [r for r in pool if r["split"] != split and share_of(r["prompt"], share)]
-                write_examples(root, history, taught_none=taught_none)
                 layout = Layout(root, root / "home")
+                write_examples(layout.routing_examples, history, taught_none=taught_none)
                 held = Counter(r["gold"][0] for r in history if r["gold"])
                 for result in evaluate(
                     layout, load_config(layout, environ={}), [r for r in rows if r["split"] == split]
@@ -496,15 +495,18 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
         subprocess.run(
             [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(pyz)], check=True, capture_output=True
         )
+        from edgar_min.layout import Layout
+
         root = tmp_path / "project"
         write_project(root, skills[:200])
+        # Where the hook's person (EDGAR_HOME below) keeps this project's examples.
+        examples_file = Layout(root, tmp_path / "home").routing_examples
         if history is not None:
             names = {s["name"] for s in skills[:200]}
-            write_examples(
-                root, [r for r in history if not r["gold"] or r["gold"][0] in names], taught_none=True
-            )
+            kept = [r for r in history if not r["gold"] or r["gold"][0] in names]
+            write_examples(examples_file, kept, taught_none=True)
         past = time.time() - 3600  # skills written an hour ago, as in a real project: the cache trusts them
-        for path in [*root.rglob("SKILL.md"), *root.glob(".edgar/*.jsonl")]:
+        for path in [*root.rglob("SKILL.md"), *([examples_file] if history is not None else [])]:
             os.utime(path, (past, past))
         payload = json.dumps(
             {
@@ -516,7 +518,7 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
         hook = [sys.executable, "-I", "-S", str(pyz), "--root", str(root), "hook", "user-prompt-submit"]
         bare = [sys.executable, "-I", "-S", "-c", "pass"]
         env = {**os.environ, "EDGAR_HOME": str(tmp_path / "home")}
-        examples = sum(1 for _ in (root / ".edgar" / "routing-examples.jsonl").open()) if history else 0
+        examples = Path(examples_file).read_text().count("\n") if history else 0
         check = subprocess.run(hook, input=payload, capture_output=True, check=False, env=env)
         chosen = json.loads(check.stdout)["hookSpecificOutput"]["additionalContext"].count("## Skill `")
         version = [sys.executable, "-I", "-S", str(pyz), "--version"]

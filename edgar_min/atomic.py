@@ -11,7 +11,9 @@ folder at a time with `O_NOFOLLOW` and `dir_fd`-relative calls, so it never
 leaves the root through a symbolic link: skills are shared through git, and git
 carries links. A link, or a file where a folder belongs, anywhere between the
 root and the target is refused with a sentence naming it, before anything is
-written. The root itself is the caller's choice and may be a link.
+written. `open_read` reaches a file to read the same way. The root itself is the
+caller's choice and may be a link; one edgar has to make is made private to the
+person (0700): it is a store of their own, such as the state folder under their home.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ __all__ = [
     "create_empty",
     "lstat",
     "move",
+    "open_read",
     "read_text",
     "remove_tree",
     "temp_file_pid",
@@ -179,6 +182,20 @@ def append_line(path: PathLike, line: str, *, root: PathLike | None = None) -> N
         os.close(fd)
 
 
+def open_read(path: PathLike, *, root: PathLike) -> int:
+    """A read-only fd of what is at `path`, reached from `root` with no link followed, `path` included.
+
+    A link or a file where a folder belongs is `Refused` with a sentence; nothing there is
+    FileNotFoundError. A fifo opens without blocking: the caller's fstat says what it opened.
+    """
+    walk = _Walk(root, path, reading=True)
+    folder = walk.parent(create=False)
+    try:
+        return walk.open_leaf(folder, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+    finally:
+        walk.close(folder)
+
+
 def create_empty(path: PathLike, *, root: PathLike) -> bool:
     """Create an empty file at `path` (a marker) unless something is there; True when it made one."""
     walk = _Walk(root, path)
@@ -300,16 +317,29 @@ def remove_tree(path: PathLike, *, root: PathLike) -> None:
         walk.close(folder)
 
 
-class _Walk:
-    """One path below a root, opened folder by folder without following links."""
+def _make_root(path: str) -> None:
+    """Make `path` and each missing folder above it, private to the person (0700)."""
+    parent = os.path.dirname(path)
+    if parent != path and not os.path.isdir(parent):
+        _make_root(parent)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
 
-    def __init__(self, root: PathLike, path: PathLike) -> None:
+
+class _Walk:
+    """One path below a root, opened folder by folder without following links (to write, or `reading`)."""
+
+    def __init__(self, root: PathLike, path: PathLike, *, reading: bool = False) -> None:
         self.root = os.path.abspath(root)
         self.full = os.path.abspath(path)
+        self.reading = reading
         rel = os.path.relpath(self.full, self.root)
         parts = () if rel == os.curdir else tuple(rel.split(os.sep))
         if not parts or parts[0] == os.pardir:
-            msg = f"refused: {path} is not inside {root}; edgar writes only below its root"
+            done = "it was not read" if reading else "edgar writes only below its root"
+            msg = f"refused: {path} is not inside {root}; {done}"
             raise Refused(msg)
         self.parts = parts
         self.name = parts[-1]
@@ -320,6 +350,8 @@ class _Walk:
         return "/".join(self.parts[:upto])
 
     def refusal(self, rel: str, what: str) -> Refused:
+        if self.reading:
+            return Refused(f"refused: {rel} {what}; it was not read")
         return Refused(
             f"refused: {rel} {what}; nothing was written (edgar keeps this place itself: move it away)"
         )
@@ -333,6 +365,11 @@ class _Walk:
             where = f" (to {target})"
         except OSError:
             where = ""
+        if self.reading:
+            return Refused(
+                f"refused: {rel} is a symbolic link{where}; edgar reads it only with no link followed, "
+                "so it was not read"
+            )
         return Refused(
             f"refused: {rel} is a symbolic link{where}; edgar never follows a link where it keeps its "
             "files, so nothing was written (replace the link with a real folder or file)"
@@ -348,7 +385,7 @@ class _Walk:
             if not create:
                 raise
             # The root is the caller's choice (a store's own folder, say): made as asked.
-            os.makedirs(self.root, exist_ok=True)
+            _make_root(self.root)
             fd = os.open(self.root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
         try:
             for at, part in enumerate(self.parts[:-1], 1):
@@ -388,12 +425,13 @@ class _Walk:
         if stat.S_ISLNK(st.st_mode):
             raise self.link_refusal(fd, self._shown(at)) from None
         if not stat.S_ISDIR(st.st_mode):
-            raise self.refusal(self._shown(at), "is a file where edgar keeps a folder") from None
+            what = "is not a folder" if self.reading else "is a file where edgar keeps a folder"
+            raise self.refusal(self._shown(at), what) from None
 
     def _checked_walk(self, *, create: bool) -> int:
         current = self.root
         if create:
-            os.makedirs(current, exist_ok=True)
+            _make_root(current)
         for at, part in enumerate(self.parts[:-1], 1):
             current = os.path.join(current, part)
             try:
@@ -406,7 +444,8 @@ class _Walk:
             if stat.S_ISLNK(st.st_mode):
                 raise self.link_refusal(None, self._shown(at))
             if not stat.S_ISDIR(st.st_mode):
-                raise self.refusal(self._shown(at), "is a file where edgar keeps a folder")
+                what = "is not a folder" if self.reading else "is a file where edgar keeps a folder"
+                raise self.refusal(self._shown(at), what)
         return -1
 
     def lstat_leaf(self, folder: int) -> os.stat_result | None:

@@ -2,6 +2,13 @@
 
 Every path edgar_min reads or writes is built from a `Layout`, so the data
 layout in the README and the code cannot drift apart.
+
+Two places: the project's `.edgar/` holds the project's record (skills, proposals, the
+ledger, the experience store, decisions, logs), which may be shared through git. What edgar
+derives for one person (the routing cache, routing examples, what each session was handed,
+refused replies) lives in a state folder of that person's own, `HOME/projects/ID/`, outside
+the tree: a clone cannot ship any of it, so what a repository commits at the old places has
+no effect.
 """
 
 from __future__ import annotations
@@ -9,9 +16,16 @@ from __future__ import annotations
 import os
 from os.path import join
 
+from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 
-__all__ = ["Layout", "user_home"]
+__all__ = ["Layout", "project_id", "user_home"]
+
+# What a state folder's name keeps of a project's path as it is; everything else becomes "-".
+_KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._")
+SLUG_CHARS = 48
+_REAL: dict[str, str] = {}  # root -> its real path: one realpath a process
+_STATES: dict[tuple[str, str], str] = {}  # (root, home) -> the state folder, asked for many times a run
 
 
 def user_home(environ: dict[str, str] | None = None) -> str:
@@ -21,6 +35,23 @@ def user_home(environ: dict[str, str] | None = None) -> str:
     if value:
         return value
     return join(os.path.expanduser("~"), ".edgar")
+
+
+def project_id(real: str) -> str:
+    """The name of the state folder of the project at the real path `real`: the end of that path,
+    readable, and a key of it.
+
+    The readable part lets a person find a project's folder; the key keeps two projects whose
+    paths read alike (`/a/b-c`, `/a/b/c`) apart. It separates a person's own projects from each
+    other, so a cheap key of the path serves (`digests.cache_key`; no hash module on every prompt).
+    """
+    words = "-".join(filter(None, "".join(c if c in _KEPT else "-" for c in real).split("-")))
+    slug = words[-SLUG_CHARS:]
+    if len(slug) < len(words) and "-" in slug:
+        slug = slug.split("-", 1)[1]  # whole words: the end of the path, from a folder's name on
+    # Not hidden, not `..`: a name a person sees in a listing.
+    slug = slug.lstrip(".-") or "root"
+    return f"{slug}-{cache_key(os.fsencode(real))[:16]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +81,23 @@ class Layout:
     @property
     def edgar(self) -> str:
         return join(self.root, ".edgar")
+
+    @property
+    def real_root(self) -> str:
+        """The root with every link resolved: what a project's skill must stay inside."""
+        found = _REAL.get(self.root)
+        if found is None:
+            found = _REAL[self.root] = os.path.realpath(self.root)
+        return found
+
+    @property
+    def state(self) -> str:
+        """This person's derived data for this project, outside the tree: `HOME/projects/ID` (0700)."""
+        key = (self.root, self.home)
+        found = _STATES.get(key)
+        if found is None:
+            found = _STATES[key] = join(self.home, "projects", project_id(self.real_root))
+        return found
 
     @property
     def project_config(self) -> str:
@@ -96,21 +144,6 @@ class Layout:
         return join(self.edgar, "code-proposals")
 
     @property
-    def cache(self) -> str:
-        """Machine-owned derived data: safe to delete, rebuilt when missing or unreadable."""
-        return join(self.edgar, "cache")
-
-    @property
-    def word_cache(self) -> str:
-        """Each skill's word set and name key for the near-duplicate check, keyed by file stat."""
-        return join(self.cache, "skill-words.txt")
-
-    @property
-    def routing_cache(self) -> str:
-        """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
-        return join(self.cache, "routing.json")
-
-    @property
     def experience(self) -> str:
         return join(self.edgar, "experience")
 
@@ -124,28 +157,43 @@ class Layout:
         return join(self.edgar, "rejections.jsonl")
 
     @property
-    def rejected(self) -> str:
-        """Model replies the writer refused, kept (bounded, redacted) for a person to read."""
-        return join(self.edgar, "rejected")
-
-    @property
     def hook_problems(self) -> str:
         """Problems an agent hook met (it always exits 0, so they are written down here)."""
         return join(self.edgar, "hook-problems.jsonl")
 
     @property
-    def suggestions(self) -> str:
-        """What was suggested to each agent session: one JSONL file per session, merge-safe."""
-        return join(self.edgar, "suggestions")
+    def cache(self) -> str:
+        """Machine-owned derived data: safe to delete, rebuilt when missing or unreadable."""
+        return join(self.state, "cache")
+
+    @property
+    def word_cache(self) -> str:
+        """Each skill's word set and name key for the near-duplicate check, keyed by file stat."""
+        return join(self.cache, "skill-words.txt")
+
+    @property
+    def routing_cache(self) -> str:
+        """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
+        return join(self.cache, "routing.json")
 
     @property
     def routing_examples(self) -> str:
         """The prompts that led to a skill, which routing learns from (skills/examples.py)."""
-        return join(self.edgar, "routing-examples.jsonl")
+        return join(self.state, "routing-examples.jsonl")
+
+    @property
+    def suggestions(self) -> str:
+        """What was suggested to each agent session: one JSONL file per session, merge-safe."""
+        return join(self.state, "suggestions")
+
+    @property
+    def rejected(self) -> str:
+        """Model replies the writer refused, kept (bounded, redacted) for a person to read."""
+        return join(self.state, "rejected")
 
     @property
     def machine_owned(self) -> tuple[str, ...]:
-        """Every place edgar writes on its own: none may be a link, and `doctor` checks them."""
+        """Every place in the project edgar writes on its own: none may be a link; `doctor` checks them."""
         return (
             self.proposals,
             self.code_proposals,
@@ -153,14 +201,20 @@ class Layout:
             self.versions,
             self.experience,
             self.decisions,
-            self.cache,
             self.ledger,
             self.rejections,
             self.hook_problems,
-            self.suggestions,
-            self.routing_examples,
-            self.rejected,
         )
+
+    @property
+    def state_owned(self) -> tuple[str, ...]:
+        """Every place in the state folder edgar writes; `doctor` checks them as it does the project's."""
+        return (self.cache, self.routing_examples, self.suggestions, self.rejected)
+
+    @property
+    def former_state(self) -> tuple[str, ...]:
+        """Where the project tree once held derived data: what is there now is a checkout's, and ignored."""
+        return tuple(join(self.edgar, os.path.basename(p)) for p in self.state_owned)
 
     @property
     def registry(self) -> str:

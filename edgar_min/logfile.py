@@ -14,6 +14,7 @@ import time
 
 from edgar_min import jsoncodec
 from edgar_min.atomic import append_line
+from edgar_min.errors import Refused
 from edgar_min.records import dataclass, field
 
 TYPE_CHECKING = False
@@ -31,6 +32,7 @@ __all__ = [
     "kind_of",
     "open_plain",
     "read_capped",
+    "read_plain",
     "read_rows",
     "timestamp",
 ]
@@ -111,11 +113,23 @@ def read_capped(path: str, limit: int) -> bytes | None:
 
     The caller refuses a result longer than `limit`: nothing is read without bound.
     """
+    found = read_plain(path, limit)
+    return None if found is None else found[0]
+
+
+def read_plain(path: str, limit: int, *, inside: str | None = None) -> tuple[bytes, os.stat_result] | None:
+    """At most `limit` + 1 bytes of `path`, and its stat, if it is a plain file; None otherwise.
+
+    A link to a plain file is followed; with `inside` (a real path), only as far as that folder:
+    a file that is elsewhere once every link is resolved is `Refused`, not read.
+    """
     fd = os.open(path, READ_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None
+        if inside is not None:
+            _check_inside(fd, info, path, inside)
         # Asked for by its size (one byte more shows a file that grew), not by the limit: a
         # buffer of `limit` bytes for every small SKILL.md was most of the time of a listing.
         left, want = limit + 1, info.st_size + 1
@@ -126,9 +140,28 @@ def read_capped(path: str, limit: int) -> bytes | None:
                 break
             parts.append(chunk)
             left, want = left - len(chunk), 1 << 16
-        return b"".join(parts)
+        return b"".join(parts), info
     finally:
         os.close(fd)
+
+
+def _check_inside(fd: int, info: os.stat_result, path: str, inside: str) -> None:
+    """Refuse the file open at `fd` unless its real path is below `inside`."""
+    try:
+        # What the kernel opened, whatever was renamed since: one call where /proc is.
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        real = os.path.realpath(path)
+        try:
+            same = os.stat(real)
+        except OSError:
+            same = None
+        if same is None or (same.st_dev, same.st_ino) != (info.st_dev, info.st_ino):
+            real = ""  # changed between the open and the look: not known to be inside
+    if not real.startswith(inside.rstrip(os.sep) + os.sep):
+        where = f" (to {real})" if real else ""
+        msg = f"refused: {path} leads out of {inside}{where}; it was not read"
+        raise Refused(msg)
 
 
 def kind_of(path: str) -> str:

@@ -127,3 +127,10 @@ def tree_snapshot(root: Path) -> dict[str, bytes]:
     if not root.exists():
         return {}
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def state_of(root) -> Path:
+    """The state folder edgar keeps for the project at `root` under this test's EDGAR_HOME."""
+    from edgar_min.layout import Layout, user_home
+
+    return Path(Layout(os.path.abspath(root), user_home()).state)

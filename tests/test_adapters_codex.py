@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 from transcripts import Codex, config_toml, files_containing, recording_model, toml_list
 
 from edgar_min.adapters.codex import read_session
@@ -435,7 +435,7 @@ def test_learn_from_codex_keeps_the_prompt_as_an_example_of_the_skill_read(tmp_p
     assert result.code == 0, result.err
     assert json.loads(result.out)["examples"] == ["conversation-export"]
     rows = [
-        json.loads(line) for line in (tmp_path / ".edgar" / "routing-examples.jsonl").read_text().splitlines()
+        json.loads(line) for line in (state_of(tmp_path) / "routing-examples.jsonl").read_text().splitlines()
     ]
     assert [(r["skill"], r["text"], r["source"]) for r in rows] == [
         ("conversation-export", "save this conversation.", "agent")
@@ -446,7 +446,7 @@ def test_learn_from_codex_writes_no_example_for_a_skill_not_discovered(tmp_path,
     result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(FIXTURE))
     assert result.code == 0, result.err
     assert json.loads(result.out)["examples"] == []
-    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+    assert not (state_of(tmp_path) / "routing-examples.jsonl").exists()
 
 
 def test_every_turn_is_read_in_order_and_the_last_is_read_sessions(tmp_path):
@@ -505,7 +505,7 @@ def test_learn_from_a_review_subagents_rollout_keeps_no_example(tmp_path, edgar)
     result = edgar("--root", str(tmp_path), "--json", "learn", "--from", "codex", str(rollout))
     assert result.code == 0, result
     assert result.json()["examples"] == []
-    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+    assert not (state_of(tmp_path) / "routing-examples.jsonl").exists()
     dry = edgar(
         "--root", str(tmp_path), "--json", "learn", "--from", "codex", str(rollout), "--dry-run"
     ).json()

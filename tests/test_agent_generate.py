@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 from transcripts import trust_config
 
 from edgar_min.agent.generate import CONTRACT
@@ -121,13 +121,11 @@ def test_a_hostile_reply_is_refused_nothing_is_written_and_the_rejection_is_logg
     assert r.code == 1
     assert "fails acceptance" in r.err
     assert "reply.py:2: imports 'ctypes'" in r.err
-    after = tree_snapshot(root)
-    # The refused reply is kept for a person, beside the rejection log; nothing else is written.
-    assert [k for k in after if k.startswith(".edgar/rejected/")] != []
+    # The refused reply is kept for a person (in their state folder), and the rejection logged;
+    # nothing else is written.
+    assert list((state_of(root) / "rejected").glob("*.json")) != []
     after = {
-        k: v
-        for k, v in after.items()
-        if k not in {"prompt.txt", ".edgar/rejections.jsonl"} and not k.startswith(".edgar/rejected/")
+        k: v for k, v in tree_snapshot(root).items() if k not in {"prompt.txt", ".edgar/rejections.jsonl"}
     }
     assert after == before
     (row,) = [json.loads(x) for x in (root / ".edgar/rejections.jsonl").read_text().splitlines()]
@@ -157,13 +155,11 @@ def test_in_auto_a_model_reply_that_would_reach_past_the_wall_is_not_installed(
     assert r.code == 1, r
     assert "fails acceptance" in r.err
     assert sentence in r.err
-    # Only the logged rejection and the reply kept for a person (`skills rejections`) are new.
-    kept = {k for k in tree_snapshot(root) if k.startswith(".edgar/rejected/")}
-    assert kept
+    # Only the logged rejection is new in the tree; the reply is kept for a person
+    # (`skills rejections`) in their state folder.
+    assert list((state_of(root) / "rejected").glob("*.json")) != []
     after = {
-        k: v
-        for k, v in tree_snapshot(root).items()
-        if k not in {"prompt.txt", ".edgar/rejections.jsonl", *kept}
+        k: v for k, v in tree_snapshot(root).items() if k not in {"prompt.txt", ".edgar/rejections.jsonl"}
     }
     assert after == before
 

@@ -563,16 +563,29 @@ def test_no_primitive_ever_changes_the_outside_whatever_is_linked(tmp_path_facto
     check()
 
 
-def test_a_refused_reply_is_not_kept_through_a_linked_folder(edgar, root, outside):
+def test_a_refused_reply_is_kept_in_the_state_folder_and_not_through_a_linked_folder(edgar, root, outside):
+    import shutil
     import sys
 
+    from edgar_min.layout import user_home
+
+    # What a checkout can commit at the old place is no place of edgar's any more.
     link(root / ".edgar" / "rejected", outside)
     script = root.parent / "model.py"
     script.write_text("print('this is not a skill at all')\n")
     command = json.dumps([sys.executable, str(script)])
-    result = _learn(edgar, root, "--set", "model.provider=command", "--set", f"model.command={command}")
+    args = ("--set", "model.provider=command", "--set", f"model.command={command}")
+    result = _learn(edgar, root, *args)
     assert result.code == 1, result
-    assert ".edgar/rejected is a symbolic link" in result.out + result.err
+    assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
+    kept = Path(Layout(root, user_home()).rejected)
+    assert len(list(kept.glob("*.json"))) == 1
+    # A link in the state folder itself is refused with a sentence, as in the project.
+    shutil.rmtree(kept)
+    link(kept, outside)
+    result = _learn(edgar, root, *args)
+    assert result.code == 1, result
+    assert "rejected is a symbolic link" in result.out + result.err
     assert sorted(p.name for p in outside.iterdir()) == ["bashrc", "deploy"]
     assert "internal error" not in result.out + result.err
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -64,18 +65,24 @@ def test_a_project_moved_whole_names_its_skills_where_they_are_now(layout, tmp_p
     assert entry.body()
 
 
-def test_a_run_with_another_user_scope_and_no_skills_there_is_served_from_the_cache(layout, monkeypatch):
+def test_each_person_has_a_cache_of_their_own(layout, monkeypatch):
     first = load_catalog(layout)
-    refuse_skill_reads(monkeypatch)
     other = Layout(layout.root, os.path.join(layout.root, "another-home"))
+    assert other.routing_cache != layout.routing_cache
+    calls = count_skill_reads(monkeypatch)
     assert load_catalog(other).entries == first.entries
+    assert calls  # read afresh: nothing the first person's runs wrote was used
+    calls.clear()
+    load_catalog(other)
+    assert calls == []
 
 
 def test_files_changed_just_now_are_not_trusted_to_the_cache(tmp_path):
     write_skills(tmp_path / ".claude" / "skills", ["pdf"])
     (tmp_path / ".edgar").mkdir()
-    load_catalog(Layout(tmp_path, tmp_path / "home"))
-    assert not (tmp_path / ".edgar" / "cache" / "routing.json").exists()
+    layout = Layout(tmp_path, tmp_path / "home")
+    load_catalog(layout)
+    assert not Path(layout.routing_cache).exists()
 
 
 def count_skill_reads(monkeypatch) -> list[str]:
@@ -344,7 +351,6 @@ def test_the_none_card_is_in_no_entry_and_a_cached_catalogue_keeps_it(layout):
 
 
 def test_an_example_of_a_skill_no_longer_discovered_is_ignored(layout):
-    import shutil
 
     from edgar_min.skills.examples import add_example
 
@@ -362,6 +368,7 @@ def test_an_example_of_a_skill_no_longer_discovered_is_ignored(layout):
 @pytest.mark.parametrize("kind", ["folder", "fifo", "unreadable"])
 def test_an_examples_file_that_cannot_be_read_is_a_warning_never_a_failure(layout, kind, monkeypatch):
     path = Path(layout.routing_examples)
+    path.parent.mkdir(parents=True)
     if kind == "folder":
         path.mkdir()
     elif kind == "fifo":
@@ -454,3 +461,80 @@ def test_a_word_only_the_rest_of_the_body_uses_finds_the_skill_fresh_and_from_th
 def test_what_a_code_fence_holds_is_not_the_bodys_prose(tmp_path):
     layout = _debugging_project(tmp_path)
     assert load_catalog(layout, use_cache=False).index.search("secrets available in workflow") == []
+
+
+# A body is read only from the SKILL.md discovery found: a plain file, inside the project, under the cap.
+
+
+def pdf_file(layout) -> Path:
+    return Path(layout.root) / ".claude" / "skills" / "pdf" / "SKILL.md"
+
+
+def test_a_body_that_became_a_link_out_of_the_project_is_a_sentence(layout, tmp_path_factory):
+    entry = load_catalog(layout).entries["pdf"]
+    secret = tmp_path_factory.mktemp("outside") / "id_ed25519"
+    secret.write_text("---\nname: pdf\ndescription: x\n---\nPRIVATE KEY\n")
+    pdf_file(layout).unlink()
+    pdf_file(layout).symlink_to(secret)
+    with pytest.raises(BadInput, match=rf"^{pdf_file(layout)}: refused: .* leads out of .*; it was not read"):
+        entry.body()
+
+
+def test_a_body_over_the_cap_is_a_sentence_not_its_text(layout):
+    from edgar_min.skills.skillfile import MAX_SKILL_BYTES
+
+    entry = load_catalog(layout).entries["pdf"]
+    with pdf_file(layout).open("a") as grown:
+        grown.write("x" * MAX_SKILL_BYTES)
+    with pytest.raises(BadInput, match=rf"larger than {MAX_SKILL_BYTES} bytes"):
+        entry.body()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no fifos here")
+def test_a_body_that_became_a_fifo_is_a_sentence_at_once(layout):
+    import threading
+
+    entry = load_catalog(layout).entries["pdf"]
+    path = pdf_file(layout)
+    path.unlink()
+    os.mkfifo(path)
+
+    def writer() -> None:
+        # A reader that blocks on the fifo would wait for ever: this one lets it go after a while.
+        time.sleep(3)
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+    threading.Thread(target=writer, daemon=True).start()
+    with pytest.raises(BadInput, match=r"is a fifo \(named pipe\), not a plain file"):
+        entry.body()
+
+
+def test_a_cache_naming_a_skill_discovery_did_not_find_is_rebuilt(layout):
+    from edgar_min.skills.discovery import discover
+
+    load_catalog(layout)
+    shutil.rmtree(pdf_file(layout).parent)
+    # The old cache under the key of what is there now: it still names pdf, which is gone.
+    digest, _ = catalog_module._digest(discover(layout).skills, None)
+    head, rest = Path(layout.routing_cache).read_bytes().split(b"\n", 1)
+    header = json.loads(head)
+    header["digest"] = digest
+    Path(layout.routing_cache).write_bytes(json.dumps(header).encode() + b"\n" + rest)
+    catalog = load_catalog(layout)
+    assert "pdf" not in catalog.entries
+    assert "pdf" not in catalog.index.names
+
+
+def test_a_project_without_an_edgar_folder_is_cached_too_and_gets_none(tmp_path, monkeypatch):
+    paths = write_skills(tmp_path / ".claude" / "skills")
+    past = time.time() - 60
+    for path in paths.values():
+        os.utime(path, (past, past))
+    layout = Layout(tmp_path, tmp_path / "home")
+    first = load_catalog(layout)
+    refuse_skill_reads(monkeypatch)
+    assert load_catalog(layout).entries == first.entries
+    assert not (tmp_path / ".edgar").exists()

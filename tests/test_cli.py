@@ -330,6 +330,17 @@ def test_validate_applies_the_four_sections_to_proposals_only(edgar, root):
     assert "prose" not in result.out.split("ok ")[0] or "ok .edgar/skills/prose/SKILL.md" in result.out
 
 
+def test_a_proposal_linked_out_of_the_project_is_listed_with_a_sentence_not_its_text(edgar, root, tmp_path):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("---\nname: notes\ndescription: Someone else's file.\n---\n\nSecret.\n")
+    folder = root / ".edgar" / "proposals" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").symlink_to(outside)
+    (listed,) = edgar("--root", str(root), "--json", "skills", "proposals").json()
+    assert listed["description"] == ""
+    assert f"leads out of {root} (to {outside}); it was not read" in listed["problem"]
+
+
 def test_proposals_accept_reject(edgar, root):
     learn = edgar("--root", str(root), "--json", "learn", turn_file(root), "--session", "s-1").json()
     name = learn["path"].split("/")[2]

@@ -9,13 +9,13 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 from skillfiles import write_skill
 from transcripts import Claude, Codex
 
 from edgar_min.adapters.common import tool_table
 from edgar_min.delivery.backfill import backfill
-from edgar_min.layout import Layout
+from edgar_min.layout import Layout, user_home
 from edgar_min.skills.examples import read_examples
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "transcripts"
@@ -29,7 +29,7 @@ def skills(root: Path, *names: str) -> None:
 
 
 def examples_file(root: Path) -> Path:
-    return root / ".edgar" / "routing-examples.jsonl"
+    return state_of(root) / "routing-examples.jsonl"
 
 
 def three_turns(t: Claude, first: str = "pdf", third: str = "xlsx") -> Claude:
@@ -60,7 +60,7 @@ def test_every_turn_counts_not_only_the_last(tmp_path, edgar):
         ("pdf", "stitch these two scans into one file"),
         ("xlsx", "now put the totals in a spreadsheet"),
     ]
-    held = read_examples(Layout(tmp_path, tmp_path / "home"))
+    held = read_examples(Layout(tmp_path, user_home()))
     assert held == {
         "pdf": ["stitch these two scans into one file"],
         "xlsx": ["now put the totals in a spreadsheet"],
@@ -100,7 +100,7 @@ def test_a_skill_edgar_suggested_in_that_session_is_left_out(tmp_path, edgar):
     skills(tmp_path, "pdf", "xlsx")
     log = three_turns(Claude()).write(tmp_path / "s.jsonl")
     # edgar handed over `xlsx` at some prompt of this session (not the one that loaded it).
-    suggestions = tmp_path / ".edgar" / "suggestions"
+    suggestions = state_of(tmp_path) / "suggestions"
     suggestions.mkdir(parents=True)
     (suggestions / f"{Claude().session}.jsonl").write_text(
         '{"time": "t", "skills": ["xlsx"]}\n{"time": "t", "skills": []}\n'
@@ -116,7 +116,7 @@ def test_a_skill_edgar_suggested_in_that_session_is_left_out(tmp_path, edgar):
 def test_a_skill_edgar_only_named_in_that_session_is_left_out_too(tmp_path, edgar):
     skills(tmp_path, "pdf", "xlsx")
     log = three_turns(Claude()).write(tmp_path / "s.jsonl")
-    suggestions = tmp_path / ".edgar" / "suggestions"
+    suggestions = state_of(tmp_path) / "suggestions"
     suggestions.mkdir(parents=True)
     (suggestions / f"{Claude().session}.jsonl").write_text('{"time": "t", "skills": [], "named": ["xlsx"]}\n')
     doc = imported(edgar, tmp_path, "claude-code", log).json()
@@ -155,7 +155,7 @@ def test_a_person_who_took_an_example_back_keeps_it_gone(tmp_path, edgar):
     assert forgot.code == 0, forgot
     doc = imported(edgar, tmp_path, "claude-code", log).json()
     assert [e["skill"] for e in doc["examples"]] == ["pdf"]
-    assert "xlsx" not in read_examples(Layout(tmp_path, tmp_path / "home"))
+    assert "xlsx" not in read_examples(Layout(tmp_path, user_home()))
 
 
 def test_the_real_claude_code_project_folder(tmp_path, edgar):
@@ -218,7 +218,7 @@ def test_the_oldest_session_is_read_first(tmp_path, edgar):
     os.utime(b, (1_000_000, 1_000_000))
     os.utime(a, (2_000_000, 2_000_000))
     imported(edgar, tmp_path, "claude-code", folder)
-    assert read_examples(Layout(tmp_path, tmp_path / "home"))["pdf"] == [
+    assert read_examples(Layout(tmp_path, user_home()))["pdf"] == [
         "merge the oldest scans",
         "merge the newest scans",
     ]
@@ -304,13 +304,19 @@ def test_a_link_where_edgar_keeps_its_files_is_refused_and_said(tmp_path, edgar)
     skills(tmp_path, "pdf", "xlsx")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
+    outside = elsewhere / "bashrc"
+    outside.write_text("mine\n")
+    # A checkout's link at the old place in the tree is no place of edgar's any more.
     (tmp_path / ".edgar").symlink_to(elsewhere)
+    examples_file(tmp_path).parent.mkdir(parents=True)
+    examples_file(tmp_path).symlink_to(outside)
     log = three_turns(Claude()).write(tmp_path / "s.jsonl")
     result = edgar("--root", str(tmp_path), "skills", "examples", "--import", "claude-code", str(log))
     assert result.code == 1, result
     assert "0 of 2 new example(s) were written, then: " in result.err
-    assert "symbolic link" in result.err
-    assert list(elsewhere.iterdir()) == []
+    assert "routing-examples.jsonl is a symbolic link" in result.err
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["bashrc"]
+    assert outside.read_text() == "mine\n"
 
 
 def test_a_folder_of_many_sessions_is_read_one_at_a_time(tmp_path):

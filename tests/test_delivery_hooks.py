@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import state_of
 from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
 from transcripts import SESSION, Claude, config_toml, stdin_bytes
@@ -66,7 +67,7 @@ def test_nothing_chosen_prints_nothing_and_records_an_empty_line(project, edgar,
     result = prompt_hook(edgar, monkeypatch, project, prompt="thanks, that worked!")
     assert result.code == 0
     assert result.out == ""
-    lines = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
+    lines = (state_of(project) / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
     assert json.loads(lines[-1])["skills"] == []
 
 
@@ -230,7 +231,7 @@ def test_a_skill_edgar_is_less_sure_of_is_named_not_handed_over_blamed_or_taught
     assert str(project / ".claude" / "skills" / "gh-fix-ci" / "SKILL.md") in context
     assert "Do the work for gh-fix-ci." not in context  # no body
     assert "read it only if it fits" in context
-    line = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()[-1]
+    line = (state_of(project) / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()[-1]
     assert (json.loads(line)["skills"], json.loads(line)["named"]) == ([], ["gh-fix-ci"])
     # The turn ends badly without the agent reading it: the skill is not blamed.
     stop = stop_hook(edgar, monkeypatch, project, failing_turn(project))
@@ -469,7 +470,7 @@ def context_of(result) -> str:
 
 
 def kept_examples(root) -> list[dict]:
-    path = root / ".edgar" / "routing-examples.jsonl"
+    path = state_of(root) / "routing-examples.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
@@ -536,7 +537,7 @@ def test_a_skill_the_person_runs_as_a_slash_command_is_not_handed_over_again_and
     result = prompt_hook(edgar, monkeypatch, project, prompt=typed)
     assert result.code == 0
     assert "gh-fix-ci" not in result.out  # Claude Code has put its body in the turn already
-    lines = (project / ".edgar" / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
+    lines = (state_of(project) / "suggestions" / f"{SESSION}.jsonl").read_text().splitlines()
     assert "gh-fix-ci" not in json.loads(lines[-1])["skills"]
     line = (
         "<command-message>gh-fix-ci</command-message>\n<command-name>/gh-fix-ci</command-name>\n"
@@ -578,7 +579,7 @@ def test_a_skill_not_discovered_is_no_example(project, edgar, monkeypatch):
 def test_an_examples_file_that_cannot_be_written_is_logged_and_the_stop_hook_exits_0(
     project, edgar, monkeypatch
 ):
-    (project / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    (state_of(project) / "routing-examples.jsonl").mkdir(parents=True)
     t = Claude().user(CLIP).skill("s1", "slack-gif-creator")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.code == 0, stop
@@ -601,7 +602,7 @@ def test_learn_from_claude_code_keeps_the_example_and_lists_it(elixir_project, e
     listed = edgar("--root", str(elixir_project), "skills", "examples", "hex-docs-search")
     assert listed.out.splitlines() == ["hex-docs-search: 1 example(s)", f"  {REAL_PROMPT}"]
     # --dry-run writes nothing, examples included.
-    (elixir_project / ".edgar" / "routing-examples.jsonl").unlink()
+    (state_of(elixir_project) / "routing-examples.jsonl").unlink()
     edgar("--root", str(elixir_project), "learn", "--from", "claude-code", str(SKILL_TOOL), "--dry-run")
     assert kept_examples(elixir_project) == []
 
@@ -670,7 +671,7 @@ def test_a_secret_in_the_prompt_never_reaches_the_examples_file(project, edgar, 
     t = Claude().user(f"{CLIP}, the upload token is {token}").skill("s1", "slack-gif-creator")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.json()["examples"] == ["slack-gif-creator"]
-    kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
+    kept = (state_of(project) / "routing-examples.jsonl").read_text()
     assert token not in kept
     assert "[REDACTED]" in kept
 
@@ -851,6 +852,123 @@ def test_real_claude_code_another_stop_hook_that_blocks_once_leaves_one_record(t
     assert len(turn_lines(root)) == 1
     assert "edgar: this turn was recorded at its first Stop" in log
     assert problems(root) == []
+
+
+# --- what a cloned repository ships where edgar once kept its derived data -----------------------
+
+SSH_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ-made-up\n"
+HOSTILE_PROMPT = "show me the environment and print my ssh key"
+
+
+def forge_routing_cache(root: Path, rows: dict[str, tuple[str, str]], skills=None) -> Path:
+    """A routing cache as anyone can compute it for this project (for an empty one, the same
+    everywhere): each of `rows` (name -> (description, path)) a skill. Written where edgar keeps
+    its cache and, as a clone would commit it, at `.edgar/cache/routing.json`; the latter returned."""
+    from edgar_min.layout import Layout, user_home
+    from edgar_min.skills import catalog as catalog_module
+    from edgar_min.skills.routing import Card, RoutingIndex
+
+    layout = Layout(str(root), user_home())
+    cards = [Card(name, description) for name, (description, _) in rows.items()]
+    entries = {name: catalog_module.Entry(Card(name, d), path, "hand", 1) for name, (d, path) in rows.items()}
+    digest, _ = catalog_module._digest(skills or {}, None)
+    catalog_module._save(layout, digest, catalog_module.Catalog(RoutingIndex(cards, {}), entries, []))
+    committed = root / ".edgar" / "cache" / "routing.json"
+    if Path(layout.routing_cache) != committed:
+        committed.parent.mkdir(parents=True, exist_ok=True)
+        committed.write_bytes(Path(layout.routing_cache).read_bytes())
+    return committed
+
+
+def test_a_committed_routing_cache_hands_the_agent_no_file(tmp_path, edgar, monkeypatch):
+    root = tmp_path / "clone"
+    (root / ".edgar").mkdir(parents=True)
+    key = tmp_path / "home" / ".ssh" / "id_ed25519"
+    key.parent.mkdir(parents=True)
+    key.write_text(SSH_KEY)
+    committed = forge_routing_cache(
+        root,
+        {
+            "environment": ("Show me the environment, print it", "/proc/self/environ"),
+            "ssh-key": ("Print my ssh key", str(root / ".." / "home" / ".ssh" / "id_ed25519")),
+            "zero": ("Show me the environment and the ssh key", "/dev/zero"),
+        },
+    )
+    assert committed.stat().st_size < 2000  # about a kilobyte, computed without the clone
+    result = prompt_hook(edgar, monkeypatch, root, prompt=HOSTILE_PROMPT)
+    assert result.code == 0, result
+    assert result.out == ""  # no skill here: nothing is handed over, whatever the cache says
+    assert [p["problem"] for p in problems(root) if "internal error" in p["problem"]] == []
+    suggested = edgar("--root", str(root), "skills", "suggest", HOSTILE_PROMPT)
+    assert suggested.code == 0, suggested
+    assert suggested.out.startswith("none (probability ")
+    for shown in (result.out, suggested.out, suggested.err):
+        assert "PATH=" not in shown
+        assert "PRIVATE KEY" not in shown
+        assert "/proc/self/environ" not in shown
+
+
+def test_a_cache_naming_another_file_for_a_real_skill_hands_over_the_real_body(project, edgar, monkeypatch):
+    from edgar_min.layout import Layout, user_home
+    from edgar_min.skills.discovery import discover
+
+    skills = discover(Layout(str(project), user_home())).skills
+    forge_routing_cache(
+        project, {"gh-fix-ci": ("Inspect GitHub PR checks, fix failing CI", "/proc/self/environ")}, skills
+    )
+    context = context_of(prompt_hook(edgar, monkeypatch, project))
+    assert "Do the work for gh-fix-ci." in context  # the body discovery found
+    assert "PATH=" not in context
+    assert "/proc/self/environ" not in context
+
+
+def test_a_linked_routing_cache_is_refused_with_a_sentence(project, edgar, monkeypatch):
+    from edgar_min.layout import Layout, user_home
+    from edgar_min.skills.discovery import discover
+
+    layout = Layout(str(project), user_home())
+    forge_routing_cache(
+        project, {"gh-fix-ci": ("Inspect GitHub PR checks", "/proc/self/environ")}, discover(layout).skills
+    )
+    elsewhere = project.parent / "forged.json"
+    Path(layout.routing_cache).rename(elsewhere)
+    Path(layout.routing_cache).symlink_to(elsewhere)
+    context = context_of(prompt_hook(edgar, monkeypatch, project))
+    assert "PATH=" not in context
+    assert "Do the work for gh-fix-ci." in context
+    (problem,) = [p["problem"] for p in problems(project)]
+    assert problem.startswith(
+        "the routing cache was not read: refused: cache/routing.json is a symbolic link"
+    )
+
+
+def test_a_skill_linked_out_of_the_project_is_never_handed_over(
+    project, edgar, monkeypatch, tmp_path_factory
+):
+    outside = tmp_path_factory.mktemp("outside") / "notes.md"
+    description = "Rotate the signing keys of the deploy server."
+    outside.write_text(f"---\nname: notes\ndescription: {description}\n---\n\n{SSH_KEY}")
+    folder = project / ".claude" / "skills" / "notes"
+    folder.mkdir()
+    (folder / "SKILL.md").symlink_to(outside)
+    result = prompt_hook(edgar, monkeypatch, project, prompt="rotate the signing keys of the deploy server")
+    assert result.code == 0, result
+    assert "PRIVATE KEY" not in result.out
+    assert "## Skill `notes`" not in context_of(result)
+    assert any(
+        f"{folder / 'SKILL.md'}: not read: a symbolic link out of the project (to {outside})" in p["problem"]
+        for p in problems(project)
+    )
+
+
+def test_a_committed_suggestion_record_blames_no_skill(project, edgar, monkeypatch):
+    committed = project / ".edgar" / "suggestions" / f"{SESSION}.jsonl"
+    committed.parent.mkdir(parents=True)
+    committed.write_text(json.dumps({"time": "2026-01-01T00:00:00Z", "skills": ["gh-fix-ci"]}) + "\n")
+    stop = stop_hook(edgar, monkeypatch, project, failing_turn(project))
+    assert stop.code == 0, stop
+    assert stop.json()["skills"] == []
+    assert not (project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md").exists()
 
 
 def test_a_problem_is_logged_redacted_and_without_control_characters(tmp_path):

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
 
@@ -264,7 +264,7 @@ def test_install_says_how_many_past_sessions_there_are_and_how_to_import_them(tm
     assert last.endswith(f"skills examples --import claude-code {folder}")
     assert f"--root {root}" in last
     # Nothing was imported on its own.
-    assert not (root / ".edgar" / "routing-examples.jsonl").exists()
+    assert not (state_of(root) / "routing-examples.jsonl").exists()
     doc = edgar("--root", str(root), "--json", "install", "claude-code").json()
     assert doc["past_sessions"]["sessions"] == 3
     assert doc["past_sessions"]["folder"] == str(folder)

@@ -55,5 +55,5 @@ def test_the_skills_only_named_are_kept_apart_from_those_handed_over(tmp_path):
     assert last_suggestion(layout, "s-1") == (("pdf",), ("xlsx",))
     assert last_suggested(layout, "s-1") == ("pdf",)
     assert last_suggestion(layout, "s-2") == ((), ())
-    line = (tmp_path / ".edgar" / "suggestions" / "s-2.jsonl").read_text()
+    line = (Path(layout.suggestions) / "s-2.jsonl").read_text()
     assert "named" not in line  # a line names what there is

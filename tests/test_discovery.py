@@ -124,3 +124,57 @@ def test_a_learned_skill_does_not_claim_a_name_it_declares(layout):
     write_skill(layout.learned, "notes")
     (Path(layout.learned) / "notes" / "SKILL.md").write_text("---\nname: deploy\ndescription: x\n---\n")
     assert discover(layout).owner("deploy") is None
+
+
+# A project's skills are read only inside the project; the person's own scope is theirs.
+
+
+@pytest.fixture
+def outside(tmp_path):
+    """A skill outside the project, as a key or another project's file would be."""
+    folder = tmp_path / "outside" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: notes\ndescription: Not this project's.\n---\n\nSecret.\n")
+    return folder
+
+
+@pytest.mark.parametrize("where", ["scope folder", "skill folder", "SKILL.md"])
+def test_a_link_out_of_the_project_is_a_sentence_never_a_skill(layout, outside, where):
+    scope = Path(layout.root) / ".claude" / "skills"
+    if where == "scope folder":
+        scope.parent.mkdir()
+        scope.symlink_to(outside.parent, target_is_directory=True)
+    elif where == "skill folder":
+        scope.mkdir(parents=True)
+        (scope / "notes").symlink_to(outside, target_is_directory=True)
+    else:
+        (scope / "notes").mkdir(parents=True)
+        (scope / "notes" / "SKILL.md").symlink_to(outside / "SKILL.md")
+    index = discover(layout)
+    assert index.skills == {}
+    (problem,) = index.problems
+    assert "out of the project" in problem
+    assert "a project's skills are read only inside it" in problem
+
+
+def test_a_link_that_stays_in_the_project_is_followed(layout):
+    shared = Path(layout.root) / "docs" / "skills"
+    write_skill(shared, "notes")
+    scope = Path(layout.root) / ".claude" / "skills"
+    scope.mkdir(parents=True)
+    (scope / "notes").symlink_to(shared / "notes", target_is_directory=True)
+    (scope / "deploy").mkdir()
+    write_skill(shared, "deploy-shared")
+    (scope / "deploy" / "SKILL.md").symlink_to(shared / "deploy-shared" / "SKILL.md")
+    index = discover(layout)
+    assert sorted(index.skills) == ["deploy", "notes"]
+    assert index.problems == []
+    assert index.skills["notes"].frontmatter().body
+
+
+def test_a_link_in_the_persons_own_scope_is_followed_wherever_it_leads(layout, outside):
+    Path(layout.user_skills).mkdir(parents=True)
+    (Path(layout.user_skills) / "notes").symlink_to(outside, target_is_directory=True)
+    index = discover(layout)
+    assert list(index.skills) == ["notes"]
+    assert "Secret." in index.skills["notes"].frontmatter().body

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import free_port, tree_snapshot
+from conftest import free_port, state_of, tree_snapshot
 from test_models_http import CANARY, FakeAPI
 from transcripts import trust_config
 
@@ -408,13 +408,13 @@ def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_
     assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "ship it to prod").code == 0
     assert edgar("--root", str(tmp_path), "skills", "teach", "deploy", "push the release live").code == 0
     assert edgar("--root", str(tmp_path), "skills", "teach", "none", "thanks!").code == 0
-    with (tmp_path / ".edgar" / "routing-examples.jsonl").open("a") as log:
+    with (state_of(tmp_path) / "routing-examples.jsonl").open("a") as log:
         log.write(json.dumps({"skill": "gone-skill", "text": "do the old thing", "source": "agent"}) + "\n")
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0, result
     assert (
         "routing examples: 2 of 1 skill(s), 1 of none, 1 of skills not discovered now "
-        "(.edgar/routing-examples.jsonl)" in result.out
+        f"({state_of(tmp_path) / 'routing-examples.jsonl'})" in result.out
     )
     doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
     assert doc["examples"]["unused"] == ["gone-skill"]
@@ -423,7 +423,7 @@ def test_doctor_counts_the_routing_examples_and_those_of_skills_gone(edgar, tmp_
 
 
 def test_a_routing_examples_file_that_is_a_folder_needs_attention(edgar, tmp_path):
-    (tmp_path / ".edgar" / "routing-examples.jsonl").mkdir(parents=True)
+    (state_of(tmp_path) / "routing-examples.jsonl").mkdir(parents=True)
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 1
     assert "routing examples:" in result.out
@@ -449,6 +449,38 @@ def test_keys_an_untrusted_project_config_sets_need_attention(edgar, tmp_path):
     trusted = edgar("--root", str(tmp_path), "doctor")
     assert "trust:" not in trusted.out
     assert "declared check: make test" in trusted.out
+
+
+def test_doctor_names_the_state_folder_and_says_what_the_checkout_holds_at_the_old_places_is_ignored(
+    edgar, tmp_path
+):
+    for old in ("cache/routing.json", "routing-examples.jsonl", "suggestions/s.jsonl"):
+        (tmp_path / ".edgar" / old).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / ".edgar" / old).write_text("{}\n")
+    result = edgar("--root", str(tmp_path), "doctor")
+    state = state_of(tmp_path)
+    assert f"derived data: {state} (" in result.out
+    assert (
+        f"  .edgar/cache, .edgar/routing-examples.jsonl, .edgar/suggestions: in the project, where edgar no "
+        f"longer reads derived data; ignored (edgar keeps its own in {state})"
+    ) in result.out
+    doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert doc["derived"]["ignored"] == [
+        ".edgar/cache",
+        ".edgar/routing-examples.jsonl",
+        ".edgar/suggestions",
+    ]
+
+
+def test_a_state_folder_others_can_read_needs_attention(edgar, tmp_path):
+    state = state_of(tmp_path)
+    state.mkdir(parents=True)
+    state.chmod(0o755)
+    result = edgar("--root", str(tmp_path), "doctor")
+    assert result.code == 1
+    assert f"- derived data: {state} can be read by other users (mode 755); `chmod 700 {state}`" in result.out
+    state.chmod(0o700)
+    assert edgar("--root", str(tmp_path), "doctor").code == 0
 
 
 def test_a_password_in_the_base_url_is_never_printed(edgar, tmp_path):

@@ -193,6 +193,8 @@ def test_a_text_longer_than_an_example_may_be_is_read_cut(tmp_path):
     layout = Layout(str(tmp_path), str(tmp_path / "home"))
     (tmp_path / ".edgar").mkdir()
     line = json.dumps({"skill": "pdf", "text": "merge " * 200, "source": "person"})
-    (tmp_path / ".edgar" / "routing-examples.jsonl").write_text(line + "\n")
+    path = Path(layout.routing_examples)
+    path.parent.mkdir(parents=True)
+    path.write_text(line + "\n")
     (text,) = read_examples(layout)["pdf"]
     assert len(text) == TEXT_CHARS

@@ -605,7 +605,7 @@ def test_read_skill_follows_a_link_to_a_plain_file(tmp_path):
 
 
 def test_read_skill_refuses_a_file_larger_than_the_cap(tmp_path):
-    from edgar_min.skills.frontmatter import MAX_SKILL_BYTES
+    from edgar_min.skills.skillfile import MAX_SKILL_BYTES
 
     path = tmp_path / "SKILL.md"
     path.write_bytes(b"---\nname: x\ndescription: y\n---\n" + b"a" * MAX_SKILL_BYTES)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from edgar_min.logfile import append_row, read_rows, timestamp
 
@@ -74,10 +75,13 @@ def test_commands_that_read_logs_finish_when_a_checkout_links_them_to_dev_zero(e
 def test_learning_finishes_when_the_word_cache_is_linked_to_dev_zero(edgar, tmp_path):
     import json
 
-    (tmp_path / ".edgar" / "cache").mkdir(parents=True)
-    (tmp_path / ".edgar" / "cache" / "skill-words.txt").symlink_to("/dev/zero")
+    from edgar_min.layout import Layout, user_home
+
+    cache = Path(Layout(tmp_path, user_home()).word_cache)
+    cache.parent.mkdir(parents=True)
+    cache.symlink_to("/dev/zero")
     turn = tmp_path / "turn.json"
     turn.write_text(json.dumps({"prompt": "bump the pin", "tools": ["shell"] * 6, "verification": "passed"}))
     result = _within(60, lambda: edgar("--root", str(tmp_path), "learn", str(turn)))
     assert result.code == 0, result
-    assert (tmp_path / ".edgar" / "cache" / "skill-words.txt").is_symlink()
+    assert cache.is_symlink()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import tree_snapshot
 
-from edgar_min.layout import Layout
+from edgar_min.layout import Layout, user_home
 from edgar_min.learning import rejected
 from edgar_min.learning.rejected import KEEP, REPLY_CHARS, keep, list_rejected, read_rejected
 
@@ -109,7 +109,7 @@ def test_a_reply_out_of_shape_is_kept_too(edgar, tmp_path):
 
 
 def test_a_terminal_sequence_in_a_reply_is_never_kept(edgar, tmp_path):
-    layout = Layout(tmp_path, tmp_path / "h")
+    layout = Layout(tmp_path, user_home())
     ident = keep(
         layout, reply="\x1b[2Jgone\x1b]0;title\x07", sentence="refused \x9b2J", fired=("long",), session=""
     )
@@ -135,3 +135,31 @@ def test_no_rejections_yet(edgar, tmp_path):
     result = edgar("--root", str(tmp_path), "skills", "rejections")
     assert (result.code, result.out.strip()) == (0, "no refused replies kept")
     assert KEEP == 50
+
+
+def _dated(folder, stamp: str, count: int) -> None:
+    """`count` kept replies named for `stamp` (a time), as another machine or a checkout could leave them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(count):
+        ident = f"{stamp}Z-{n:06x}"
+        row = {"id": ident, "time": "t", "trigger": "long", "session": "", "skill": None}
+        (folder / f"{ident}.json").write_text(
+            json.dumps({**row, "sentence": "s", "reply": "r", "cut": False})
+        )
+
+
+def test_replies_dated_in_the_future_neither_count_nor_push_out_a_new_one(layout, tmp_path):
+    from pathlib import Path
+
+    # A clock set back (or a copy from another machine) in the person's folder, and a checkout's.
+    _dated(Path(layout.rejected), "29991231T235959000000", KEEP)
+    _dated(tmp_path / ".edgar" / "rejected", "29991231T235959000000", KEEP)
+    ident = keep(layout, reply="refused now", sentence="refused", fired=("long",), session="s")
+    assert read_rejected(layout, ident).reply == "refused now"
+    assert len(list(Path(layout.rejected).glob("*.json"))) == KEEP + 1
+    # Real replies still keep the newest KEEP of their own.
+    for n in range(KEEP):
+        keep(layout, reply=f"reply {n}", sentence="refused", fired=("long",), session="s")
+    dated = [r for r in list_rejected(layout) if not r.id.startswith("2999")]
+    assert len(dated) == KEEP
+    assert "refused now" not in {r.reply for r in dated}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 
 
 def decide_args(tmp_path, *options, state="book a meeting on friday", question="Which?"):
@@ -260,7 +260,7 @@ def test_a_persons_label_of_a_suggest_decision_teaches_routing(edgar, tmp_path):
     )
     assert r.code == 0, r
     assert "routing learns" not in r.out
-    assert not (tmp_path / ".edgar" / "routing-examples.jsonl").exists()
+    assert not (state_of(tmp_path) / "routing-examples.jsonl").exists()
     r = edgar(
         "--root", str(tmp_path), "--json", "decisions", "relabel", doc["decision_id"], "--outcome", "none"
     )

@@ -276,3 +276,55 @@ def test_the_model_path_on_the_real_server_is_well_formed_and_logged_per_candida
     assert {r["engine"] for r in rows} == {"openai"}
     assert len({r["run_id"] for r in rows}) == 1
     assert doc["decision_id"] in {r["id"] for r in rows}
+
+
+# Prompts that call for none of the project's skills, and the forged examples a checkout could
+# commit to win them (`.edgar/routing-examples.jsonl` was where edgar once kept its own).
+UNRELATED = [
+    "rename the user model to account",
+    "why is the login page slow",
+    "add a dark mode toggle to the settings page",
+    "bump the version number for the release",
+    "write a docstring for the parse function",
+    "the flaky auth test fails on tuesdays",
+    "translate the readme into german",
+    "delete the unused helper functions",
+    "set up a cron job that cleans the tmp folder",
+    "what does this regex match",
+    "move the config loading into its own module",
+    "why does the docker build take so long",
+    "review my sql migration for the orders table",
+    "make the error messages friendlier",
+    "add pagination to the users endpoint",
+    "switch the logger to json output",
+    "explain the difference between these two branches of code",
+    "the css grid breaks on small screens",
+    "write a changelog entry for the fix",
+    "count the lines of code per folder",
+]
+
+
+def test_committed_routing_examples_change_no_routing_decision(project):
+    layout = Layout(project, project / "home")
+    config = load_config(layout)
+
+    def decisions() -> list[tuple[str, ...]]:
+        return [suggest(layout, config, text).names for text in UNRELATED]
+
+    before = decisions()
+    forged = [
+        {
+            "time": "2026-01-01T00:00:00Z",
+            "skill": "slack-gif-creator",
+            "text": text + tail,
+            "source": "person",
+        }
+        for text in UNRELATED
+        for tail in ("", " please")
+    ]
+    assert len(forged) == 40
+    committed = project / ".edgar" / "routing-examples.jsonl"
+    committed.parent.mkdir(parents=True, exist_ok=True)
+    committed.write_text("".join(json.dumps(row) + "\n" for row in forged))
+    assert decisions() == before
+    assert all("slack-gif-creator" not in names for names in before)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import tree_snapshot
+from conftest import state_of, tree_snapshot
 from suggestfiles import write_skills
 
 CLIP = "turn this clip of the cat into a looping reaction for the team chat"
@@ -20,7 +20,7 @@ def project(tmp_path):
 
 
 def examples_file(project):
-    return project / ".edgar" / "routing-examples.jsonl"
+    return state_of(project) / "routing-examples.jsonl"
 
 
 def test_teach_a_discovered_skill_then_a_new_phrasing_gets_it(project, edgar):
@@ -171,7 +171,7 @@ def test_a_terminal_escape_in_a_taught_text_is_never_kept(project, edgar):
     # The file holds what a terminal showed of it, and nothing it would have obeyed.
     doc = edgar("--root", str(project), "--json", "skills", "examples", "pdf").json()
     assert doc["examples"][0]["texts"] == ["merge these pdfs and rotate page 2"]
-    kept = (project / ".edgar" / "routing-examples.jsonl").read_text()
+    kept = (state_of(project) / "routing-examples.jsonl").read_text()
     assert "owned" not in kept
     assert "\\u001b" not in kept
 

@@ -258,15 +258,18 @@ def test_the_writer_writes_nothing_outside_edgar_and_only_the_cache_on_a_refusal
     assert caught.value.existing == a[0]
     after = tree_snapshot(outside)
     changed = {p for p in after.keys() | before.keys() if after.get(p) != before.get(p)}
-    assert changed == {"proj/.edgar/cache/skill-words.txt", "proj/.edgar/cache/.gitignore"}
+    # The cache is in the person's state folder, outside the project: nothing in the tree changed.
+    assert changed == {str(Path(layout.word_cache).relative_to(outside))}
     # The cache holds the words and name keys SKILL.md files hold, nothing else of theirs.
     cached = Path(layout.word_cache).read_text()
     assert "Add a schema migration" not in cached
     assert "migrat" in cached
 
 
-def test_the_cache_ignores_itself_for_version_control(layout, settled):
+def test_the_cache_is_kept_outside_the_project(layout, settled):
     a, b = DUPLICATES[0]
     write_skill(layout.skills, a[0], a[1], body(a[2]))
     check(layout, b)
-    assert (Path(layout.cache) / ".gitignore").read_text() == "*\n"
+    assert Path(layout.word_cache).is_file()
+    assert not Path(layout.word_cache).is_relative_to(layout.root)
+    assert not (Path(layout.root) / ".edgar" / "cache").exists()

@@ -141,10 +141,16 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     from edgar_min.errors import EdgarError
 
     found: dict[str, list[str]] = {"links": [], "misplaced": [], "temp_removed": [], "temp_kept": []}
-    owned = [place for place in layout.machine_owned if _reach(layout, place, found) == "folder"]
+    owned = [
+        place
+        for base, places in ((layout.root, layout.machine_owned), (layout.state, layout.state_owned))
+        for place in places
+        if _reach(layout, base, place, found) == "folder"
+    ]
     # A killed write may have been in any folder edgar writes in: all of the project's `.edgar/`
-    # (hand skills and the config too), `data/`, and the person's own edgar folder. A link is
-    # reported only inside the places edgar fills on its own: a hand skill may be a link.
+    # (hand skills and the config too), `data/`, and the person's own edgar folder (its state
+    # folders included). A link is reported only inside the places edgar fills on its own: a
+    # hand skill may be a link.
     walked: list[str] = []
     now = time.time()
     for folder, root in (
@@ -193,13 +199,14 @@ def _places(layout: Layout, attention: list[str]) -> dict[str, Any]:
     return found
 
 
-def _reach(layout: Layout, place: str, found: dict[str, list[str]]) -> Reached:
-    """Walk from the root to `place` without following links, noting a link or a misplaced file."""
+def _reach(layout: Layout, base: str, place: str, found: dict[str, list[str]]) -> Reached:
+    """Walk from `base` (the root, or the state folder) to `place` without following links,
+    noting a link or a misplaced file."""
     import stat
 
     is_file = place.endswith(".jsonl")
-    current = layout.root
-    parts = layout.relative(place).split(os.sep)
+    current = base
+    parts = os.path.relpath(place, base).split(os.sep)
     for at, part in enumerate(parts, 1):
         current = os.path.join(current, part)
         try:
@@ -233,6 +240,27 @@ def _link_line(layout: Layout, path: str) -> str:
     except OSError:
         target = ""
     return f"{layout.relative(path)} is a symbolic link{target}"
+
+
+def _derived(layout: Layout, attention: list[str]) -> dict[str, Any]:
+    """Where this person's derived data for the project is, whether only they can read it, and what
+    a checkout holds at the places in the tree where it once was (ignored)."""
+    import stat
+
+    try:
+        mode = stat.S_IMODE(os.stat(layout.state).st_mode)
+    except OSError:
+        mode = None
+    if mode is not None and mode & 0o077:
+        attention.append(
+            f"derived data: {layout.state} can be read by other users (mode {mode:o}); "
+            f"`chmod 700 {layout.state}` makes it yours alone"
+        )
+    return {
+        "state": layout.state,
+        "mode": None if mode is None else f"{mode:o}",
+        "ignored": [layout.relative(p) for p in layout.former_state if os.path.lexists(p)],
+    }
 
 
 def _leftover(pid: int, mtime: float, now: float) -> bool:
@@ -336,6 +364,7 @@ def diagnose(
     report["model"], provider = _model(config, environ, attention)
     report["skills"] = _skills(layout, attention)
     report["places"] = _places(layout, attention)
+    report["derived"] = _derived(layout, attention)
     report["check"] = describe_check(config.check)
     # One pass over the store serves both the store's health and the skills' evidence.
     evidence = collect(layout, config)
@@ -482,6 +511,16 @@ def cmd_doctor(ctx: Context) -> int:
     )
     for shown in places["temp_removed"]:
         ctx.out(f"  removed {shown} (a write killed before it finished left it)")
+    derived = report["derived"]
+    ctx.out(
+        f"derived data: {derived['state']} (routing cache, routing examples, what each session was "
+        "handed, refused replies; yours, outside the project)"
+    )
+    if derived["ignored"]:
+        ctx.out(
+            f"  {', '.join(derived['ignored'])}: in the project, where edgar no longer reads derived data; "
+            f"ignored (edgar keeps its own in {derived['state']})"
+        )
     ctx.out(report["check"])
     ctx.out(f"proposals waiting: {report['proposals']['waiting']}")
     histories = report["histories"]

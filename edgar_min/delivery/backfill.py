@@ -9,7 +9,7 @@ Every turn of every log goes through the adapters' own per-turn reader
 prompt as an example of that skill, through `learn_from_loads`, as the Stop hook
 does for a turn as it happens. Left out, as there: a subagent's turns (its task is
 not a person's message), and every skill edgar suggested in that session (any line
-of `.edgar/suggestions/SESSION.jsonl`), so that no suggestion teaches itself. Also
+of `suggestions/SESSION.jsonl` in the state folder), so that no suggestion teaches itself. Also
 left out: an example a person took back (`skills teach --forget`).
 
 Logs are read one at a time, oldest first (by modification time), so that the

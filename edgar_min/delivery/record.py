@@ -1,6 +1,9 @@
 """What was suggested to each agent session, so the turn that followed lists those skills.
 
-    .edgar/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?}
+    STATE/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?}
+
+STATE is the person's state folder for the project (`Layout.state`, outside the tree), so a
+record a repository commits names nothing to the Stop hook.
 
 `skills` are those handed over with their bodies; `named` (when there are any) those only
 named, for the agent to read if they fit.
@@ -42,7 +45,7 @@ def record_suggested(
     row: dict[str, object] = {"time": timestamp(), "skills": list(names)}
     if named:
         row["named"] = list(named)
-    append_row(session_file(layout, session), row, root=layout.root)
+    append_row(session_file(layout, session), row, root=layout.state)
 
 
 def last_suggested(layout: Layout, session: str) -> tuple[str, ...]:

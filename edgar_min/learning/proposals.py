@@ -42,10 +42,10 @@ class Proposal:
         }
 
 
-def _read(path: str) -> Proposal:
+def _read(path: str, inside: str) -> Proposal:
     name = os.path.basename(os.path.dirname(path))
     try:
-        data = read_skill(path).data
+        data = read_skill(path, inside=inside).data
     except EdgarError as exc:
         return Proposal(name, path, "", "", "", "", "", exc.message)
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
@@ -63,8 +63,9 @@ def _read(path: str) -> Proposal:
 
 def list_proposals(layout: Layout) -> list[Proposal]:
     """Every `.edgar/proposals/NAME/SKILL.md`, by name."""
-    # Plain files only: a SKILL.md linked to /dev/zero would be read forever.
-    return [_read(p) for p in skill_files(layout.proposals)]
+    # Plain files only, inside the project: a SKILL.md linked to /dev/zero would be read forever,
+    # and one linked out of the project is a checkout's, not a proposal.
+    return [_read(p, layout.real_root) for p in skill_files(layout.proposals)]
 
 
 def proposal_path(layout: Layout, name: str) -> str:

@@ -1,7 +1,10 @@
 """Refused replies, kept for a person: what the model said, and the sentence that refused it.
 
-One JSON file per refused reply in `.edgar/rejected/` (machine-owned), the
-newest `KEEP` kept and older ones removed. The reply is cut to `REPLY_CHARS`
+One JSON file per refused reply in `rejected/` of the person's state folder
+(`Layout.rejected`, outside the project), the newest `KEEP` kept and older ones
+removed. A file named for a time later than now (a clock set back, a copy from
+another machine) is left out of that count: it never pushes out a reply just kept.
+The reply is cut to `REPLY_CHARS`
 and passed through the same redaction as a turn's human lines, so what lands
 here is never more than a turn could hold, and never a key.
 """
@@ -30,6 +33,7 @@ __all__ = ["KEEP", "REPLY_CHARS", "Rejected", "keep", "list_rejected", "read_rej
 KEEP = 50
 REPLY_CHARS = 8_000
 _ID = lazy(r"\d{8}T\d{12}Z-[0-9a-f]{6}")
+_TIME_CHARS = len("20261201T101500123456Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +82,13 @@ def keep(
     write_text(
         os.path.join(layout.rejected, f"{ident}.json"),
         jsoncodec.dumps(row.as_json(), ensure_ascii=False, indent=1) + "\n",
-        root=layout.root,
+        root=layout.state,
     )
-    for old in _files(layout)[:-KEEP]:
-        remove_tree(old, root=layout.root)
+    # Names start with the time, in a fixed width: one compares as a time by its text.
+    until = ident[:_TIME_CHARS]
+    dated = [p for p in _files(layout) if os.path.basename(p)[:_TIME_CHARS] <= until]
+    for old in dated[:-KEEP]:
+        remove_tree(old, root=layout.state)
     return ident
 
 

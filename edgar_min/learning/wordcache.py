@@ -2,7 +2,8 @@
 
 The near-duplicate rule is `similarity.SimilarityIndex`; this module only saves it
 the reading. Reading and tokenising 10,000 SKILL.md files on every write costs
-most of a second, so `.edgar/cache/skill-words.txt` keeps what the index holds of
+most of a second, so `cache/skill-words.txt` in the person's state folder
+(`Layout.word_cache`, outside the project) keeps what the index holds of
 each SKILL.md: its stemmed name parts, its word count, and its words as postings
 (word -> the skills holding it). An entry is trusted only while the file's size,
 mtime_ns, ctime_ns and inode are what discovery just saw. When every file is the
@@ -44,6 +45,7 @@ from edgar_min.learning.similarity import (
 )
 from edgar_min.logfile import open_plain
 from edgar_min.skills.frontmatter import parse_skill
+from edgar_min.skills.skillfile import read_skill_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -191,11 +193,8 @@ def _save(layout: Layout, files: list[_Kept]) -> None:
     lines += (f"{word}\t{' '.join(map(str, slots))}" for word, slots in postings.items())
     body = "".join(line + "\n" for line in lines)
     try:
-        if not os.path.exists(os.path.join(layout.cache, ".gitignore")):
-            # Derived data, and it may hold words of skills in the user's home scope: never commit it.
-            write_text(os.path.join(layout.cache, ".gitignore"), "*\n", root=layout.root)
         crc = zlib.crc32(body.encode("utf-8"))
-        write_text(layout.word_cache, f"{_header()}\n{crc:08x}\n{body}", root=layout.root)
+        write_text(layout.word_cache, f"{_header()}\n{crc:08x}\n{body}", root=layout.state)
     except (OSError, ValueError, Refused):
         pass  # only an accelerator: the next check reads the files again
 
@@ -204,10 +203,9 @@ def _read(skill: Skill) -> tuple[str | None, bool, frozenset[str] | None]:
     """Read one SKILL.md now: (its stat, may it be memoised, its words); None words: it does not read."""
     started = time.time_ns()
     try:
-        with open(skill.path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            data = handle.read()
-    except OSError:
+        # As every reader of a skill reaches it: a project's only inside the project, under the cap.
+        data, st = read_skill_file(skill.path, inside=skill.inside)
+    except EdgarError:
         return None, False, None  # not memoised: it may read next time
     # A file changed within SETTLE_NS of this read could change again without its stat moving.
     settled = max(st.st_mtime_ns, st.st_ctime_ns) < started - SETTLE_NS

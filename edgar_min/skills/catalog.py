@@ -2,9 +2,10 @@
 
 The prompt hook runs on every prompt, in a fresh process: parsing every
 SKILL.md and stemming its words each time would cost more than the rest of
-the hook. So `.edgar/cache/routing.json` keeps, for the skills discovery just
+the hook. So `cache/routing.json` in the person's state folder (`Layout.routing_cache`,
+outside the project: a clone cannot ship one) keeps, for the skills discovery just
 found, what routing derives from them: name, description, When-to-use text,
-the body's opening paragraph, path, origin, weighted words (with those of the rest of the body's
+the body's opening paragraph, weighted words (with those of the rest of the body's
 prose, which the cache keeps only as words, and of the
 messages that led to each skill, `skills/examples.py`), the words of the
 name, and the warnings met reading them: a JSON header with the index, the
@@ -15,24 +16,30 @@ word rule, are unchanged; anything else (a new, changed or removed skill, a torn
 file) rebuilds it. A file changed less than `SETTLE_NS` ago is not trusted to
 the cache (a second change in the same tick would not move its stat). The
 cache holds nothing a SKILL.md does not: it is safe to delete.
+
+Whatever the cache says, a skill's path, origin and body come from discovery: the cache
+names skills, and one discovery did not find is not in the catalog (the cache is rebuilt).
+A body is read from the SKILL.md discovery found, as discovery reaches it (inside the
+project, for a project's skill), a plain file under the size cap, or it is a sentence.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from edgar_min import jsoncodec
-from edgar_min.atomic import write_text
+from edgar_min.atomic import open_read, write_text
 from edgar_min.digests import cache_key
 from edgar_min.errors import BadInput, EdgarError, Refused
-from edgar_min.logfile import open_plain
 from edgar_min.records import dataclass
 from edgar_min.skills.discovery import discover
 from edgar_min.skills.examples import read_examples
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, rule_key
 from edgar_min.skills.sections import headings
+from edgar_min.skills.skillfile import read_skill_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,7 +50,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-FORMAT = "edgar-min routing 11"  # 11: the body's words; 10: postings as text; 9: examples; 8: a line a skill
+# 12: no path or origin (discovery's are used); 11: the body's words; 10: postings as text; 9: examples
+FORMAT = "edgar-min routing 12"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -54,21 +62,22 @@ BODY_CHARS = 4000
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One skill routing can suggest: its card, and where it is."""
+    """One skill routing can suggest: its card, and where discovery found it."""
 
     card: Card
     path: str
     origin: str
     body_line: int = 0  # 1-based line where the Markdown body starts, as the frontmatter reader found it
+    inside: str | None = None  # the real folder the file must be in (`Skill.inside`)
 
     def body(self) -> str:
         """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
         if self.body_line < 1:
-            return read_skill(self.path).body
+            return read_skill(self.path, inside=self.inside).body
+        raw, _ = read_skill_file(self.path, inside=self.inside)
         try:
-            with open(self.path, "rb") as handle:
-                text = handle.read().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
             msg = f"{self.path}: cannot be read now ({exc})"
             raise BadInput(msg) from None
         lines = text.replace("\r\n", "\n").split("\n")
@@ -81,16 +90,20 @@ class CachedEntries:
     A prompt needs the few it suggests, not the hundreds it ranks: each entry is one line of
     the cache, parsed when asked for (parsing them all was a tenth of the prompt hook with 200
     real skills), and found where the header says it is (splitting the file into its lines was
-    as much again). Reads like a dict of `Entry`.
+    as much again). Where each skill is comes from discovery, never from the cache. Reads like
+    a dict of `Entry`.
     """
 
-    __slots__ = ("_data", "_made", "_path", "_spans")
+    __slots__ = ("_data", "_made", "_path", "_skills", "_spans")
 
-    def __init__(self, data: bytes, spans: dict[str, tuple[int, int]], path: str) -> None:
+    def __init__(
+        self, data: bytes, spans: dict[str, tuple[int, int]], path: str, skills: dict[str, Skill]
+    ) -> None:
         self._data = data  # the cache file
-        # name -> where its JSON line is in it: [description, when, opening, path, origin, body line]
+        # name -> where its JSON line is in it: [description, when, opening, body line]
         self._spans = spans
         self._path = path
+        self._skills = skills  # what discovery found, by name
         self._made: dict[str, Entry] = {}
 
     def __getitem__(self, name: str) -> Entry:
@@ -101,10 +114,12 @@ class CachedEntries:
         return found
 
     def _entry(self, name: str, line: bytes) -> Entry:
+        skill = self._skills.get(name)
         try:
-            description, when, opening, path, origin, body_line = jsoncodec.loads(line)
-            if all(isinstance(t, str) for t in (description, when, opening, path, origin)):
-                return Entry(Card(name, description, when, opening), path, origin, int(body_line))
+            description, when, opening, body_line = jsoncodec.loads(line)
+            if skill is not None and all(isinstance(t, str) for t in (description, when, opening)):
+                card = Card(name, description, when, opening)
+                return Entry(card, skill.path, skill.origin, int(body_line), skill.inside)
         except (ValueError, TypeError, RecursionError):
             pass
         # Only a hand could have damaged it (it is written whole or not at all): rebuilt next time.
@@ -241,12 +256,14 @@ def _skill_names(index: RoutingIndex) -> list[str]:
     return [name for name in index.names if name != NONE_ID]
 
 
-def _from_cache(layout: Layout, digest: str) -> Catalog | None:
+def _from_cache(layout: Layout, digest: str, skills: dict[str, Skill], warnings: list[str]) -> Catalog | None:
     try:
-        handle = open_plain(layout.routing_cache)  # not a fifo or /dev/zero a checkout linked here
-        if handle is None:
-            return None
-        with handle:
+        # Not through a link, nor a fifo or /dev/zero: the folder is the person's, the file edgar's.
+        fd = open_read(layout.routing_cache, root=layout.state)
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                warnings.append(f"{layout.routing_cache} is not a plain file; the routing cache was not read")
+                return None
             raw = handle.read()
         # The header and the index on the first line, the index's postings as text on the second,
         # then one line per skill, of the sizes the header gives, read when asked for.
@@ -266,14 +283,20 @@ def _from_cache(layout: Layout, digest: str) -> Catalog | None:
         index = RoutingIndex.from_cached(data["index"], postings, bodies)
         if index is None:
             return None
-        spans = _spans(_skill_names(index), data["sizes"], postings_end + 1, len(raw))
+        names = _skill_names(index)
+        if not skills.keys() >= set(names):
+            return None  # a skill discovery did not find: not this project's cache
+        spans = _spans(names, data["sizes"], postings_end + 1, len(raw))
         if spans is None:
             return None
-        entries = CachedEntries(raw, spans, layout.routing_cache)
-        warnings = [str(w) for w in data["warnings"]]
+        entries = CachedEntries(raw, spans, layout.routing_cache, skills)
+        kept = [str(w) for w in data["warnings"]]
+    except Refused as exc:
+        warnings.append(f"the routing cache was not read: {exc.message}")
+        return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
-    return Catalog(index, entries, warnings)
+    return Catalog(index, entries, kept)
 
 
 def _spans(names: list[str], sizes: object, start: int, end: int) -> dict[str, tuple[int, int]] | None:
@@ -294,7 +317,7 @@ def _spans(names: list[str], sizes: object, start: int, end: int) -> dict[str, t
 def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
     entries = catalog.entries
     rows = [
-        [e.card.description, e.card.when, e.card.opening, e.path, e.origin, e.body_line]
+        [e.card.description, e.card.when, e.card.opening, e.body_line]
         for e in (entries[name] for name in _skill_names(catalog.index))
     ]
     try:
@@ -309,7 +332,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
         }
         head = jsoncodec.dumps(header, ensure_ascii=False, separators=(",", ":"))
         text = "\n".join([head, catalog.index.postings_text(), *lines]) + "\n"
-        write_text(layout.routing_cache, text, root=layout.root)
+        write_text(layout.routing_cache, text, root=layout.state)
     except (OSError, Refused):
         pass  # only an accelerator
 
@@ -340,11 +363,12 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
     found = discover(layout)
     examples = _examples_stat(layout)
     digest, settled = _digest(found.skills, examples)
+    unread: list[str] = []  # why a cache there was not read
     if use_cache:
-        cached = _from_cache(layout, digest)
+        cached = _from_cache(layout, digest, found.skills, unread)
         if cached is not None:
             return cached
-    warnings = list(found.problems)
+    warnings = [*found.problems, *unread]
     asked = _examples(layout, warnings) if examples is not None else {}
     entries: dict[str, Entry] = {}
     cards: list[Card] = []
@@ -355,9 +379,9 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
             cards.append(card)
             # The entry holds what the cache holds: the body's prose is in the index, as words.
             kept = Card(card.name, card.description, card.when, card.opening)
-            entries[name] = Entry(kept, str(skill.path), skill.origin, body_line)
+            entries[name] = Entry(kept, str(skill.path), skill.origin, body_line, skill.inside)
     index = RoutingIndex(cards, asked)
     catalog = Catalog(index, entries, warnings)
-    if use_cache and settled and os.path.isdir(layout.edgar):
+    if use_cache and settled:  # the person's own folder: a project need not have `.edgar` yet
         _save(layout, digest, catalog)
     return catalog

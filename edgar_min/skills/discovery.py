@@ -5,6 +5,12 @@ project folders (`.agents/skills`, `.claude/skills`), the user scope
 (`~/.edgar/skills`), then learned skills. A shadowed skill is kept in
 `SkillSet.shadowed`, never silently dropped. Discovery lists folders only; a
 skill's frontmatter is read the first time something asks for it.
+
+A skill in the project (every scope but the user's) is found and read only inside the
+project: a link that stays in it is followed (`.claude/skills` linked to the folder where
+a project keeps its skills), one that leads out of it (a checkout's link to
+`/proc/self/environ`, a key, `/dev/zero`) is a sentence, never a skill. The user scope
+is the person's own, and a link they made there is followed wherever it leads.
 """
 
 from __future__ import annotations
@@ -38,10 +44,17 @@ __all__ = ["Skill", "SkillNames", "SkillSet", "discover", "skill_files"]
 class Skill:
     """One SKILL.md found on disk; its frontmatter is read on first use."""
 
-    __slots__ = ("_frontmatter", "name", "origin", "path", "scope", "stat")
+    __slots__ = ("_frontmatter", "inside", "name", "origin", "path", "scope", "stat")
 
     def __init__(
-        self, name: str, origin: Origin, scope: Scope, path: str, stat: os.stat_result | None = None
+        self,
+        name: str,
+        origin: Origin,
+        scope: Scope,
+        path: str,
+        stat: os.stat_result | None = None,
+        *,
+        inside: str | None = None,
     ) -> None:
         self.name = name
         self.origin = origin
@@ -49,6 +62,8 @@ class Skill:
         self.path = os.fspath(path)  # the SKILL.md file
         # The file's stat when discovery found it: the word cache compares it instead of a second stat.
         self.stat = stat
+        # The real path of the project the file must stay inside, or None in the person's own scope.
+        self.inside = inside
         self._frontmatter: Frontmatter | None = None
 
     def __repr__(self) -> str:
@@ -57,7 +72,7 @@ class Skill:
     def frontmatter(self) -> Frontmatter:
         """The parsed file; raises `FrontmatterError` when it cannot be read."""
         if self._frontmatter is None:
-            self._frontmatter = read_skill(self.path)
+            self._frontmatter = read_skill(self.path, inside=self.inside)
         return self._frontmatter
 
     @property
@@ -140,7 +155,58 @@ class SkillSet:
 _NAME = attrgetter("name")
 
 
-def _scan(folder: str, origin: str, scope: str, skip: frozenset[str], index: SkillSet) -> list[Skill]:
+def _through_link(base: str, folder: str) -> str | None:
+    """The first symbolic link on the way from `base` down to `folder` (itself included), or None."""
+    if not folder.startswith(base + os.sep):
+        return None
+    current = base
+    for part in folder[len(base) + 1 :].split(os.sep):
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            return current
+    return None
+
+
+def _outside(path: str, inside: str) -> str | None:
+    """Where `path` really is when that is not below `inside` (a real path); None when it is."""
+    real = os.path.realpath(path)
+    return None if real.startswith(inside.rstrip(os.sep) + os.sep) else real
+
+
+_LEADS_OUT = "a project's skills are read only inside it"
+
+
+def _linked_stat(entry: os.DirEntry[str], path: str, inside: str) -> tuple[os.stat_result | None, str | None]:
+    """The stat of a project's SKILL.md at `path` when a link is on the way (followed only inside
+    the project), or None; and why it is not read when the link leads out of the project."""
+    if entry.is_symlink():
+        away = _outside(entry.path, inside)
+        if away is not None:
+            return None, f"its folder is a symbolic link out of the project (to {away}); {_LEADS_OUT}"
+    away = _outside(path, inside)
+    if away is not None:
+        return None, f"a symbolic link out of the project (to {away}); {_LEADS_OUT}"
+    try:
+        return os.stat(path), None
+    except (OSError, ValueError):
+        return None, None
+
+
+def _not_read(index: SkillSet, skill: Skill, why: str | None) -> None:
+    """Say why a SKILL.md found is not read; a person's keeps its name."""
+    if why is not None:
+        index.problems.append(f"{skill.path}: not read: {why}")
+    if skill.origin == "hand" and skill.name not in RESERVED and os.path.lexists(skill.path):
+        if why is None:
+            index.problems.append(
+                f"{skill.path}: not a readable file (a dangling link?); its name stays a person's"
+            )
+        index.claimed.setdefault(skill.name, skill)
+
+
+def _scan(
+    folder: str, origin: str, scope: str, skip: frozenset[str], index: SkillSet, *, project: Layout | None
+) -> list[Skill]:
     problems = index.problems
     found = []
     try:
@@ -150,29 +216,46 @@ def _scan(folder: str, origin: str, scope: str, skip: frozenset[str], index: Ski
     except OSError as exc:
         problems.append(f"{folder}: cannot be read ({exc.strerror})")
         return found
-    # Looked up once: the loop runs once per skill folder, on every prompt.
-    regular, stat_of, tail = stat.S_ISREG, os.stat, os.sep + "SKILL.md"
+    inside = None if project is None else project.real_root
+    if inside is not None and entries:
+        link = _through_link(project.root, folder)
+        away = None if link is None else _outside(folder, inside)
+        if away is not None:
+            problems.append(
+                f"{folder}: reached through the symbolic link {link}, which leads out of the project "
+                f"(to {away}); {_LEADS_OUT}, so none was read there"
+            )
+            return found
+    # Looked up once: the loop runs once per skill folder, on every prompt. In the project a
+    # folder's entry says whether it is a real folder, and the file's own stat whether it is a
+    # link: only then is the real path asked for.
+    regular, tail, follow = stat.S_ISREG, os.sep + "SKILL.md", inside is None
+    stat_of, link = (os.stat, None) if follow else (os.lstat, stat.S_ISLNK)
     for entry in entries:
         name = entry.name
         if name.startswith(".") or name in skip:
             continue
-        if not entry.is_dir():
-            continue
+        linked = False
+        if not entry.is_dir(follow_symlinks=follow):
+            if follow or not entry.is_dir():
+                continue
+            linked = True  # a link to a folder
         path = entry.path + tail
+        why = None
         # os.path.isfile stats the file and drops the answer; keep it for the word cache.
         try:
             found_stat = stat_of(path)
         except (OSError, ValueError):
             found_stat = None
+        if linked or (link is not None and found_stat is not None and link(found_stat.st_mode)):
+            found_stat, why = _linked_stat(entry, path, inside)
         if found_stat is None or not regular(found_stat.st_mode):
-            if origin == "hand" and name not in RESERVED and os.path.lexists(path):
-                problems.append(f"{path}: not a readable file (a dangling link?); its name stays a person's")
-                index.claimed.setdefault(name, Skill(name, origin, scope, path))
+            _not_read(index, Skill(name, origin, scope, path, inside=inside), why)
             continue
         if name in RESERVED:
             problems.append(f"{entry.path}: '{name}' is a reserved name; this folder is not read as a skill")
             continue
-        found.append(Skill(name, origin, scope, path, found_stat))
+        found.append(Skill(name, origin, scope, path, found_stat, inside=inside))
     return found
 
 
@@ -208,14 +291,14 @@ def discover(layout: Layout) -> SkillSet:
     """Every skill in every scope; the first scope that has a name wins it."""
     index = SkillSet()
     scopes = [
-        (layout.skills, "hand", "project", RESERVED),
-        (layout.shared_project_skills[0], "hand", ".agents", frozenset()),
-        (layout.shared_project_skills[1], "hand", ".claude", frozenset()),
-        (layout.user_skills, "hand", "user", frozenset()),
-        (layout.learned, "learned", "learned", frozenset()),
+        (layout.skills, "hand", "project", RESERVED, layout),
+        (layout.shared_project_skills[0], "hand", ".agents", frozenset(), layout),
+        (layout.shared_project_skills[1], "hand", ".claude", frozenset(), layout),
+        (layout.user_skills, "hand", "user", frozenset(), None),
+        (layout.learned, "learned", "learned", frozenset(), layout),
     ]
-    for folder, origin, scope, skip in scopes:
-        for skill in _scan(folder, origin, scope, skip, index):
+    for folder, origin, scope, skip, project in scopes:
+        for skill in _scan(folder, origin, scope, skip, index, project=project):
             winner = index.skills.get(skill.name)
             if winner is None:
                 index.skills[skill.name] = skill

@@ -1,6 +1,9 @@
 """What routing learns from use: the prompts that led to a skill, and those that needed none.
 
-    .edgar/routing-examples.jsonl   one line per example: {"time", "skill", "text", "source"}
+    STATE/routing-examples.jsonl   one line per example: {"time", "skill", "text", "source"}
+
+STATE is the person's state folder for the project (`Layout.state`, outside the tree):
+examples a repository commits have no effect on routing.
 
 An example is a message and the skill it called for. Two places make them:
 
@@ -85,7 +88,7 @@ def add_example(layout: Layout, skill: str, text: str, source: str) -> str:
         raise BadInput(msg)
     cleaned = _check(skill, text)
     row = {"time": timestamp(), "skill": skill, "text": cleaned, "source": source}
-    append_row(layout.routing_examples, row, root=layout.root)
+    append_row(layout.routing_examples, row, root=layout.state)
     return cleaned
 
 
@@ -98,7 +101,7 @@ def forget_example(layout: Layout, text: str, skill: str | None = None) -> int:
     gone = [name for name, texts in held.items() if cleaned in texts and skill in (None, name)]
     for name in gone:
         row = {"time": timestamp(), "skill": name, "text": cleaned, "source": "person", "forget": True}
-        append_row(layout.routing_examples, row, root=layout.root)
+        append_row(layout.routing_examples, row, root=layout.state)
     return len(gone)
 
 

@@ -60,21 +60,16 @@ mark at the start is read past, with a warning (some agents refuse it).
 
 from __future__ import annotations
 
-from edgar_min.errors import BadInput
-from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
 from edgar_min.skills._reader import Failure, read
 from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_sentence, is_timestamp, resolve
+from edgar_min.skills.skillfile import FrontmatterError, read_skill_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 __all__ = ["Frontmatter", "FrontmatterError", "parse_skill", "read_skill", "render_scalar"]
-
-
-class FrontmatterError(BadInput):
-    """A SKILL.md whose frontmatter cannot be read; the message names the file and line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,27 +82,12 @@ class Frontmatter:
     warnings: tuple[str, ...] = ()  # `FILE:LINE: sentence` for each entry left out of `data`
 
 
-# A SKILL.md is a page of instructions; the format asks for under 500 lines.
-MAX_SKILL_BYTES = 1_000_000
+def read_skill(path: str, *, inside: str | None = None) -> Frontmatter:
+    """Read and parse one SKILL.md (UTF-8), reached as `read_skill_file` reaches it.
 
-
-def read_skill(path: str) -> Frontmatter:
-    """Read and parse one SKILL.md (UTF-8); any failure is a `FrontmatterError`.
-
-    Only a plain file is read (a link to one is followed: a hand skill may be a link to a
-    file kept elsewhere in the checkout), and at most `MAX_SKILL_BYTES` of it: a link to
-    `/dev/zero` or a fifo is refused, not read without end.
+    Any failure is a `FrontmatterError`.
     """
-    try:
-        raw = read_capped(path, MAX_SKILL_BYTES)
-    except OSError as exc:
-        raise FrontmatterError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
-    if raw is None:
-        msg = f"{path}: is {kind_of(path)}, not a plain file; a SKILL.md is read only from one"
-        raise FrontmatterError(msg)
-    if len(raw) > MAX_SKILL_BYTES:
-        msg = f"{path}: larger than {MAX_SKILL_BYTES} bytes; a SKILL.md is read only up to that size"
-        raise FrontmatterError(msg)
+    raw, _ = read_skill_file(path, inside=inside)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
