@@ -516,6 +516,15 @@ def test_the_routing_engine_says_none_for_a_message_taught_as_none(index):
     assert decide(RoutingEngine(taught)) == "none"
 
 
+def test_the_ranking_alone_says_whether_a_message_was_taught_as_needing_no_skill(index):
+    taught = learned({"none": [THANKS]})
+    ranking = taught.rank(THANKS_AGAIN)
+    assert ranking.taught_none
+    assert RoutingEngine(taught).taught_none(THANKS_AGAIN)
+    assert not index.rank(THANKS_AGAIN).taught_none
+    assert not taught.rank("merge these three pdfs and rotate page 2").taught_none
+
+
 def test_the_none_card_is_no_skill_by_name_either():
     taught = learned({"none": ["none of that, never mind"]})
     assert "none" not in taught.by_name.get("none", [])

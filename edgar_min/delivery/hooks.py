@@ -51,10 +51,9 @@ EVENTS: dict[str, str] = {
     "stop": "Stop",
 }
 DEFAULT_TIMEOUT_S = 20.0
-# A hook payload is a JSON object; a pasted log can make a prompt large. A prompt is cut to
-# MAX_PROMPT_CHARS before anything reads it.
+# A hook payload is a JSON object; a pasted log can make a prompt large (`suggest.query_of` reads
+# only the start of one).
 MAX_PAYLOAD_BYTES = 16_000_000
-MAX_PROMPT_CHARS = 20_000
 PAYLOAD_WAIT_S = 5.0
 SESSION_HEADER = "edgar (this project's skill memory) lists the skills available here:"
 
@@ -273,13 +272,14 @@ def _context_document(event: str, text: str) -> dict[str, Any]:
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.learning.evidence import usefulness_order
+    from edgar_min.skills.discovery import discover
     from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
-    index = build_index(
-        layout, config.suggest.index_budget_chars - len(SESSION_HEADER) - 1, usefulness_order(layout)
-    )
+    found = discover(layout)  # once: the order and the listing are of the same skills
+    budget = config.suggest.index_budget_chars - len(SESSION_HEADER) - 1
+    index = build_index(layout, budget, usefulness_order(layout, index=found), found=found)
     document = {}
     if index.entries:
         document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
@@ -307,7 +307,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     from edgar_min.delivery.record import record_suggested
     from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.names import slash_skill
-    from edgar_min.skills.suggest import suggest
+    from edgar_min.skills.suggest import named_only, suggest
 
     result = HookResult()
     prompt = payload.get("prompt")
@@ -316,7 +316,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
     catalog = load_catalog(layout)
-    found = suggest(layout, config, prompt[:MAX_PROMPT_CHARS], catalog=catalog)
+    found = suggest(layout, config, prompt, catalog=catalog)
     result.problems.extend(found.warnings)
     # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
     # it is not handed over again, and the turn's load is the person's choice, not edgar's.
@@ -325,7 +325,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     for pick in found.picks:
         if pick.name == ran:
             continue
-        if pick.probability < config.suggest.body_probability:
+        if named_only(pick.probability, config.suggest.body_probability):
             named.append(pick)  # less sure: named for the agent to read, its body not handed over
             continue
         try:
