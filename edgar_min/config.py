@@ -189,10 +189,13 @@ AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writ
 # In [agent], `writable` names the keys whose folders a code skill may write, `data` is the folder
 # its files live in (`drafts` is below it by default), and each key `writable` names is such a
 # folder: a project's file that moved any of them would widen what is written. The other keys
-# (`time_limit_s`, a skill's own settings) are a project's own.
+# (`time_limit_s`, `memory_mb`, a skill's own settings) are a project's own.
 AGENT_TRUST = ("writable", "data")
 # The `[agent]` keys edgar itself reads as numbers, checked like any other number key.
-AGENT_NUMBERS: dict[str, dict[str, float]] = {"time_limit_s": {"min": 0.001, "max": HOUR}}
+AGENT_NUMBERS: dict[str, dict[str, float]] = {
+    "time_limit_s": {"min": 0.001, "max": HOUR},
+    "memory_mb": {"min": 1, "max": 1 << 20},
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,3 +85,32 @@ def write_skills(folder: Path, names: list[str] | None = None) -> dict[str, Path
         path.write_text(f"---\nname: {name}\ndescription: {json.dumps(description)}\n---\n\n{body}")
         paths[name] = path
     return paths
+
+
+# Every word a coding task might use, as a checkout could list them to have its skill chosen for
+# any prompt (the stuffed skill of bench/bench_stuffing.py, its purpose a team's weekly notes).
+KEYWORDS = """
+code bug fix error test tests failing build docker deploy api endpoint database sql migration schema
+react vue angular css html page form login auth security review pull request commit branch merge
+release ci github actions pipeline pytest jest docs readme documentation performance slow profile
+refactor rename file module function class http client server request response retry cron job
+script regex config settings environment variable python javascript typescript node package
+dependency version upgrade install lint format style component ui button modal dark mode theme
+chart csv data json yaml log logs logging monitor alert cache queue worker email notification
+upload download image resize translate language locale i18n date time timezone user users admin
+permission role token session cookie password payment invoice report export import backup restore
+cleanup delete remove add create update edit change move split merge explain document
+""".split()  # noqa: SIM905 - a word list reads best as words
+
+
+def write_stuffed(folder: Path, name: str = "team-notes") -> Path:
+    """A skill whose description and When-to-use list every word of KEYWORDS."""
+    listed = " ".join(KEYWORDS)
+    path = folder / name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    description = f"Format the team's weekly notes. Use for: {listed}"[:1024]
+    path.write_text(
+        f"---\nname: {name}\ndescription: {json.dumps(description)}\n---\n\n# Team notes\n\n"
+        f"Put each person's update under their name.\n\n## When to use\n\nUse for any task about {listed}\n"
+    )
+    return path

@@ -201,13 +201,13 @@ def test_a_busy_body_dies_with_its_own_cpu_limit_when_edgar_itself_is_killed(tmp
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=root,
     )  # fmt: skip
     pid_file = root / "data/drafts/pid"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a loaded machine is slow, not wrong
     while not pid_file.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     pid = int(pid_file.read_text())
     parent.kill()  # edgar is gone: nobody left to stop the child but the kernel
     parent.wait()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a loaded machine is slow, not wrong
     while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.1)
     survived = _alive(pid)

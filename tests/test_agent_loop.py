@@ -564,3 +564,75 @@ def test_a_body_that_is_not_a_regular_file_is_refused_without_waiting(edgar, tmp
     v = edgar("--root", str(tmp_path), "skills", "validate")
     assert v.code == 1
     assert f"tool.run: its body {body} is not a regular file" in v.out + v.err
+
+
+@pytest.mark.parametrize("link", ["data/drafts", "data"])
+def test_a_writable_folder_reached_through_a_link_is_refused_before_anything_runs(edgar, tmp_path, link):
+    outside = tmp_path / "elsewhere"
+    (outside / "drafts").mkdir(parents=True)
+    make_tree(
+        tmp_path,
+        "folder = Path(ctx.config['drafts'])\nfolder.mkdir(parents=True, exist_ok=True)\n"
+        "(folder / 'pwned.txt').write_text('written through the link')\n"
+        "return ActionResult(action_log='wrote', new_state='done')\n",
+    )
+    if link == "data":  # the whole data folder is a link, its drafts a real folder over there
+        shutil.move(tmp_path / "data", outside / "data")
+        (tmp_path / "data").symlink_to(outside / "data")
+    else:
+        (tmp_path / "data/drafts").symlink_to(outside / "drafts")
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"].startswith(f"refused: the writable folder {tmp_path}/data/drafts goes through ")
+    assert f"the link {link} (to {outside}" in doc["action_log"]
+    assert not list(outside.rglob("pwned.txt"))
+    assert decision_rows(tmp_path) == []  # refused before navigation: no engine call was made
+
+
+def test_a_body_gets_only_the_allow_listed_environment(edgar, tmp_path, monkeypatch):
+    key = "sk-ant-api03-" + "Zx9" * 12
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_" + "a1B2" * 9)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    make_tree(
+        tmp_path,
+        "import os\nreturn ActionResult(action_log=','.join(sorted(os.environ)), new_state='y')\n",
+    )
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 0, r
+    seen = set(doc["action_log"].split(","))
+    assert "ANTHROPIC_API_KEY" not in seen
+    assert "GITHUB_TOKEN" not in seen
+    assert {"PATH", "HOME", "LC_ALL"} <= seen
+    allowed = {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR"}
+    assert {k for k in seen if not k.startswith("LC_")} <= allowed
+    assert key not in "".join(p.read_text() for p in (tmp_path / ".edgar" / "decisions").glob("*.jsonl"))
+
+
+def test_a_body_over_its_memory_bound_is_stopped_with_a_sentence(edgar, tmp_path):
+    make_tree(
+        tmp_path,
+        "big = bytearray(400 * 1024 * 1024)\n"
+        "return ActionResult(action_log=f'held {len(big)}', new_state='y')\n",
+    )
+    (tmp_path / ".edgar").mkdir()
+    (tmp_path / ".edgar/config.toml").write_text("[agent]\nmemory_mb = 64\n")
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 1
+    assert doc["action_log"] == (
+        "tool.run: the skill used more than 64 MB of memory (agent.memory_mb) and was stopped; "
+        "nothing it did after that counts"
+    )
+
+
+def test_a_body_within_its_memory_bound_runs(edgar, tmp_path):
+    make_tree(
+        tmp_path,
+        "big = bytearray(16 * 1024 * 1024)\n"
+        "return ActionResult(action_log=f'held {len(big)}', new_state='y')\n",
+    )
+    (tmp_path / ".edgar").mkdir()
+    (tmp_path / ".edgar/config.toml").write_text("[agent]\nmemory_mb = 64\n")
+    r, doc = run_tree(edgar, tmp_path)
+    assert r.code == 0, r
+    assert doc["action_log"] == f"held {16 * 1024 * 1024}"

@@ -150,6 +150,13 @@ def test_a_link_inside_the_writable_folder_does_not_lead_out(tmp_path):
             "import resource\nresource.setrlimit(resource.RLIMIT_CPU, (10**6, 10**6))",
             "changing a resource limit",
         ),
+        # The environment the process started with, which the child's allow-list cannot take back.
+        ("open('/proc/self/environ', 'rb').read()", "reading /proc/self/environ (a process's environment"),
+        ("import os\nopen(f'/proc/{os.getppid()}/environ', 'rb').read()", "a process's environment"),
+        (
+            "import os\nfd = os.open('/proc/self', os.O_RDONLY)\nos.open('environ', os.O_RDONLY, dir_fd=fd)",
+            "reading environ (a process's environment",
+        ),
     ],
 )
 def test_writes_and_escapes_the_audit_hook_used_to_miss_are_refused(tmp_path, code, sentence):

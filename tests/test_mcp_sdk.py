@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fences import read_delivery
 from skillfiles import write_skill
 
 mcp = pytest.importorskip("mcp", reason="the mcp SDK (dev extra) is not installed")
@@ -98,15 +99,16 @@ def test_the_sdk_lists_and_calls_every_tool(calls):
     ]
 
     assert out["index"].is_error is False
-    assert _text(out["index"]).splitlines() == [
+    assert read_delivery(_text(out["index"]))[1][0].text.splitlines() == [
         "- pin-bump: Bump a pin.",
         "- lint-fix: Fix lint findings in the changed files.",
         "(all 2 skills listed in full)",
     ]
-    assert len(_text(out["small"])) <= 60
-    assert "omitted" in _text(out["small"]) or "shortened" in _text(out["small"])
+    small = read_delivery(_text(out["small"]))[1][0].text
+    assert len(small) <= 60
+    assert "omitted" in small or "shortened" in small
 
-    assert _text(out["show"]).startswith("## Steps")
+    assert read_delivery(_text(out["show"]))[1][0].text.startswith("## Steps")
     assert out["missing"].is_error is True
     assert "no skill named 'nope'" in _text(out["missing"])
 
@@ -187,7 +189,7 @@ def test_after_hostile_raw_lines_the_sdk_session_still_works(pyz, tmp_path):
             return index
 
     index = anyio.run(run)
-    assert _text(index).startswith("- pin-bump: Bump a pin.")
+    assert read_delivery(_text(index))[1][0].text.startswith("- pin-bump: Bump a pin.")
     answers = [json.loads(line) for line in log.read_bytes().splitlines()]
     assert [a.get("error", {}).get("code") for a in answers] == [-32700, -32600, None, -32700, -32700]
     assert answers[2]["result"]["isError"] is True

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from suggestfiles import SKILLS
+from suggestfiles import KEYWORDS, SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
+from edgar_min.skills import routing
 from edgar_min.skills.routing import (
     Card,
     Hit,
@@ -648,3 +650,39 @@ def test_only_a_word_as_typed_reaches_a_word_only_a_body_has():
     assert [h.name for h in index.search("the presentation")] == ["talks"]
     assert index.search("the slides") == []  # "slides" is an alias of "presentation"
     assert index.search("the presentaton") == []  # a typo is corrected to a field's word only
+
+
+STUFFED = Card(
+    "team-notes",
+    f"Format the team's weekly notes. Use for: {' '.join(KEYWORDS)}"[:1024],
+    f"Use for any task about {' '.join(KEYWORDS)}"[:1000],
+)
+
+
+def test_a_card_that_claims_more_words_than_the_vocabulary_has_each_match_count_less(monkeypatch):
+    cards = [*(Card(name, d, w) for name, (d, w) in SKILLS.items()), STUFFED]
+    capped = RoutingIndex(cards)
+    claimed = len({*words(STUFFED.description), *words(STUFFED.when), *words("team notes"), "teamnot"})
+    assert capped.reach == {"team-notes": routing.VOCABULARY / claimed}  # the real skills are untouched
+    monkeypatch.setattr(routing, "VOCABULARY", 10**6)
+    uncapped = RoutingIndex(cards)
+    assert uncapped.reach == {}
+    text = "profile the image resize endpoint, it takes 3 seconds"
+    before, after = uncapped.rank(text), capped.rank(text)
+    assert before.hits[0].name == after.hits[0].name == "team-notes"
+    # Its score and its coverage each count VOCABULARY/claimed of what they would.
+    share = capped.reach["team-notes"]
+    assert after.hits[0].score == pytest.approx(before.hits[0].score * share)
+    assert after.hits[0].coverage == pytest.approx(before.hits[0].coverage * share)
+    assert after.log_odds() < before.log_odds()
+
+
+def test_the_vocabulary_cap_travels_with_the_cached_index():
+    index = RoutingIndex([*(Card(name, d, w) for name, (d, w) in SKILLS.items()), STUFFED])
+    document = json.loads(json.dumps(index.cached()))  # as the routing cache keeps it
+    again = RoutingIndex.from_cached(document, index.postings_text())
+    assert again.reach == index.reach
+    text = "summarize the last 10 commits for the release notes"
+    assert again.rank(text) == index.rank(text)
+    for damaged in ({"team-notes": 2.0}, ["team-notes"], {"team-notes": "0.5"}):
+        assert RoutingIndex.from_cached({**document, "reach": damaged}, index.postings_text()) is None

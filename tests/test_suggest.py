@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
-from suggestfiles import write_skills
+from suggestfiles import write_skills, write_stuffed
 
 from edgar_min.config import load_config
 from edgar_min.layout import Layout
@@ -367,3 +367,29 @@ def test_the_body_or_name_threshold_is_one_comparison_everywhere():
         )
     }
     assert compared == {"skills/suggest.py"}
+
+
+def test_a_skill_that_lists_every_word_is_not_handed_over_for_prompts_it_has_nothing_to_do_with(tmp_path):
+    # 3 real skills and one whose description and When-to-use list every word a task might use.
+    write_skills(tmp_path / ".claude" / "skills", ["slack-gif-creator", "gh-fix-ci", "systematic-debugging"])
+    write_stuffed(tmp_path / ".claude" / "skills")
+    layout = Layout(tmp_path, tmp_path / "home")
+    config = load_config(layout, environ={})
+    unrelated = [
+        "write a migration that adds an email column to users",
+        "summarize the last 10 commits for the release notes",
+        "review my pull request for security problems",
+        "write docs for the cli flags in the readme",
+        "profile the image resize endpoint, it takes 3 seconds",
+        "split this 2000-line file into smaller modules",
+        "create a cron job that cleans tmp files nightly",
+    ]
+    handed = [
+        text
+        for text in unrelated
+        for pick in suggest(layout, config, text).picks
+        if pick.name == "team-notes" and pick.probability >= config.suggest.body_probability
+    ]
+    # Its body was handed over for all seven; now only where it covers most of the words and no
+    # skill competes (bench/bench_stuffing.py measures more).
+    assert handed == ["profile the image resize endpoint, it takes 3 seconds"]

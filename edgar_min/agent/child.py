@@ -13,7 +13,11 @@ result is taken only from a child that reported one.
 
 The child's stdin, stdout and stderr are /dev/null and every other inherited
 descriptor is closed, so a body cannot write into the parent's output (a
-harness's JSON, the MCP channel) or print a traceback at a person.
+harness's JSON, the MCP channel) or print a traceback at a person. Its
+environment keeps only `ENVIRONMENT` (no key or token the person's shell
+holds), and on Linux the kernel bounds the memory it may take on top of what it
+held at the fork (`agent.memory_mb`): past it an allocation fails, and the run
+says so.
 """
 
 from __future__ import annotations
@@ -50,10 +54,18 @@ if TYPE_CHECKING:
     from edgar_min.agent.skills import Request
     from edgar_min.agent.walls import Wall
 
-__all__ = ["MAX_MESSAGE", "BodyJob", "BodyReport", "Stop", "run_body"]
+__all__ = ["ENVIRONMENT", "MAX_MESSAGE", "MEMORY_MB", "BodyJob", "BodyReport", "Stop", "run_body"]
 
 # The largest line either side sends (a decision, an action log): beyond it the child is stopped.
 MAX_MESSAGE = 1 << 20
+# What a body's process keeps of the environment (with the locale's LC_* variables): where programs
+# and the home folder are, the language, the time zone and a temp folder. Nothing else: a shell's
+# environment holds API keys and tokens, and a body has no use for them.
+ENVIRONMENT = frozenset({"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR"})
+# Megabytes a body may allocate on top of what its process held at the fork (`agent.memory_mb`).
+MEMORY_MB = 1024.0
+# Kept aside in the child and let go when an allocation fails, so the sentence saying so can be sent.
+_RESERVE_BYTES = 1 << 20
 _ERRORS = {cls.__name__: cls for cls in (BadInput, ModelError, Refused, EdgarError)}
 
 
@@ -97,6 +109,31 @@ def _limit_cpu(seconds: float) -> None:
     if hard != resource.RLIM_INFINITY:
         cpu = min(cpu, hard)
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu if hard == resource.RLIM_INFINITY else hard))
+
+
+def _keep_environment() -> None:
+    """Only `ENVIRONMENT` and LC_* stay in the child's environment (os.environ and the C library's)."""
+    kept = {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith("LC_")}
+    os.environ.clear()  # unsets each variable, so neither the body nor a C library finds it
+    os.environ.update(kept)
+
+
+def _limit_memory(megabytes: float) -> None:
+    """The kernel's bound on the child's address space: what it holds now, plus `megabytes`.
+
+    Counted from the fork, not from zero: the child starts with the parent's heap. Where
+    /proc/self/statm cannot be read (not Linux) there is no bound.
+    """
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            held = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return
+    limit = held + int(megabytes * 1024 * 1024)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def _quiet(keep: tuple[int, ...]) -> None:
@@ -218,9 +255,22 @@ def _describe(exc: BaseException, name: str) -> str:
     return f"{name} raised {type(exc).__name__}: {detail[:300]}"
 
 
-def _child(code: types.CodeType, job: BodyJob, wall: Wall, pipe: _Pipe, refused: list[str]) -> dict[str, Any]:
+def _over_memory(name: str, megabytes: float) -> dict[str, Any]:
+    return {
+        "op": "failed",
+        "message": (
+            f"{name}: the skill used more than {megabytes:g} MB of memory (agent.memory_mb) and was "
+            "stopped; nothing it did after that counts"
+        ),
+    }
+
+
+def _child(
+    code: types.CodeType, job: BodyJob, wall: Wall, pipe: _Pipe, refused: list[str], *, megabytes: float
+) -> dict[str, Any]:
     """Everything the child does, behind the wall; returns its last message (`done` or `failed`)."""
     name = job.name
+    reserve = [bytearray(_RESERVE_BYTES)]  # let go at a MemoryError: room to say so
     install_aliases(skills)
     install(wall, refused)
     module = types.ModuleType(job.module)
@@ -229,6 +279,9 @@ def _child(code: types.CodeType, job: BodyJob, wall: Wall, pipe: _Pipe, refused:
     sys.modules[job.module] = module
     try:
         exec(code, module.__dict__)  # noqa: S102 - the body passed acceptance in the parent
+    except MemoryError:
+        reserve.clear()
+        return _over_memory(name, megabytes)
     except BaseException as exc:  # noqa: BLE001 - whatever a body raises is a sentence
         return {
             "op": "failed",
@@ -251,6 +304,9 @@ def _child(code: types.CodeType, job: BodyJob, wall: Wall, pipe: _Pipe, refused:
             kind = type(result).__name__
             return {"op": "failed", "message": f"{name}: act returned {kind}, not an ActionResult"}
         log, state = _text(result.action_log), _text(result.new_state)
+    except MemoryError:
+        reserve.clear()
+        return _over_memory(name, megabytes)
     except BaseException as exc:  # noqa: BLE001 - a skill that raises must not take the run down
         return {"op": "failed", "message": _describe(exc, name)}
     if log is None or state is None:
@@ -382,17 +438,21 @@ def run_body(
     answer: Callable[[DecisionRequest], DecisionResult],
     on_phase: Callable[[str], None],
     answer_many: Callable[[Sequence[DecisionRequest]], Sequence[DecisionResult]] | None = None,
+    memory_mb: float = MEMORY_MB,
 ) -> BodyReport:
     """Run the compiled body `code` in a child; `answer` and `answer_many` are the parent's engine.
 
     Either may raise `Stop`, which ends the run at once. Without `answer_many` a batch is
-    answered question by question through `answer`.
+    answered question by question through `answer`. `memory_mb`: what the body may allocate.
     """
     if not hasattr(os, "fork"):
         msg = "running a code skill needs os.fork (a POSIX system), which this Python does not have"
         raise Refused(msg)
     if not (math.isfinite(seconds) and seconds > 0):
         msg = f"a skill's time limit must be a positive number of seconds, not {seconds!r}"
+        raise BadInput(msg)
+    if not (math.isfinite(memory_mb) and memory_mb > 0):
+        msg = f"a skill's memory bound must be a positive number of megabytes, not {memory_mb!r}"
         raise BadInput(msg)
     child_r, parent_w = os.pipe()
     parent_r, child_w = os.pipe()
@@ -403,13 +463,15 @@ def run_body(
             # page; the child lives for one run, so its cycles can wait for its exit.
             gc.disable()
             _limit_cpu(seconds)
+            _keep_environment()
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the child
             os.close(parent_r)
             os.close(parent_w)
             _quiet((child_r, child_w))
             refused: list[str] = []
             pipe = _Pipe(child_r, child_w)
-            last = _child(code, job, wall, pipe, refused)
+            _limit_memory(memory_mb)  # last: what the steps above allocate is not the body's
+            last = _child(code, job, wall, pipe, refused, megabytes=memory_mb)
             pipe.send({**last, "refused": refused[:50]})
         finally:
             os._exit(0)

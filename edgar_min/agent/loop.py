@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 import time
 
-from edgar_min.agent.child import BodyJob, Stop, run_body
+from edgar_min.agent.child import MEMORY_MB, BodyJob, Stop, run_body
 from edgar_min.agent.loader import module_name, read_body
 from edgar_min.agent.skills import ActionResult, Request
 from edgar_min.agent.tree import load_registry
@@ -220,16 +221,44 @@ class _Run:
         )  # fmt: skip
 
 
-def _time_limit(table: dict[str, Any]) -> float:
-    """`[agent] time_limit_s`, else the default; a value that is not a positive number is ignored."""
-    value = table.get("time_limit_s", TIME_LIMIT_S)
+def _positive(table: dict[str, Any], key: str, default: float) -> float:
+    """`[agent] KEY` as a positive number, else `default`; a value that is not one is ignored."""
+    value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return TIME_LIMIT_S
+        return default
     try:
-        seconds = float(value)
+        number = float(value)
     except ValueError:
-        return TIME_LIMIT_S
-    return seconds if seconds > 0 and math.isfinite(seconds) else TIME_LIMIT_S
+        return default
+    return number if number > 0 and math.isfinite(number) else default
+
+
+def linked_folder(root: str, folders: list[str]) -> str | None:
+    """A sentence when a writable folder is a link, or is reached through one below the root; else None.
+
+    The wall resolves links as the kernel does, so a `data/drafts` a checkout ships as a link
+    would make the place it points to writable: such a folder is refused before anything runs.
+    Above the root (and above a folder outside it) links are the person's own layout.
+    """
+    base = os.path.abspath(root)
+    for folder in folders:
+        path = os.path.abspath(folder)
+        inside = path.startswith(base + os.sep)
+        at = base if inside else os.path.dirname(path)
+        for part in path[len(base) + 1 :].split(os.sep) if inside else [os.path.basename(path)]:
+            at = os.path.join(at, part)
+            try:
+                if not stat.S_ISLNK(os.lstat(at).st_mode):
+                    continue
+                target = os.readlink(at)
+            except OSError:
+                break  # not there yet: the body may make it, and the wall sees any link it makes
+            shown = os.path.relpath(at, base) if inside else at
+            return (
+                f"the writable folder {folder} goes through the link {shown} (to {target}); a skill may "
+                "write only in real folders, so nothing ran (replace the link with a folder)"
+            )
+    return None
 
 
 def run_request(
@@ -241,10 +270,14 @@ def run_request(
         raise BadInput(msg)
     registry = load_registry(layout.registry)
     table = agent_config(layout, config)
-    wall = Wall.of(writable_folders(table))
+    folders = writable_folders(table)
     engine = engine if engine is not None else get_engine(config.semif)
     run = _Run(layout, config, Request(text.strip()), engine, log or DecisionLog.of(layout))
     request = run.request
+    linked = linked_folder(layout.root, folders)
+    if linked is not None:
+        return run.unacted(f"refused: {linked}")  # before any decision: nothing is charged
+    wall = Wall.of(folders)
 
     if not registry.categories:
         return run.unacted(f"no skill fits: the skill tree {layout.registry} has no categories")
@@ -301,8 +334,9 @@ def run_request(
     )  # fmt: skip
     try:
         report = run_body(
-            body.code, job, wall=wall, seconds=_time_limit(table), answer=answer,
-            answer_many=answer_many, on_phase=on_phase,
+            body.code, job, wall=wall, seconds=_positive(table, "time_limit_s", TIME_LIMIT_S),
+            answer=answer, answer_many=answer_many, on_phase=on_phase,
+            memory_mb=_positive(table, "memory_mb", MEMORY_MB),
         )  # fmt: skip
     except Refused as exc:  # no way to run a body here (no fork)
         return run.unacted(f"refused body: {exc.message}")

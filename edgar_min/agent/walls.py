@@ -12,6 +12,8 @@ module global a body could import its way to. While up it refuses, with a
   `dir_fd` the kernel and the hook would resolve it differently); any call
   given a `dir_fd`; extended attributes; changing the
   mode, owner or times of an open descriptor it cannot name;
+- reading a file named `environ` (`/proc/self/environ` and its like: the
+  environment the process started with, keys included);
 - starting a process or a thread, any network access, sqlite3, ctypes, pickle loads,
   tracing, changing a resource limit, another audit hook, the garbage collector's object
   lists, and frame objects reached from tracebacks and generators.
@@ -191,6 +193,11 @@ def _checker(writable: tuple[str, ...]) -> Callable[[str, tuple[Any, ...]], str 
             writing = bool(flags & write_flags) if type(flags) is int else False
             if type(mode) is str and any(c in mode for c in "wax+"):
                 writing = True
+            named = text(path)
+            # /proc/PID/environ holds the environment the process started with, which the child's
+            # allow-list cannot take back; found by its name, as a `dir_fd` open gives no folder.
+            if named is not None and named.rstrip(sep).rpartition(sep)[2] == "environ":
+                return f"reading {named} (a process's environment, with the keys a skill is not given)"
             if not writing or type(path) is int or allows(path):
                 return None
             named = shown(path)

@@ -60,7 +60,11 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
 )
 SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("list", "every skill, by scope, with shadowed names", "edgar_min.cli.skills_cmd"),
-    ("show", "print one skill", "edgar_min.cli.skills_cmd"),
+    (
+        "show",
+        "print one skill (--proposal: a proposal, and what its text is flagged for)",
+        "edgar_min.cli.skills_cmd",
+    ),
     (
         "validate",
         "check SKILL.md files, code skill bodies and data/categories.json (all by default)",

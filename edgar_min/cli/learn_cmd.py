@@ -221,7 +221,10 @@ def _would(ctx: Context, fired: tuple[Trigger, ...], turn: Turn) -> str:
     if place == "nowhere":
         return f"nothing: {why} (no model call)"
     if place == "learned":
-        return "ask the model for a skill and write it as a learned skill if the writer accepts it"
+        return (
+            "ask the model for a skill and write it as a learned skill if the writer accepts it and its "
+            "text is not flagged as aimed at the agent (else as a proposal)"
+        )
     because = f" ({why})" if why else ""
     return f"ask the model for a skill and write it as a proposal for a person to accept or reject{because}"
 

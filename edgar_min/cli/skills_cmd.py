@@ -26,8 +26,11 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="every skill, by scope, with shadowed names")
     LIST.add_to(p, cmd_list)
 
-    p = sub.add_parser("show", help="print one skill")
+    p = sub.add_parser(
+        "show", help="print one skill (--proposal: a proposal, and what its text is flagged for)"
+    )
     p.add_argument("name")
+    p.add_argument("--proposal", action="store_true", help="the proposal of that name, waiting for review")
     p.set_defaults(handler=cmd_show)
 
     p = sub.add_parser(
@@ -113,13 +116,47 @@ def _find(ctx: Context, name: str) -> Skill:
     if skill is None:
         hint = ""
         if os.path.isfile(os.path.join(ctx.layout.proposals, name, "SKILL.md")):
-            hint = f"; a proposal of that name is waiting: .edgar/proposals/{name}/SKILL.md"
+            hint = f"; a proposal of that name is waiting: `edgar skills show --proposal {name}`"
         msg = f"no skill named {name[:80]!r}{hint}"
         raise NotFound(msg)
     return skill
 
 
+def _show_proposal(ctx: Context) -> int:
+    """A proposal as a person reviews it: the file, and what its text is flagged for (on stderr)."""
+    from edgar_min.atomic import read_text
+    from edgar_min.learning.proposals import flags_of, proposal_path
+    from edgar_min.skills.frontmatter import parse_skill
+
+    name = ctx.ns.name
+    path = proposal_path(ctx.layout, name)
+    text = read_text(path, root=ctx.layout.root)
+    if text is None:
+        raise NotFound(f"no proposal named {name[:80]!r}")
+    parsed = parse_skill(text, path)
+    description = parsed.data.get("description")
+    flags = flags_of(description if isinstance(description, str) else "", parsed.body)
+    if ctx.json:
+        ctx.emit(
+            {
+                "name": name,
+                "path": ctx.layout.relative(path),
+                "description": description,
+                "metadata": parsed.data.get("metadata") or {},
+                "body": parsed.body,
+                "flags": list(flags),
+            }
+        )
+        return 0
+    for sentence in flags:
+        ctx.warn(f"edgar: flagged: {printable(sentence)}")
+    ctx.stdout.write(printable(text))
+    return 0
+
+
 def cmd_show(ctx: Context) -> int:
+    if ctx.ns.proposal:
+        return _show_proposal(ctx)
     skill = _find(ctx, ctx.ns.name)
     parsed = skill.frontmatter()
     if ctx.json:
@@ -257,13 +294,19 @@ def cmd_proposals(ctx: Context) -> int:
             ctx.out(f"    {p.description}")
         if p.problem:
             ctx.out(f"    problem: {p.problem}")
+        for sentence in p.flags:
+            ctx.out(f"    flagged: {printable(sentence)}")
     return 0
 
 
 def cmd_accept(ctx: Context) -> int:
     from edgar_min.learning.lifecycle import accept
+    from edgar_min.learning.proposals import list_proposals
 
+    waiting = [p for p in list_proposals(ctx.layout) if p.name == ctx.ns.name]
     path = accept(ctx.layout, ctx.ns.name)
+    for sentence in waiting[0].flags if waiting else ():
+        ctx.warn(f"edgar: warning: accepted as you asked, though it is flagged: {printable(sentence)}")
     ctx.out(f"accepted {ctx.ns.name}: {ctx.layout.relative(path)}")
     ctx.emit({"name": ctx.ns.name, "path": ctx.layout.relative(path)})
     return 0

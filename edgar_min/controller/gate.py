@@ -32,6 +32,7 @@ discovery = deferred.module("edgar_min.skills.discovery")
 check = deferred.module("edgar_min.learning.check")
 distill = deferred.module("edgar_min.learning.distill")
 drafts = deferred.module("edgar_min.learning.drafts")
+injection = deferred.module("edgar_min.learning.injection")
 models = deferred.module("edgar_min.models")
 observations = deferred.module("edgar_min.learning.observations")
 outline = deferred.module("edgar_min.learning.outline")
@@ -66,20 +67,26 @@ __all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection", "rou
 OFF = "skills.synthesis is 'off'"
 UNVERIFIED = "the declared check did not pass"
 CORRECTED = "a correction can only ever propose"
+FLAGGED = "its text is flagged for a person (learning/injection.py)"
 
 
-def route(mode: Mode, *, verified: bool, fired: tuple[Trigger, ...]) -> tuple[Place, str]:
+def route(
+    mode: Mode, *, verified: bool, fired: tuple[Trigger, ...], flagged: bool = False
+) -> tuple[Place, str]:
     """Where a skill body goes, and why it goes no further: the one rule of proposal against learned.
 
     `verified`: the declared check passed; `fired`: the triggers (a `correction`
-    among them means a person corrected the work). `nowhere` is the answer to "is
-    synthesis off?", asked before any model call. The writer may still refuse (a name
-    a person owns is its rule), and then the body is proposed.
+    among them means a person corrected the work); `flagged`: its text speaks to the
+    agent rather than about the task. `nowhere` is the answer to "is synthesis off?",
+    asked before any model call. The writer may still refuse (a name a person owns is
+    its rule), and then the body is proposed.
     """
     if mode == "off":
         return "nowhere", OFF
     if mode != "auto":
         return "proposal", ""
+    if flagged:
+        return "proposal", FLAGGED
     if not verified:
         return "proposal", UNVERIFIED
     if "correction" in fired:
@@ -100,6 +107,8 @@ class Outcome:
     distills: tuple[Outcome, ...] = ()
     # What went wrong beside the turn (a loaded skill's history that could not be written).
     problems: tuple[str, ...] = ()
+    # What the written text says to the agent rather than about the task (`learning/injection.py`).
+    flags: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         doc: dict[str, object] = {
@@ -115,6 +124,8 @@ class Outcome:
             ]
         if self.problems:
             doc["problems"] = list(self.problems)
+        if self.flags:
+            doc["flags"] = list(self.flags)
         return doc
 
 
@@ -222,7 +233,7 @@ class Gate:
             pending = Pending(fired)
             thread = threading.Thread(
                 target=self._run,
-                args=(pending, turn, fired, session, (place, why)),
+                args=(pending, turn, fired, session),
                 name="edgar-synthesis",
                 daemon=True,
             )
@@ -307,24 +318,14 @@ class Gate:
 
         pending.distilled.append(self._safely(work, fired=("distill",), skill=name, session=session))
 
-    def _run(
-        self,
-        pending: Pending,
-        turn: Turn,
-        fired: tuple[Trigger, ...],
-        session: str,
-        routed: tuple[Place, str],
-    ) -> None:
+    def _run(self, pending: Pending, turn: Turn, fired: tuple[Trigger, ...], session: str) -> None:
         def work() -> Outcome:
-            return self._synthesize(turn, fired, session, routed)
+            return self._synthesize(turn, fired, session)
 
         pending._finish(self._safely(work, fired=fired, skill=None, session=session))
 
-    def _synthesize(
-        self, turn: Turn, fired: tuple[Trigger, ...], session: str, routed: tuple[Place, str]
-    ) -> Outcome:
-        """Ask the model for a skill from the turn's outline and put it where `route` said."""
-        place, why = routed
+    def _synthesize(self, turn: Turn, fired: tuple[Trigger, ...], session: str) -> Outcome:
+        """Ask the model for a skill from the turn's outline (`after_turn` asked `route` that it may)."""
         how = writer.Provenance(session, fired)
         outline_ = outline.Outline.of(turn, fired, check.check_program(self.config.check.command))
         schema = drafts.skill_schema(self.config.model.max_tokens)
@@ -343,7 +344,8 @@ class Gate:
                 self.layout, fired=fired, skill=None, error=exc.message, session=session, reply=reply
             )
             return Outcome(fired, "refused", message=exc.message)
-        return self._put(draft, how, place, why, source=walls.Source.of(outline_), reply=reply)
+        source = walls.Source.of(outline_)
+        return self.apply(draft, how, verified=turn.verified, source=source, reply=reply)
 
     def distill(self, name: str, *, verified: bool, corrected: bool, session: str = "") -> Outcome:
         """Ask for a patched body of NAME from its history and put it, as a patch, where `route` says.
@@ -368,9 +370,8 @@ class Gate:
         shown = history.notes[-distill.HISTORY_LIMIT :]
         corrected = corrected or any(n.corrected for n in shown)
         fired: tuple[Trigger, ...] = ("distill", "correction") if corrected else ("distill",)
-        place, why = route(self.mode, verified=verified, fired=fired)
-        if place == "nowhere":
-            return Outcome((), "off", message=f"{why}: no model call, nothing written", name=name)
+        if route(self.mode, verified=verified, fired=fired)[0] == "nowhere":
+            return Outcome((), "off", message=f"{OFF}: no model call, nothing written", name=name)
         how = writer.Provenance(session or new_session_id(), fired, actor="distill")
         lines = [n.text for n in shown]
         reply = None
@@ -400,7 +401,7 @@ class Gate:
             corrections=tuple(lines), outline=tuple(lines), kept=f"{skill.description}\n{body}"
         )
         draft = writer.Draft(name, description, new_body)
-        return self._put(draft, how, place, why, patch=True, source=source, reply=reply)
+        return self.apply(draft, how, verified=verified, patch=True, source=source, reply=reply)
 
     def apply(
         self,
@@ -412,34 +413,21 @@ class Gate:
         source: Source | None = None,
         reply: str | None = None,
     ) -> Outcome:
-        """Propose or learn a body, as `route` says for `verified` and `how.triggers`.
+        """Propose or learn a body, as `route` says for `verified`, `how.triggers` and its flags.
 
+        One write for each outcome, for synthesis and patches alike. A new skill that nearly
+        duplicates an existing one becomes a patch proposal for that one. A learned write the
+        writer refuses (a name a person owns, say) is proposed instead, with its sentence.
         `source` is what the model was shown (the writer's content walls need it); a refused
         `reply` is kept for a person.
         """
-        place, why = route(self.mode, verified=verified, fired=how.triggers)
-        return self._put(draft, how, place, why, patch=patch, source=source, reply=reply)
-
-    def _put(
-        self,
-        draft: Draft,
-        how: Provenance,
-        place: Place,
-        reason: str,
-        *,
-        patch: bool = False,
-        source: Source | None = None,
-        reply: str | None = None,
-    ) -> Outcome:
-        """One write for each outcome of `route`, for synthesis and patches alike.
-
-        A new skill that nearly duplicates an existing one becomes a patch proposal for that one.
-        A learned write the writer refuses (a name a person owns, say) is proposed instead, with
-        its sentence.
-        """
         fired, name = how.triggers, draft.name
+        found = injection.aimed_at_agent(f"{draft.description}\n{draft.body}")
+        flags = tuple(f.sentence for f in found)
+        place, reason = route(self.mode, verified=verified, fired=fired, flagged=bool(found))
         if place == "nowhere":
             return Outcome(fired, "off", message=reason, name=name)
+        flag = injection.describe(found) if found else ""
         index = discovery.discover(self.layout)
         waiting = os.path.isfile(os.path.join(self.layout.proposals, name, "SKILL.md"))
         try:
@@ -469,7 +457,9 @@ class Gate:
                 f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
                 f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
             )
-            return Outcome(fired, "proposed", shown, _because(message, reason), dup.existing)
+            return Outcome(
+                fired, "proposed", shown, _because(message, reason, flag), dup.existing, flags=flags
+            )
         except Refused as exc:
             return self._refused(exc, how, name, reply=reply)
         shown = self.layout.relative(path)
@@ -478,7 +468,7 @@ class Gate:
         message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
         if waiting:
             message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
-        return Outcome(fired, "proposed", shown, _because(message, reason), name)
+        return Outcome(fired, "proposed", shown, _because(message, reason, flag), name, flags=flags)
 
     def _write(
         self, draft: Draft, how: Provenance, target: Target, index: SkillSet, source: Source | None
@@ -493,5 +483,9 @@ class Gate:
         return Outcome(how.triggers, "refused", None, exc.message, name)
 
 
-def _because(message: str, reason: str) -> str:
-    return f"{message}; not learned: {reason}" if reason else message
+def _because(message: str, reason: str, flag: str = "") -> str:
+    """`message`, with why it was not learned and what its text is flagged for, when either is so."""
+    if reason == FLAGGED:
+        return f"{message}; not learned: {flag}"
+    said = f"{message}; not learned: {reason}" if reason else message
+    return f"{said}; flagged: {flag}" if flag else said

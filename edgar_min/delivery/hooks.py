@@ -55,7 +55,6 @@ DEFAULT_TIMEOUT_S = 20.0
 # only the start of one).
 MAX_PAYLOAD_BYTES = 16_000_000
 PAYLOAD_WAIT_S = 5.0
-SESSION_HEADER = "edgar (this project's skill memory) lists the skills available here:"
 
 
 class HookTimeout(EdgarError):
@@ -271,6 +270,7 @@ def _context_document(event: str, text: str) -> dict[str, Any]:
 
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
+    from edgar_min.delivery.framing import fenced_listing, listing_chars
     from edgar_min.learning.evidence import usefulness_order
     from edgar_min.skills.discovery import discover
     from edgar_min.skills.listing import build_index
@@ -278,11 +278,11 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
     found = discover(layout)  # once: the order and the listing are of the same skills
-    budget = config.suggest.index_budget_chars - len(SESSION_HEADER) - 1
-    index = build_index(layout, budget, usefulness_order(layout, index=found), found=found)
+    room = config.suggest.index_budget_chars - listing_chars()
+    index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
     document = {}
     if index.entries:
-        document = _context_document("session-start", f"{SESSION_HEADER}\n{index.text}")
+        document = _context_document("session-start", fenced_listing(index.text))
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -339,7 +339,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
-    text = render_context(picks, config.suggest.budget_chars, named)
+    text = render_context(picks, config.suggest.budget_chars, named, layout=layout)
     if text:
         document = _context_document("user-prompt-submit", text)
         result.document = document

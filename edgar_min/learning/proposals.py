@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from edgar_min.errors import EdgarError, NotFound
+from edgar_min.learning.injection import aimed_at_agent
 from edgar_min.records import dataclass
 from edgar_min.skills.discovery import skill_files
 from edgar_min.skills.frontmatter import read_skill
@@ -14,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
 
-__all__ = ["Proposal", "list_proposals", "proposal_path"]
+__all__ = ["Proposal", "flags_of", "list_proposals", "proposal_path"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +30,10 @@ class Proposal:
     created: str
     patch_of: str
     problem: str = ""
+    # What its text says to the agent rather than about the task (`learning/injection.py`).
+    flags: tuple[str, ...] = ()
 
-    def as_json(self) -> dict[str, str]:
+    def as_json(self) -> dict[str, object]:
         return {
             "name": self.name,
             "description": self.description,
@@ -39,15 +42,22 @@ class Proposal:
             "created": self.created,
             "patch_of": self.patch_of,
             "problem": self.problem,
+            "flags": list(self.flags),
         }
+
+
+def flags_of(description: str, body: str) -> tuple[str, ...]:
+    """What a proposal's text says to the agent rather than about the task, as sentences."""
+    return tuple(flag.sentence for flag in aimed_at_agent(f"{description}\n{body}"))
 
 
 def _read(path: str, inside: str) -> Proposal:
     name = os.path.basename(os.path.dirname(path))
     try:
-        data = read_skill(path, inside=inside).data
+        parsed = read_skill(path, inside=inside)
     except EdgarError as exc:
         return Proposal(name, path, "", "", "", "", "", exc.message)
+    data = parsed.data
     meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     desc = data.get("description")
     return Proposal(
@@ -58,6 +68,7 @@ def _read(path: str, inside: str) -> Proposal:
         session=str(meta.get("session", "")),
         created=str(meta.get("created", "")),
         patch_of=str(meta.get("patch_of", "")),
+        flags=flags_of(desc if isinstance(desc, str) else "", parsed.body),
     )
 
 

@@ -104,7 +104,8 @@ TOOLS: list[dict[str, Any]] = [
         "description": (
             "The skills available, as name and description lines within a character budget, most useful "
             "first. The last line always says which descriptions were shortened and which skills were "
-            "omitted."
+            "omitted. The lines come fenced, as reference material from the skills' files; budget_chars "
+            "counts the lines, not the fence."
         ),
         "inputSchema": {
             "type": "object",
@@ -121,7 +122,10 @@ TOOLS: list[dict[str, Any]] = [
     },
     {
         "name": "skill_show",
-        "description": "One skill's instructions (the body of its SKILL.md), by name.",
+        "description": (
+            "One skill's text (the body of its SKILL.md), by name: fenced, with its file and whose it is "
+            "(the project's, the user's own, or learned), as reference material."
+        ),
         "inputSchema": {
             "type": "object",
             "properties": {"name": {"type": "string"}},
@@ -404,11 +408,15 @@ class Server:
         if not all(isinstance(n, str) for n in order):
             msg = "order must be a list of skill names"
             raise ToolRefused(msg)
+        from edgar_min.delivery.framing import fenced_listing
+
         index = build_index(self.layout, budget, order or self._usefulness(), cache=self.cache)
         data = index.as_json()
-        return index.text, {k: data[k] for k in ("entries", "shortened", "omitted", "warnings")}
+        keys = ("entries", "shortened", "omitted", "warnings")
+        return fenced_listing(index.text), {k: data[k] for k in keys}
 
     def _tool_skill_show(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        from edgar_min.delivery.framing import RULE, fence, new_key, provenance
         from edgar_min.skills.discovery import discover
 
         name = arguments["name"]
@@ -416,11 +424,16 @@ class Server:
         if skill is None:
             msg = f"no skill named {name[:80]!r} (skills_index lists them)"
             raise ToolRefused(msg)
-        parsed = skill.frontmatter()
-        return parsed.body.lstrip("\n"), {
+        body = skill.frontmatter().body.strip("\n")
+        whose = provenance(self.layout, skill.path)
+        labels = {"name": skill.name, "whose": whose, "path": skill.path}
+        text = fence(new_key([body, *labels.values()]), body, **labels)
+        return f"{RULE}\n\n{text}", {
             "name": skill.name,
             "description": skill.description,
             "origin": skill.origin,
+            "whose": whose,
+            "path": skill.path,
             "warning": skill.warning,
         }
 

@@ -15,6 +15,9 @@ coverage, how many content words the message has, and two signs of a small edit
 (an editing verb first, a file or identifier named): a chat line, or a small
 task that shares a word or two with a skill but is about something else, gets
 no skill, while a long task whose words spread over a skill's description does.
+A skill whose own fields claim more distinct words than the broadest real skills
+(`VOCABULARY`) has each of its matches count less: listing every word a task
+might use does not make a skill the one meant.
 
 Routing also learns from use (`skills/examples.py`): the messages that led to
 a skill (the agent loaded it itself, or a person said so) are one more light
@@ -69,7 +72,7 @@ __all__ = [
 
 NONE_ID = "none"
 # Bumped whenever `card_terms` changes in a way the constants below do not show (cached word lists).
-TERMS_RULE = 7
+TERMS_RULE = 8
 # Field weights: a name word is the strongest sign, a word of the body's opening paragraph the
 # weakest of those counted as often as they say it (the rest of the body counts each word once,
 # BODY_WEIGHT). The opening says what the skill is for in other words than its description
@@ -96,6 +99,16 @@ BODY_WEIGHT = 0.1
 # learned from every load, 1.0 lost 0.6 points (89.7% to 89.1%: other skills' bodies outweighed
 # the right skill's examples) and 0.25 gained 0.4 (90.1%); in the live loop 0.25 gained 0.5.
 BODY_COVERAGE = 0.25
+# How many distinct words a skill's own fields (name, description, When-to-use, opening) may claim
+# in full. A skill past it has each of its matches count VOCABULARY / (its words) of what it
+# would, in its score and in its coverage alike: a skill that lists every word a task might use
+# ("use for: code, bug, fix, test, build, deploy, api, ...") otherwise covers any prompt, and had
+# its body handed over for prompts it had nothing to do with. Among the 288 public skills of the
+# bench the broadest have 110 to 116 such words; two have more (optimize-for-gpu 141,
+# database-lookup 189, a list of databases), and the bench scores the same with the cap as
+# without it. A skill under the cap is untouched: the cap stops stuffing from paying beyond the
+# breadth real skills have, not a skill that is broad within it (see bench/bench_stuffing.py).
+VOCABULARY = 120
 # The words of the messages that led to a skill (`skills/examples.py`): the words people use for
 # what it does. Learned from the other splits of the bench, leave-one-split-out, 0.5 did as well
 # as 0.3 to 1.2 (see the README's "How well it chooses").
@@ -791,6 +804,7 @@ def rule_key() -> str:
             OPENING_WEIGHT,
             BODY_WEIGHT,
             ASKED_WEIGHT,
+            VOCABULARY,
             WORD_RULE,
             TERMS_RULE,
         )
@@ -865,6 +879,11 @@ def asked_terms(asked: Iterable[str], bag: dict[str, float] | None = None) -> di
 def card_terms(card: Card, asked: Iterable[str] = ()) -> dict[str, float]:
     """A card's words with their field-weighted counts (the name's words count the most), and the
     words of the messages that led to it (`asked`)."""
+    return _card_words(card, asked)[0]
+
+
+def _card_words(card: Card, asked: Iterable[str] = ()) -> tuple[dict[str, float], int]:
+    """`card_terms`, and how many distinct words the card's own fields (not its body) have."""
     bag: dict[str, float] = {}
     description = words(own_words(card.description))
     known = set(description) | background_counts()[0].keys()
@@ -882,10 +901,11 @@ def card_terms(card: Card, asked: Iterable[str] = ()) -> dict[str, float]:
     ):
         for term in found:
             bag[term] = bag.get(term, 0.0) + weight
+    claimed = len(bag)
     for term in dict.fromkeys(words(own_words(card.body))):
         if term not in bag:  # a word of the other fields is counted there
             bag[term] = BODY_WEIGHT
-    return asked_terms(asked, bag)
+    return asked_terms(asked, bag), claimed
 
 
 def opens_with_edit(text: str) -> bool:
@@ -1078,17 +1098,22 @@ class RoutingIndex:
             if card.name != NONE_ID:
                 self.cards.setdefault(card.name, card)
         asked = examples or {}
-        pairs = [(name, card_terms(card, asked.get(name, ()))) for name, card in self.cards.items()]
+        pairs, reach = [], {}
+        for name, card in self.cards.items():
+            bag, claimed = _card_words(card, asked.get(name, ()))
+            pairs.append((name, bag))
+            if claimed > VOCABULARY:
+                reach[name] = VOCABULARY / claimed
         if asked.get(NONE_ID):
             pairs.append((NONE_ID, asked_terms(asked[NONE_ID])))
-        self._build(pairs)
+        self._build(pairs, reach)
 
     @classmethod
     def from_terms(cls, pairs: Iterable[tuple[str, dict[str, float]]]) -> RoutingIndex:
         """The index over skills whose weighted words (`card_terms`) are known."""
         index = cls.__new__(cls)
         index.cards = {}
-        index._build(pairs)
+        index._build(pairs, {})
         return index
 
     def cached(self) -> dict[str, Any]:
@@ -1098,6 +1123,7 @@ class RoutingIndex:
             "lengths": self._lengths,
             "name_parts": self.name_parts,
             "by_name": self.by_name,
+            "reach": self.reach,
         }
 
     def postings_text(self) -> str:
@@ -1116,7 +1142,7 @@ class RoutingIndex:
         when they are not one. `bodies`: the text after " |" in `postings`, when the caller has
         cut it off already (the prompt hook reads each part straight from the cache's bytes)."""
         names, lengths = document["names"], document["lengths"]
-        parts, by_name = document["name_parts"], document["by_name"]
+        parts, by_name, reach = document["name_parts"], document["by_name"], document["reach"]
         # The words only skills' bodies have come after " |", and are looked up in that text as is.
         words, _, rest = postings.partition(" |") if bodies is None else (postings, "", bodies)
         items = words.split(" ") if words else []
@@ -1135,16 +1161,20 @@ class RoutingIndex:
             # One pass over every list, not a generator per list: a few hundred of them.
             and all(isinstance(v, list) for v in (*parts.values(), *by_name.values()))
             and all(isinstance(n, str) for v in (*parts.values(), *by_name.values()) for n in v)
+            and isinstance(reach, dict)
+            and all(type(x) is float and 0 < x < 1 for x in reach.values())
         ):
             return None
         index = cls.__new__(cls)
         index.cards = {}
         pairs = iter(items)
         encoded = _Postings(dict(zip(pairs, pairs, strict=True)), rest)
-        index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name)
+        index._setup(names, lengths, encoded, {k: tuple(v) for k, v in parts.items()}, by_name, reach=reach)
         return index
 
-    def _build(self, pairs: Iterable[tuple[str, dict[str, float]]]) -> None:
+    def _build(self, pairs: Iterable[tuple[str, dict[str, float]]], reach: dict[str, float]) -> None:
+        """The index over `pairs` (each skill's name and weighted words); `reach`: the share each
+        skill past VOCABULARY keeps of every match."""
         names: list[str] = []
         seen: set[str] = set()
         lengths: list[float] = []
@@ -1186,7 +1216,7 @@ class RoutingIndex:
             else:
                 only.append(f"{term} {text}")
         encoded = _Postings(words, f" {' '.join(only)} " if only else "")
-        self._setup(names, lengths, encoded, name_parts, by_name)
+        self._setup(names, lengths, encoded, name_parts, by_name, reach=reach)
 
     def _setup(
         self,
@@ -1195,8 +1225,12 @@ class RoutingIndex:
         encoded: _Postings,
         name_parts: dict[str, tuple[str, ...]],
         by_name: dict[str, list[str]],
+        *,
+        reach: dict[str, float],
     ) -> None:
         self.names = names
+        # The skills whose own fields claim more than VOCABULARY words: the share of a match each keeps.
+        self.reach = reach
         self.size = len(names)
         avg = (sum(lengths) / (self.size or 1)) or 1.0
         self._lengths = lengths
@@ -1430,8 +1464,11 @@ class RoutingIndex:
             scores[name] += bonus
             named.add(name)
         ranked = []
-        for name, score in scores.items():
+        reach = self.reach
+        for name, matched_score in scores.items():
             coverage = min(1.0, covered.get(name, 0.0) / total) if total else 0.0
+            share = reach.get(name, 1.0)  # a skill that claims more words than VOCABULARY: each counts less
+            score, coverage = matched_score * share, coverage * share
             evidence = score * coverage**COVERAGE_POWER
             if matched.get(name, 0) <= 1 and name not in named:
                 evidence *= ONE_WORD
