@@ -139,7 +139,7 @@ RECORDER = textwrap.dedent(
     steps = {{
         "When to use": "When the tests need variables the environment does not set.",
         "Procedure": "1. Export the variables the tests read.\\n2. Run the test suite.",
-        "Pitfalls": "- A variable set in one shell is gone in the next.",
+        "Pitfalls": "- pytest fails when a variable set in one shell is gone in the next.",
         "Verification": "The declared check passes.",
     }}
     for title, text in steps.items():
