@@ -31,7 +31,7 @@ from edgar_min.layout import Layout  # noqa: E402
 from edgar_min.learning.evidence import collect, usefulness_order  # noqa: E402
 from edgar_min.learning.similarity import NearDuplicate, SimilarityIndex  # noqa: E402
 from edgar_min.learning.wordcache import SETTLE_NS  # noqa: E402
-from edgar_min.learning.writer import write_learned  # noqa: E402
+from edgar_min.learning.writer import Draft, Provenance, write_learned  # noqa: E402
 from edgar_min.skills.discovery import discover  # noqa: E402
 
 _WORDS = (
@@ -160,7 +160,8 @@ def bench_similarity(count: int) -> None:
         def writer_path() -> None:
             """`write_learned` of a near-duplicate: discovery, the owner rules, the check, the refusal."""
             try:
-                write_learned(layout, "copy-of-it", description, body(procedure), session="s", trigger="t")
+                draft = Draft("copy-of-it", description, body(procedure))
+                write_learned(layout, draft, Provenance("s", ("long",)))
             except NearDuplicate as exc:
                 if exc.existing != planted:
                     raise SystemExit("the writer named the wrong skill") from None

@@ -38,7 +38,7 @@ from edgar_min.learning.drafts import parse_reply  # noqa: E402
 from edgar_min.learning.outline import Outline  # noqa: E402
 from edgar_min.learning.turn import parse_turn  # noqa: E402
 from edgar_min.learning.walls import Source, content_problems  # noqa: E402
-from edgar_min.learning.writer import write_learned  # noqa: E402
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned  # noqa: E402
 
 CORPUS = REPO / "tests" / "fixtures" / "replies"
 
@@ -126,8 +126,8 @@ def corpus() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 draft = parse_reply(path.read_text(encoding="utf-8"))
-                write_learned(Layout(Path(tmp), Path(tmp) / "h"), draft.name, draft.description, draft.body,
-                              session="s", trigger="long", source=Source(prompt=_prompt(path)))  # fmt: skip
+                write_learned(Layout(Path(tmp), Path(tmp) / "h"), draft, Provenance("s", ("long",)),
+                              source=Source(prompt=_prompt(path)))  # fmt: skip
                 accepted += 1
             except EdgarError as exc:
                 print(f"  not accepted: {path.name}: {exc.message[:160]}")
@@ -136,8 +136,8 @@ def corpus() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             try:
                 draft = parse_reply(path.read_text(encoding="utf-8"))
-                write_learned(Layout(Path(tmp), Path(tmp) / "h"), draft.name, draft.description, draft.body,
-                              session="s", trigger="long", source=Source(prompt=_prompt(path)))  # fmt: skip
+                write_learned(Layout(Path(tmp), Path(tmp) / "h"), draft, Provenance("s", ("long",)),
+                              source=Source(prompt=_prompt(path)))  # fmt: skip
                 print(f"  not refused: {path.name}")
             except EdgarError:
                 refused += 1
@@ -170,7 +170,7 @@ def walls_cost(n: int) -> None:
     start = time.perf_counter()
     for i in range(n):
         draft, source = drafts[i % len(drafts)]
-        content_problems(draft.name, draft.description, draft.body, source)
+        content_problems(draft, source)
     walls = (time.perf_counter() - start) / n
     timings: dict[bool, list[float]] = {True: [], False: []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,8 +182,8 @@ def walls_cost(n: int) -> None:
                 tag = "".join(chr(97 + int(d)) for d in str(i))
                 name = f"{draft.name[:40]}-{tag}-{'walled' if with_walls else 'plain'}"
                 start = time.perf_counter()
-                write_learned(layout, name, draft.description, draft.body, session="s", trigger="long",
-                              patch=True, source=source if with_walls else None)  # fmt: skip
+                write_learned(layout, Draft(name, draft.description, draft.body), Provenance("s", ("long",)),
+                              Target(patch=True), source=source if with_walls else None)  # fmt: skip
                 timings[with_walls].append(time.perf_counter() - start)
     plain, walled = statistics.median(timings[False]), statistics.median(timings[True])
     print(f"content walls alone: {walls * 1000:.3f} ms per draft (median writer path "
@@ -213,7 +213,7 @@ def real_skills(folder: Path, limit: int) -> None:
             continue
         read += 1
         start = time.perf_counter()
-        found = content_problems(name, description, skill.body, Source())
+        found = content_problems(Draft(name, description, skill.body), Source())
         seconds += time.perf_counter() - start
         clean += not found
         for problem in found:

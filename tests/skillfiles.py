@@ -32,3 +32,42 @@ def write_skill(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n{body}")
     return path
+
+
+# A valid body whose Procedure shows a README snippet: a four-backtick fence holding three-backtick
+# blocks, with a line between them that repeats (as code does). The shorter runs are code.
+NESTED_FENCE_BODY = """\
+## When to use
+
+When a project's README must show how to run each of its checks.
+
+## Procedure
+
+1. Add a usage block to the README, one fenced command per check:
+
+````markdown
+```sh
+make lint
+```
+Expect the command to exit with status zero.
+```sh
+make test
+```
+**Verification**
+Expect the command to exit with status zero.
+```sh
+make build
+```
+Expect the command to exit with status zero.
+````
+
+2. Keep the commands in the order the CI runs them.
+
+## Pitfalls
+
+- A command the CI no longer runs misleads a new contributor.
+
+## Verification
+
+Run each command from the README in a fresh clone and see it pass.
+"""

@@ -24,7 +24,7 @@ from edgar_min.errors import Refused
 from edgar_min.layout import Layout
 from edgar_min.learning.ledger import read_ledger
 from edgar_min.learning.lifecycle import forget
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 RECOVERED = {
     "prompt": "bump the httpx pin",
@@ -223,7 +223,9 @@ def test_write_learned_does_not_resolve_a_linked_base(root, outside):
     link(layout.learned, outside)
     before = tree_snapshot(outside)
     with pytest.raises(Refused, match=r"\.edgar/skills/learned is a symbolic link"):
-        write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
+        write_learned(
+            layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("learned")
+        )
     assert tree_snapshot(outside) == before
     assert not Path(layout.ledger).exists()
 
@@ -235,7 +237,9 @@ def test_no_skill_file_is_written_without_its_ledger_row(root, place):
         root / ".edgar" / place
     ).mkdir()
     with pytest.raises(Refused, match=rf"\.edgar/{place}"):
-        write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="proposal")
+        write_learned(
+            layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("proposal")
+        )
     assert not (Path(layout.proposals) / "pin-bump").exists()
 
 
@@ -245,7 +249,9 @@ def test_a_learned_folder_that_is_a_file_is_a_sentence_and_nothing_is_written(ed
     before = tree_snapshot(root)
     layout = Layout(root, root / "home")
     with pytest.raises(Refused, match=r"\.edgar/skills/learned is a file where edgar keeps a folder"):
-        write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
+        write_learned(
+            layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("learned")
+        )
     assert tree_snapshot(root) == before
     result = edgar("--root", str(root), "--set", "skills.synthesis=auto", "learn", turn_file(root))
     assert "internal error" not in result.err + result.out
@@ -265,7 +271,9 @@ def test_accept_through_a_linked_proposals_folder_deletes_nothing(edgar, root, o
 
 def test_accept_removes_a_link_inside_a_proposal_without_following_it(edgar, root, outside):
     layout = Layout(root, root / "home")
-    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="proposal")
+    write_learned(
+        layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("proposal")
+    )
     link(Path(layout.proposals) / "pin-bump" / "scripts", outside / "deploy")
     result = edgar("--root", str(root), "skills", "accept", "pin-bump")
     assert result.code == 0, result
@@ -342,7 +350,9 @@ def test_a_log_linked_to_a_persons_file_gets_no_line(edgar, root, outside, log, 
 
 def test_a_linked_history_folder_gets_no_note(edgar, root, outside):
     layout = Layout(root, root / "home")
-    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
+    write_learned(
+        layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("learned")
+    )
     link(layout.history, outside)
     before = tree_snapshot(outside)
     bad = {**RECOVERED, "verification": "failed", "skills": ["pin-bump"]}
@@ -353,7 +363,9 @@ def test_a_linked_history_folder_gets_no_note(edgar, root, outside):
 
 def test_a_linked_archive_is_refused_when_forgetting(edgar, root, outside):
     layout = Layout(root, root / "home")
-    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
+    write_learned(
+        layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("learned")
+    )
     link(layout.archive, outside)
     result = edgar("--root", str(root), "skills", "forget", "pin-bump")
     assert result.code == 1
@@ -443,7 +455,9 @@ def test_a_cloned_repository_that_links_proposals_to_a_persons_skills_cannot_del
 
 def test_restore_refuses_a_kept_version_that_is_a_link(edgar, root, outside):
     layout = Layout(root, root / "home")
-    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s", trigger="long", to="learned")
+    write_learned(
+        layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s", ("long",)), Target("learned")
+    )
     (row,) = read_ledger(layout).rows
     kept = Path(layout.versions) / row.after
     kept.unlink()

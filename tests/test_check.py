@@ -12,7 +12,7 @@ from transcripts import config_toml, toml_list
 
 from edgar_min.config import CheckConfig
 from edgar_min.errors import ConfigError
-from edgar_min.learning.check import describe_check, run_check
+from edgar_min.learning.check import check_program, describe_check, run_check
 
 PY = sys.executable
 
@@ -100,3 +100,19 @@ def test_learn_check_with_a_missing_program_exits_2_and_stores_nothing(tmp_path,
     assert result.code == 2
     assert "the declared check cannot run: 'no-such-check-program-x1' was not found" in result.err
     assert tree_snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        (("pytest", "-q"), "pytest"),
+        (("/usr/bin/make", "test"), "make"),
+        (("python3", "-m", "pytest", "-q"), "pytest"),
+        (("python3.12", "-m", "unittest"), "unittest"),
+        (("python", "tests/run.py"), "python"),
+        (("npm", "test"), "npm"),
+        ((), ""),
+    ],
+)
+def test_the_checks_program_is_the_name_a_skill_can_say(command, program):
+    assert check_program(command) == program

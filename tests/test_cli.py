@@ -11,7 +11,7 @@ from conftest import tree_snapshot
 from skillfiles import BODY, write_skill
 
 from edgar_min.layout import Layout
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "turn.json"
 RECOVERED = {
@@ -209,7 +209,9 @@ def test_show_proposal_of_a_name_with_none_waiting_is_exit_1(edgar, root):
 def test_list_show_validate_forget_round_trip(edgar, root):
     layout = Layout(root, Path("/nonexistent-home"))
     write_skill(layout.skills, "mine", "My own skill.")
-    write_learned(layout, "pin-bump", "Bump a pin.", BODY, session="s-1", trigger="long", to="learned")
+    write_learned(
+        layout, Draft("pin-bump", "Bump a pin.", BODY), Provenance("s-1", ("long",)), Target("learned")
+    )
     listed = edgar("--root", str(root), "--json", "skills", "list").json()
     assert [(e["name"], e["origin"]) for e in listed] == [("mine", "hand"), ("pin-bump", "learned")]
     assert "provenance" not in listed[0]

@@ -155,6 +155,27 @@ def test_the_session_hook_prints_the_budgeted_index(project, edgar, monkeypatch)
     assert len(context) <= 4000
 
 
+def test_the_session_hook_discovers_the_skills_once_for_the_order_and_the_listing(
+    project, edgar, monkeypatch
+):
+    from edgar_min.learning import evidence
+    from edgar_min.skills import discovery, listing
+
+    calls = []
+    real = discovery.discover
+
+    def counted(*args, **kw):
+        calls.append(args)
+        return real(*args, **kw)
+
+    for module in (discovery, listing, evidence):
+        monkeypatch.setattr(module, "discover", counted)
+    stdin_bytes(monkeypatch, json.dumps({"session_id": SESSION, "source": "startup"}).encode())
+    result = edgar("--root", str(project), "hook", "session-start")
+    assert "- slack-gif-creator: Knowledge and utilities" in result.out
+    assert len(calls) == 1
+
+
 def test_a_broken_config_is_a_logged_problem_not_a_failure(project, edgar, monkeypatch):
     config_toml(project, "[suggest\n")
     result = prompt_hook(edgar, monkeypatch, project)

@@ -102,9 +102,11 @@ def test_a_folder_named_learned_elsewhere_is_reported(layout):
 def _learn(layout, name):
     from skillfiles import BODY
 
-    from edgar_min.learning.writer import write_learned
+    from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
-    return write_learned(layout, name, "Deploy the app.", BODY, session="s-1", trigger="long", to="learned")
+    return write_learned(
+        layout, Draft(name, "Deploy the app.", BODY), Provenance("s-1", ("long",)), Target("learned")
+    )
 
 
 def test_a_skill_whose_name_differs_from_its_folder_lists_by_folder_and_owns_both(layout, edgar):

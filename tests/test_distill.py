@@ -211,7 +211,7 @@ def test_a_hand_authored_skill_patch_is_always_a_proposal(project):
     config = load_config(layout, {}, ["skills.synthesis=auto"])
     outcome = distill(layout, config, "deploy", verified=True)
     assert outcome.outcome == "proposed"
-    assert "a patch to a hand-authored skill is always a proposal" in outcome.message
+    assert "not learned: refused deploy: a hand-authored skill of that name exists at" in outcome.message
     assert path.read_bytes() == before
     assert not (root / ".edgar" / "skills" / "learned" / "deploy").exists()
     assert (root / ".edgar" / "proposals" / "deploy" / "SKILL.md").is_file()
@@ -431,8 +431,8 @@ def test_a_passing_turn_with_a_correction_and_many_errors_proposes_its_distill_i
     before = path.read_text()
     add_history(root, "pin-bump", "the declared check failed", "the declared check failed")
     (model / "reply.txt").write_text(GOOD_PATCH)
-    program = "pytest tests/test_dependency_pins_and_lock_files.py"
-    errors = [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": program}] * 30
+    # Enough failures that the history line is cut (observations.NOTE_MAX).
+    errors = [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}] * 40
     turn = {
         "prompt": "bump the httpx pin",
         "skills": ["pin-bump"],

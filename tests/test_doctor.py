@@ -306,10 +306,10 @@ def slow_write(fd, data):
 atomic.os.write = slow_write
 from pathlib import Path
 from edgar_min.layout import Layout
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, write_learned
 body = open({body!r}).read()
-write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), "pin-bump", "Bump a pin.", body,
-              session="s-1", trigger="long", to="proposal")
+write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), Draft("pin-bump", "Bump a pin.", body),
+              Provenance("s-1", ("long",)))
 """
 
 

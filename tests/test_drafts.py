@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from skillfiles import BODY
+from skillfiles import BODY, NESTED_FENCE_BODY
 
 from edgar_min.errors import Refused
 from edgar_min.layout import Layout
@@ -22,8 +22,8 @@ from edgar_min.learning.drafts import (
     render_sections,
     skill_schema,
 )
-from edgar_min.learning.walls import Source
-from edgar_min.learning.writer import MAX_BODY_CHARS, write_learned
+from edgar_min.learning.walls import NAME_WORDS, Source, content_problems
+from edgar_min.learning.writer import MAX_BODY_CHARS, Draft, Provenance, write_learned
 from edgar_min.skills.names import NAME_MAX, name_problem
 from edgar_min.skills.sections import BODY_SECTIONS, shape_problems
 from edgar_min.skills.validation import DESCRIPTION_MAX, validate_file
@@ -52,9 +52,7 @@ REFUSED_WITH = {
 def write(tmp_path, draft, source=None):
     layout = Layout(tmp_path / "proj", tmp_path / "home")
     source = Source(prompt=PROMPT) if source is None else source
-    return write_learned(
-        layout, draft.name, draft.description, draft.body, session="s-1", trigger="long", source=source
-    )
+    return write_learned(layout, draft, Provenance("s-1", ("long",)), source=source)
 
 
 def test_every_refused_reply_has_its_sentence():
@@ -82,6 +80,14 @@ def test_a_fence_inside_a_section_is_kept_whole():
     draft = parse_reply((REPLIES / "accepted" / "markdown-fence.txt").read_text())
     assert "```bash\nmytool export --dry-run\n```" in draft.body
     assert draft.body.rstrip().endswith("see nothing change.")
+
+
+def test_a_longer_fence_is_read_whole_and_the_writer_takes_the_body(tmp_path):
+    reply = f"name: readme-check-commands\ndescription: Show each check in the README.\n\n{NESTED_FENCE_BODY}"
+    draft = parse_reply(reply)
+    assert draft.body == NESTED_FENCE_BODY  # `**Verification**` inside the fence is not made a heading
+    path = write(tmp_path, draft, Source(prompt="document how to run the checks"))
+    assert Path(path).read_text(encoding="utf-8").endswith(NESTED_FENCE_BODY)
 
 
 def test_json_sections_given_as_lists_become_steps_and_bullets():
@@ -174,18 +180,28 @@ def test_the_schema_is_built_from_the_writers_limits_and_fits_the_token_budget()
     assert "name" not in patch_schema(1024).schema["properties"]
 
 
-def test_the_name_pattern_takes_exactly_the_names_the_name_rule_takes():
+def test_the_name_pattern_takes_exactly_the_names_the_name_rules_take():
     import re
 
     pattern = re.compile(skill_schema(1024).schema["properties"]["name"]["pattern"])
-    for name in ["pin-bump", "a", "x" * 12 + "-" + "y" * 12, "oauth2-token-refresh-on-expiry"]:
+    for name in ["pin-bump", "x" * 12 + "-" + "y" * 12, "oauth2-token-refresh-expiry"]:
         assert pattern.fullmatch(name)
         assert name_problem(name) is None
-    for name in ["-pin", "pin-", "pin--bump", "Pin", "pin_bump", "x" * 13 + "-" * 0 + "a" * 60]:
+        assert content_problems(Draft(name, "Bump a pin.", BODY), Source()) == []
+    for name in [
+        "a",
+        "pin-bump-on-every-release",
+        "-pin",
+        "pin-",
+        "pin--bump",
+        "Pin",
+        "pin_bump",
+        "x" * 13 + "-a",
+    ]:
         assert not pattern.fullmatch(name)
-    longest = "-".join(["a" * 12] * 5)
+    longest = "-".join(["a" * 12] * NAME_WORDS[1])
     assert pattern.fullmatch(longest)
-    assert len(longest) == NAME_MAX
+    assert len(longest) <= NAME_MAX
 
 
 def test_the_briefs_state_the_walls_rules():

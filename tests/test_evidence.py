@@ -14,7 +14,7 @@ from edgar_min.layout import Layout
 from edgar_min.learning.evidence import collect, lifecycle_findings, usefulness_order
 from edgar_min.learning.store import ExperienceStore, scan
 from edgar_min.learning.turn import parse_turn
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 DAY = 86_400.0
 T0 = 1_790_000_000.0  # 2026-09-21
@@ -45,10 +45,8 @@ def learned(layout, name, created="2026-09-21T00:00:00Z"):
     """A learned skill whose words share nothing with another's (so no near-duplicate refusal)."""
     words = " ".join(hashlib.sha256(f"{name}{i}".encode()).hexdigest()[:8] for i in range(8))
     procedure = BODY.replace("1. Change the pin.", f"1. {words}.")
-    return write_learned(
-        layout, name, f"Handles {name}.", procedure,
-        session="s-0", trigger="long", to="learned", created=created,
-    )  # fmt: skip
+    how = Provenance("s-0", ("long",), created=created)
+    return write_learned(layout, Draft(name, f"Handles {name}.", procedure), how, Target("learned"))
 
 
 def test_counts_verdicts_and_says_plainly_when_there_are_too_few_turns(layout):

@@ -10,7 +10,7 @@ import pytest
 
 from edgar_min.errors import BadInput
 from edgar_min.layout import Layout
-from edgar_min.learning.redact import MARK
+from edgar_min.redact import MARK
 from edgar_min.skills import examples as examples_module
 from edgar_min.skills.examples import (
     NONE,

@@ -15,6 +15,7 @@ from edgar_min.controller.gate import Gate, route
 from edgar_min.errors import ModelError
 from edgar_min.layout import Layout
 from edgar_min.learning.turn import parse_turn
+from edgar_min.learning.writer import Draft, Provenance
 
 RECOVERED = {
     "prompt": "bump the httpx pin",
@@ -42,7 +43,11 @@ class Recorder:
         return self.reply
 
 
-REPLY = f"name: pin-bump\ndescription: Bump a pin and refresh the lock.\n\n{BODY}"
+# Its Pitfalls names the failure the turn records (pytest), as the brief asks.
+PITFALLS = "- pytest fails until the lock file is refreshed."
+REPLY = "name: pin-bump\ndescription: Bump a pin and refresh the lock.\n\n" + BODY.replace(
+    "- The tests fail until the lock file is refreshed.", PITFALLS
+)
 
 
 @pytest.fixture
@@ -231,22 +236,18 @@ def test_a_new_proposal_says_when_it_replaces_one_that_was_waiting(layout):
 
 
 @pytest.mark.parametrize(
-    ("mode", "verified", "fired", "patch", "hand", "flagged"),
+    ("mode", "verified", "fired", "flagged"),
     list(
         itertools.product(
             ("off", "propose", "auto"),
             (False, True),
             (("recovered",), ("correction",), ("distill", "correction"), ()),
             (False, True),
-            (False, True),
-            (False, True),
         )
     ),
 )
-def test_route_learns_only_a_verified_uncorrected_unflagged_auto_body_that_is_not_a_patch_to_a_persons_skill(
-    mode, verified, fired, patch, hand, flagged
-):
-    place, reason = route(mode, verified=verified, fired=fired, patch=patch, hand=hand, flagged=flagged)
+def test_route_learns_only_a_verified_uncorrected_unflagged_auto_body(mode, verified, fired, flagged):
+    place, reason = route(mode, verified=verified, fired=fired, flagged=flagged)
     corrected = "correction" in fired
     if mode == "off":
         assert (place, reason) == ("nowhere", "skills.synthesis is 'off'")
@@ -258,15 +259,13 @@ def test_route_learns_only_a_verified_uncorrected_unflagged_auto_body_that_is_no
         assert (place, reason) == ("proposal", "the declared check did not pass")
     elif corrected:
         assert (place, reason) == ("proposal", "a correction can only ever propose")
-    elif patch and hand:
-        assert (place, reason) == ("proposal", "a patch to a hand-authored skill is always a proposal")
     else:
         assert (place, reason) == ("learned", "")
 
 
 def test_apply_in_off_writes_nothing(layout):
     g, _provider = gate(layout, mode="off")
-    outcome = g.apply("pin-bump", "Bump a pin.", BODY, session="s-1", trigger="long", verified=True)
+    outcome = g.apply(Draft("pin-bump", "Bump a pin.", BODY), Provenance("s-1", ("long",)), verified=True)
     assert outcome.outcome == "off"
     assert not Path(layout.proposals).exists()
     assert not Path(layout.learned).exists()
@@ -282,3 +281,55 @@ def test_a_refused_name_holding_a_secret_is_logged_and_shown_redacted(layout, na
     assert "[REDACTED]" in logged
     for text in (outcome.message, logged):
         assert "Hunter2Horse" not in text
+
+
+def package_sources() -> dict[str, str]:
+    package = Path(__file__).resolve().parents[1] / "edgar_min"
+    return {str(p.relative_to(package)): p.read_text(encoding="utf-8") for p in sorted(package.rglob("*.py"))}
+
+
+def test_route_alone_answers_whether_synthesis_is_off():
+    import re
+
+    asked = {
+        where: len(re.findall(r'[=!]= "off"', text))
+        for where, text in package_sources().items()
+        if re.search(r'[=!]= "off"', text)
+    }
+    assert asked == {"controller/gate.py": 1}
+    assert 'if mode == "off":\n        return "nowhere", OFF' in package_sources()["controller/gate.py"]
+
+
+def test_what_fired_is_made_text_and_read_back_only_by_the_triggers_module():
+    import re
+
+    joined = {
+        where
+        for where, text in package_sources().items()
+        if re.search(r'","\.join\((?:fired|triggers|self\.triggers)\)|trigger\.split\(', text)
+    }
+    assert joined == {"learning/triggers.py"}
+
+
+def test_the_declared_checks_program_reaches_the_outline_and_verification_must_name_it(layout):
+    from edgar_min.config import CheckConfig
+
+    checked = Config(
+        skills=SkillsConfig(synthesis="propose"), check=CheckConfig(("python3", "-m", "pytest"), 60)
+    )
+    provider = Recorder(REPLY)
+    outcome = Gate(layout, checked, provider).learn(parse_turn(RECOVERED), "s-1")
+    assert "declared check: passed (pytest)\n" in provider.prompts[0][1]
+    assert (outcome.outcome, outcome.message) == (
+        "refused",
+        "refused pin-bump: Verification does not name the project's declared check ('pytest'); say to run it",
+    )
+    provider.reply = REPLY.replace("Run the project's declared check", "Run the declared check (pytest)")
+    assert Gate(layout, checked, provider).learn(parse_turn(RECOVERED), "s-2").outcome == "proposed"
+
+
+def test_a_reply_whose_pitfalls_skip_the_recorded_failure_is_refused(layout):
+    g, _ = gate(layout, reply=REPLY.replace(PITFALLS, "- The lock file goes stale."))
+    outcome = g.learn(parse_turn(RECOVERED), "s-1")
+    assert outcome.outcome == "refused"
+    assert "Pitfalls does not name the failure the outline records ('pytest')" in outcome.message

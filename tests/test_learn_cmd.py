@@ -138,3 +138,24 @@ def test_learn_from_a_log_counts_the_skill_the_prompt_hook_handed_over_in_its_se
     assert result.code == 0, result
     stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
     assert stats["loaded"] == 1  # this session's turn, not the one learned under another session
+
+
+def test_the_offline_writer_names_the_failure_and_the_declared_check_it_was_shown(tmp_path, edgar):
+    import sys
+
+    from transcripts import config_toml, toml_list
+
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list([sys.executable, '-m', 'pytest'])}\n", trusted=True)
+    turn = {
+        "prompt": "deploy",
+        "tools": ["shell", "shell"],
+        "errors": [{"tool": "shell", "kind": "timeout"}],
+        "verification": "passed",
+    }
+    (tmp_path / "turn.json").write_text(json.dumps(turn))
+    result = edgar("--root", str(tmp_path), "--json", "learn", str(tmp_path / "turn.json"))
+    assert (result.code, result.json()["outcome"]) == (0, "proposed"), result.out
+    text = (tmp_path / result.json()["path"]).read_text()
+    assert "name: deploy-routine\n" in text
+    assert "- shell timeout: this failed along the way" in text
+    assert "Run the project's declared check (pytest) and see it pass" in text

@@ -15,7 +15,7 @@ from edgar_min.errors import NotFound, Refused
 from edgar_min.layout import Layout
 from edgar_min.learning.ledger import read_ledger, sha256_text, version_text
 from edgar_min.learning.lifecycle import accept, forget, reject, restore
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 NAME = "pin-bump-with-lockfile"
 
@@ -27,12 +27,16 @@ def layout(tmp_path):
     return Layout(root, tmp_path / "home")
 
 
-def write(layout, body=BODY, **kw):
-    kw.setdefault("to", "learned")
-    return Path(write_learned(
-        layout, kw.pop("name", NAME), kw.pop("description", "Bump a pin and refresh the lock file."), body,
-        session="s-1", trigger="recovered", **kw,
-    ))  # fmt: skip
+def write(
+    layout,
+    body=BODY,
+    to="learned",
+    patch=False,
+    name=NAME,
+    description="Bump a pin and refresh the lock file.",
+):
+    draft = Draft(name, description, body)
+    return Path(write_learned(layout, draft, Provenance("s-1", ("recovered",)), Target(to, patch)))
 
 
 def test_a_write_and_a_patch_each_append_a_row_and_keep_both_texts(layout):
@@ -171,9 +175,9 @@ def test_rows_are_single_json_lines(layout):
 def test_the_gate_and_distill_are_named_as_actors(layout):
     config = load_config(layout, overrides=["skills.synthesis=auto"])
     gate = Gate(layout, config)
-    gate.apply(NAME, "Bump a pin.", BODY, session="s-1", trigger="long", verified=True)
-    gate.apply(NAME, "Bump a pin.", BODY + "\nBetter.\n", session="s-2", trigger="distill",
-               verified=True, patch=True, actor="distill")  # fmt: skip
+    gate.apply(Draft(NAME, "Bump a pin.", BODY), Provenance("s-1", ("long",)), verified=True)
+    better = Draft(NAME, "Bump a pin.", BODY + "\nBetter.\n")
+    gate.apply(better, Provenance("s-2", ("distill",), actor="distill"), verified=True, patch=True)
     rows = read_ledger(layout).rows
     assert [(r.actor, r.action, r.place) for r in rows] == [
         ("gate", "write", "learned"),

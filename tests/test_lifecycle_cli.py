@@ -15,7 +15,7 @@ from edgar_min.layout import Layout
 from edgar_min.learning.ledger import read_ledger
 from edgar_min.learning.store import ExperienceStore
 from edgar_min.learning.turn import parse_turn
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 T0 = 1_790_000_000.0
 
@@ -28,10 +28,9 @@ def layout(tmp_path):
 def learned(layout, name, extra=""):
     words = " ".join(hashlib.sha256(f"{name}{i}".encode()).hexdigest()[:8] for i in range(8))
     body = BODY.replace("1. Change the pin.", f"1. {words}.{extra}")
-    return Path(write_learned(
-        layout, name, f"Handles {name}.", body, session="s-0", trigger="long", to="learned",
-        created="2026-09-21T00:00:00Z", patch=(Path(layout.learned) / name).exists(),
-    ))  # fmt: skip
+    how = Provenance("s-0", ("long",), created="2026-09-21T00:00:00Z")
+    target = Target("learned", patch=(Path(layout.learned) / name).exists())
+    return Path(write_learned(layout, Draft(name, f"Handles {name}.", body), how, target))
 
 
 def record(layout, n, verdict, skills=(), start=T0):
@@ -181,10 +180,8 @@ def test_the_gate_turns_a_near_duplicate_into_a_patch_proposal_for_the_existing_
         layout.skills, "pin-bump-with-lockfile", "Bump a dependency pin and refresh the lock file.", BODY
     )
     gate = Gate(layout, load_config(layout, overrides=["skills.synthesis=auto"]))
-    outcome = gate.apply(
-        "bump-pin-with-lockfile", "Bump a dependency pin and refresh the lock file.", BODY,
-        session="s-1", trigger="long", verified=True,
-    )  # fmt: skip
+    draft = Draft("bump-pin-with-lockfile", "Bump a dependency pin and refresh the lock file.", BODY)
+    outcome = gate.apply(draft, Provenance("s-1", ("long",)), verified=True)
     assert outcome.outcome == "proposed"
     assert outcome.message.startswith("proposed a patch to pin-bump-with-lockfile: .edgar/proposals/")
     assert "bump-pin-with-lockfile is a near-duplicate of it" in outcome.message

@@ -294,12 +294,14 @@ def test_a_text_retry_that_fails_too_is_not_remembered_as_text_only():
 def test_distill_asks_for_the_patch_under_its_schema_and_keeps_the_name(edgar, tmp_path, server):
     from edgar_min.layout import Layout
     from edgar_min.learning.drafts import PATCH_BRIEF_JSON, patch_schema
-    from edgar_min.learning.writer import write_learned
+    from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
     root = tmp_path / "proj"
     layout = Layout(root, tmp_path / "home")
     body = "\n".join(f"## {t}\n\n{SKILL[f]}\n" for t, f in SECTION_FIELDS.items())
-    write_learned(layout, "pin-bump", "Bump a pin.", body, session="s", trigger="long", to="learned")
+    write_learned(
+        layout, Draft("pin-bump", "Bump a pin.", body), Provenance("s", ("long",)), Target("learned")
+    )
     history = Path(layout.history) / "pin-bump.md"
     history.parent.mkdir(parents=True, exist_ok=True)
     history.write_text("- the declared check failed; failures: shell nonzero_exit exit 1 (pytest)\n")

@@ -17,7 +17,7 @@ from edgar_min.controller.gate import Gate
 from edgar_min.errors import BadInput, Refused
 from edgar_min.layout import Layout
 from edgar_min.learning.turn import ERROR_KINDS, parse_turn
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 CANARY = "ZQXJ-CANARY"
 text = st.text(min_size=1, max_size=80)
@@ -100,7 +100,9 @@ def test_no_name_writes_outside_learned_or_proposals(name, to):
         root.mkdir()
         layout = Layout(root, base / "home")
         try:
-            path = write_learned(layout, name, "A description.", BODY, session="s", trigger="long", to=to)
+            path = write_learned(
+                layout, Draft(name, "A description.", BODY), Provenance("s", ("long",)), Target(to)
+            )
         except Refused:
             path = None
         files = [p for p in base.rglob("*") if p.is_file()]

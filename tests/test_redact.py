@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edgar_min.learning.redact import MARK, redact
+from edgar_min.redact import MARK, redact
 
 REPO = str(Path(__file__).resolve().parents[1])
 
@@ -139,7 +139,7 @@ RECORDER = textwrap.dedent(
     steps = {{
         "When to use": "When the tests need variables the environment does not set.",
         "Procedure": "1. Export the variables the tests read.\\n2. Run the test suite.",
-        "Pitfalls": "- A variable set in one shell is gone in the next.",
+        "Pitfalls": "- pytest fails when a variable set in one shell is gone in the next.",
         "Verification": "The declared check passes.",
     }}
     for title, text in steps.items():
@@ -226,7 +226,7 @@ def _every_rule(text):
     """Redaction with no rule passed over: what `redact` must equal."""
     import re
 
-    from edgar_min.learning.redact import _RULES, without_controls
+    from edgar_min.redact import _RULES, without_controls
 
     text = without_controls(text)
     for pattern, replacement, *_screened in _RULES:
@@ -303,7 +303,7 @@ def test_a_prompt_with_no_secret_shape_compiles_no_pattern():
     script = textwrap.dedent(
         """
         import sys
-        from edgar_min.learning.redact import redact
+        from edgar_min.redact import redact
         assert redact("list the files in src and fix the failing test") == (
             "list the files in src and fix the failing test"
         )

@@ -34,7 +34,7 @@ def test_a_kept_reply_is_redacted_bounded_and_read_back(layout):
         layout,
         reply=f"{KEY}\n" + "x" * (2 * REPLY_CHARS),
         sentence=f"refused: {KEY}",
-        trigger="long",
+        fired=("long",),
         session="s-1",
     )
     found = read_rejected(layout, ident)
@@ -48,7 +48,8 @@ def test_a_kept_reply_is_redacted_bounded_and_read_back(layout):
 def test_only_the_newest_are_kept(layout, monkeypatch):
     monkeypatch.setattr(rejected, "KEEP", 3)
     ids = [
-        keep(layout, reply=f"reply {i}", sentence="refused", trigger="long", session=str(i)) for i in range(5)
+        keep(layout, reply=f"reply {i}", sentence="refused", fired=("long",), session=str(i))
+        for i in range(5)
     ]
     kept = list_rejected(layout)
     assert len(kept) == 3
@@ -110,7 +111,7 @@ def test_a_reply_out_of_shape_is_kept_too(edgar, tmp_path):
 def test_a_terminal_sequence_in_a_reply_is_never_kept(edgar, tmp_path):
     layout = Layout(tmp_path, user_home())
     ident = keep(
-        layout, reply="\x1b[2Jgone\x1b]0;title\x07", sentence="refused \x9b2J", trigger="long", session=""
+        layout, reply="\x1b[2Jgone\x1b]0;title\x07", sentence="refused \x9b2J", fired=("long",), session=""
     )
     kept = "".join(p.read_text() for p in Path(layout.rejected).iterdir())
     assert "\\u001b" not in kept
@@ -153,12 +154,12 @@ def test_replies_dated_in_the_future_neither_count_nor_push_out_a_new_one(layout
     # A clock set back (or a copy from another machine) in the person's folder, and a checkout's.
     _dated(Path(layout.rejected), "29991231T235959000000", KEEP)
     _dated(tmp_path / ".edgar" / "rejected", "29991231T235959000000", KEEP)
-    ident = keep(layout, reply="refused now", sentence="refused", trigger="long", session="s")
+    ident = keep(layout, reply="refused now", sentence="refused", fired=("long",), session="s")
     assert read_rejected(layout, ident).reply == "refused now"
     assert len(list(Path(layout.rejected).glob("*.json"))) == KEEP + 1
     # Real replies still keep the newest KEEP of their own.
     for n in range(KEEP):
-        keep(layout, reply=f"reply {n}", sentence="refused", trigger="long", session="s")
+        keep(layout, reply=f"reply {n}", sentence="refused", fired=("long",), session="s")
     dated = [r for r in list_rejected(layout) if not r.id.startswith("2999")]
     assert len(dated) == KEEP
     assert "refused now" not in {r.reply for r in dated}

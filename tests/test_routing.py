@@ -518,6 +518,15 @@ def test_the_routing_engine_says_none_for_a_message_taught_as_none(index):
     assert decide(RoutingEngine(taught)) == "none"
 
 
+def test_the_ranking_alone_says_whether_a_message_was_taught_as_needing_no_skill(index):
+    taught = learned({"none": [THANKS]})
+    ranking = taught.rank(THANKS_AGAIN)
+    assert ranking.taught_none
+    assert RoutingEngine(taught).taught_none(THANKS_AGAIN)
+    assert not index.rank(THANKS_AGAIN).taught_none
+    assert not taught.rank("merge these three pdfs and rotate page 2").taught_none
+
+
 def test_the_none_card_is_no_skill_by_name_either():
     taught = learned({"none": ["none of that, never mind"]})
     assert "none" not in taught.by_name.get("none", [])
@@ -542,7 +551,7 @@ def test_a_card_named_none_is_no_skill_and_does_not_say_none():
 
 
 def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
-    from edgar_min.learning.redact import MARK
+    from edgar_min.redact import MARK
     from edgar_min.skills.routing import REDACTED, asked_terms
 
     assert REDACTED == MARK

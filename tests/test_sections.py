@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from skillfiles import BODY
+from skillfiles import BODY, NESTED_FENCE_BODY
 
 from edgar_min.learning.similarity import procedure_of
-from edgar_min.skills.sections import BODY_SECTIONS, headings, section, shape_problems
+from edgar_min.skills.sections import BODY_SECTIONS, fenced, headings, section, shape_problems
 
 
 def titles(body: str) -> tuple[str, ...]:
@@ -56,3 +56,16 @@ def test_the_near_duplicate_rule_reads_the_whole_procedure_past_a_fenced_heading
 
 def test_a_missing_section_is_none():
     assert section("## When to use\n\nx\n", "Procedure") is None
+
+
+def test_a_fence_closes_only_at_a_run_of_its_own_character_at_least_as_long():
+    lines = ["````md", "```sh", "make test", "```", "## Not a heading", "~~~~", "````", "after"]
+    assert fenced(lines) == [True] * 7 + [False]
+    assert fenced(["~~~", "```", "~~~", "text"]) == [True, True, True, False]
+    assert fenced(["```python", "never closed", "## Still code"]) == [True, True, True]
+
+
+def test_a_shorter_fence_inside_a_longer_one_is_code_for_every_reader():
+    assert shape_problems(NESTED_FENCE_BODY) == []
+    assert [title for title, _ in headings(NESTED_FENCE_BODY)] == list(BODY_SECTIONS)
+    assert "make build" in section(NESTED_FENCE_BODY, "Procedure")

@@ -17,7 +17,7 @@ from edgar_min.learning.similarity import (
     procedure_of,
     skill_words,
 )
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 
 def body(procedure: str, when: str = "When the task below comes up.") -> str:
@@ -412,7 +412,7 @@ def test_the_writer_refuses_a_near_duplicate_of_a_persons_skill_naming_it(layout
     a, b = DUPLICATES[0]
     write_skill(layout.skills, a[0], a[1], body(a[2]))
     with pytest.raises(NearDuplicate) as caught:
-        write_learned(layout, b[0], b[1], body(b[2]), session="s-1", trigger="long", to="proposal")
+        write_learned(layout, Draft(b[0], b[1], body(b[2])), Provenance("s-1", ("long",)), Target("proposal"))
     assert caught.value.existing == a[0]
     assert f"a near-duplicate of the existing skill {a[0]}" in caught.value.message
     assert not Path(layout.proposals).exists()
@@ -421,11 +421,16 @@ def test_the_writer_refuses_a_near_duplicate_of_a_persons_skill_naming_it(layout
 def test_the_writer_allows_a_distinct_skill_and_a_patch(layout):
     a, b = DISTINCT[0]
     write_skill(layout.skills, a[0], a[1], body(a[2]))
-    path = write_learned(layout, b[0], b[1], body(b[2]), session="s-1", trigger="long", to="learned")
+    path = write_learned(
+        layout, Draft(b[0], b[1], body(b[2])), Provenance("s-1", ("long",)), Target("learned")
+    )
     assert os.path.isfile(path)
     # A patch to the same learned skill is not a duplicate of itself.
     write_learned(
-        layout, b[0], b[1], body(b[2] + "\n5. Push."), session="s-2", trigger="long", to="learned", patch=True
+        layout,
+        Draft(b[0], b[1], body(b[2] + "\n5. Push.")),
+        Provenance("s-2", ("long",)),
+        Target("learned", patch=True),
     )
 
 

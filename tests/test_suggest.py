@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import tree_snapshot
@@ -328,6 +329,44 @@ def test_committed_routing_examples_change_no_routing_decision(project):
     committed.write_text("".join(json.dumps(row) + "\n" for row in forged))
     assert decisions() == before
     assert all("slack-gif-creator" not in names for names in before)
+
+
+def test_a_prompt_is_read_and_cut_once_redacted_before_the_cut():
+    from edgar_min.skills.routing import MAX_QUERY_CHARS
+    from edgar_min.skills.suggest import READ_CHARS, query_of
+
+    key = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
+    # A key across the cut leaves no part of itself; the text is one line, at most the cap.
+    text = "x " * ((MAX_QUERY_CHARS - 10) // 2) + f"token {key}\n\n" + "y " * 50_000
+    query = query_of(text)
+    assert len(query) <= MAX_QUERY_CHARS
+    assert "\n" not in query
+    assert "sk-live" not in query
+    assert "4f9a8b7c" not in query
+    # Past READ_CHARS nothing is read: a pasted log costs what its first READ_CHARS cost.
+    assert query_of(" " * READ_CHARS + "deploy the app") == ""
+
+
+def test_the_body_or_name_threshold_is_one_comparison_everywhere():
+    import re
+
+    from edgar_min.skills.suggest import named_note, named_only
+
+    assert (named_only(0.5, 0.5), named_only(0.49, 0.5)) == (False, True)
+    assert (named_note(0.5, 0.5), named_note(0.49, 0.5)) == (
+        "",
+        "  (named only: under suggest.body_probability 0.5)",
+    )
+    package = Path(__file__).resolve().parents[1] / "edgar_min"
+    compared = {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if re.search(
+            r"probability\s*<\s*(?:least|body_probability|config\.suggest\.body_probability)",
+            path.read_text(),
+        )
+    }
+    assert compared == {"skills/suggest.py"}
 
 
 def test_a_skill_that_lists_every_word_is_not_handed_over_for_prompts_it_has_nothing_to_do_with(tmp_path):

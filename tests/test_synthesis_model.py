@@ -18,7 +18,8 @@ CONTENT_SENTENCES = (
     "names a URL", "absolute or home path", "long hex or base64 id", "names a file or path the turn named",
     "copies a value from the request", "repeats", "almost no text", "only restate the request",
     "mostly echoes the outline", "starts with", "does not say the job", "holds a value", "may use only",
-    "near-duplicate", "is longer than",
+    "near-duplicate", "is longer than", "words joined by hyphens", "Pitfalls does not name the failure",
+    "Verification does not name the project's declared check",
 )  # fmt: skip
 
 TURNS = [

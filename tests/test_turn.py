@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edgar_min.errors import BadInput
-from edgar_min.learning.turn import ErrorRecord, Turn, parse_turn, redact, strip_program, turn_from_json
+from edgar_min.learning.turn import ErrorRecord, Turn, parse_turn, strip_program, turn_from_json
+from edgar_min.redact import redact
 
 GOOD = {
     "prompt": "bump the httpx pin",

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import pytest
-from skillfiles import BODY
+from pathlib import Path
 
-from edgar_min.learning.drafts import parse_reply
+import pytest
+from skillfiles import BODY, NESTED_FENCE_BODY
+
+from edgar_min.learning.drafts import BRIEF, BRIEF_JSON, parse_reply
 from edgar_min.learning.outline import Outline
-from edgar_min.learning.turn import parse_turn
-from edgar_min.learning.walls import Source, content_problems, generalize
+from edgar_min.learning.turn import ErrorRecord, parse_turn
+from edgar_min.learning.walls import RULES, Source, content_problems, generalize
+from edgar_min.learning.writer import Draft
 from edgar_min.models.offline import OfflineProvider
 
 GOOD = "Bump a dependency pin and refresh the lock file."
 
 
 def problems(body=BODY, name="pin-bump-with-lockfile", description=GOOD, **source):
-    return content_problems(name, description, body, Source(**source))
+    return content_problems(Draft(name, description, body), Source(**source))
 
 
 def with_step(text: str) -> str:
@@ -91,6 +94,13 @@ def test_degenerate_bodies_are_refused(body, words):
     assert any(words in p for p in found), found
 
 
+def test_lines_a_longer_fence_holds_are_code_not_repeated_prose():
+    # The repeated line sits between shorter fences inside a four-backtick one: it is code.
+    assert problems(NESTED_FENCE_BODY, name="readme-check-commands", prompt="document the checks") == []
+    unfenced = NESTED_FENCE_BODY.replace("````markdown\n", "").replace("````\n", "")
+    assert any("repeats a line or sentence" in p for p in problems(unfenced, name="readme-check-commands"))
+
+
 def test_rules_and_tables_are_not_loops():
     table = "| step | tool |\n|------|------|\n| one | shell |\n\n" + "-" * 60 + "\n"
     assert problems(BODY.replace("## Pitfalls\n", f"## Pitfalls\n\n{table}")) == []
@@ -111,7 +121,7 @@ def test_a_body_that_mostly_echoes_the_outline_is_refused():
         "## When to use\n\nbump the httpx pin\n\n## Procedure\n\nshell, edit\n\n"
         "## Pitfalls\n\n- declared check: passed\n\n## Verification\n\ntask shape: main:shell>edit\n"
     )
-    found = content_problems("pin-bump", GOOD, echo, Source.of(outline))
+    found = content_problems(Draft("pin-bump", GOOD, echo), Source.of(outline))
     assert any("mostly echoes the outline's own lines" in p for p in found), found
 
 
@@ -149,23 +159,28 @@ PROMPTS = [
     "ok go ahead",
     "commit 3f9a2c7d1e8b4a6f0c2d9e7b1a3c5d8e broke the build, revert it",
     "set the cache to 512 MB and the port to 8080",
+    "deploy",
+    "bump the httpx pin and refresh the lock file then run the whole test suite again",
 ]
 
 
 @pytest.mark.parametrize("prompt", PROMPTS)
-def test_the_offline_writer_passes_every_wall(prompt):
+@pytest.mark.parametrize("check", ["", "tox"])
+@pytest.mark.parametrize("program", ["pytest", ""])
+def test_the_offline_writer_passes_every_wall(prompt, check, program):
     turn = parse_turn(
         {
             "prompt": prompt,
             "corrections": ["no, keep uv.lock and use 5 ms"],
             "tools": ["shell", "edit", "shell"],
-            "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "pytest"}],
+            "errors": [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": program}],
             "verification": "passed",
         }
     )
-    outline = Outline.of(turn, ("recovered", "correction"))
+    outline = Outline.of(turn, ("recovered", "correction"), check)
     draft = parse_reply(OfflineProvider().complete("", outline.render()))
-    assert content_problems(draft.name, draft.description, draft.body, Source.of(outline)) == []
+    assert content_problems(draft, Source.of(outline)) == []
+    assert 2 <= len(draft.name.split("-")) <= 4
 
 
 def test_generalize_says_the_specifics_in_words():
@@ -187,8 +202,11 @@ def test_real_skills_from_public_repositories_are_not_degenerate():
         skill = parse_skill(path.read_text(encoding="utf-8"), str(path))
         found[path.parent.name] = [
             p
-            for p in content_problems(skill.data["name"], skill.data["description"], skill.body, Source())
-            if "URL" not in p and "holds a value" not in p
+            for p in content_problems(
+                Draft(skill.data["name"], skill.data["description"], skill.body), Source()
+            )
+            # What a person named their skill is theirs: the name rules are for a model's names.
+            if "URL" not in p and not p.startswith("the name ")
         ]
     assert len(found) >= 6
     assert {name: p for name, p in found.items() if p} == {}
@@ -263,3 +281,136 @@ def test_a_refusal_of_a_url_password_never_carries_it_to_output_or_logs(edgar, t
     assert all(log.is_file() for log in logs)
     for text in (learned.out, learned.err, stopped.out, *(log.read_text() for log in logs)):
         assert "Hunter2Horse" not in text
+
+
+# --- every rule of the brief has a wall, and every wall is a rule of the brief ----------------
+
+PYTEST_FAILED = ErrorRecord("shell", "nonzero_exit", 1, "pytest")
+PITFALLS = "- The tests fail until the lock file is refreshed."
+# For each fragment of `RULES`, a draft that breaks only that rule: (name, body, source).
+BREAKS = {
+    "names a file or path the turn named": (
+        "pin-bump", with_step("Edit retry.py by hand."), {"prompt": "fix src/app/retry.py"}
+    ),
+    "names an absolute or home path": ("pin-bump", with_step("Edit /home/alice/pins.cfg by hand."), {}),
+    "names a URL": ("pin-bump", with_step("Read https://pypi.org/project/httpx first."), {}),
+    "holds a long hex or base64 id": ("pin-bump", with_step("Check out 3f9a2c7d1e8b4a6f0c2d first."), {}),
+    "copies a value from the request": (
+        "pin-bump", with_step("Pin it to 0.27.2 exactly."), {"prompt": "bump httpx to 0.27.2"}
+    ),
+    "a name says the job": ("please-bump-pin", BODY, {}),
+    "does not say the job": ("task-1", BODY, {}),
+    "holds a value": ("release-20261201", BODY, {}),
+    "words joined by hyphens": ("bump", BODY, {}),
+    "with almost no text": ("pin-bump", BODY.replace(PITFALLS, "None."), {}),
+    "only restate the request": (
+        "pin-bump",
+        BODY.replace("When a dependency pin must move and the lock file must follow.", "Bump the httpx pin."),
+        {"prompt": "please bump the httpx pin"},
+    ),
+    "Pitfalls does not name the failure the outline records": (
+        "pin-bump", BODY, {"failures": (PYTEST_FAILED,)}
+    ),
+    "Verification does not name the project's declared check": ("pin-bump", BODY, {"check": "tox"}),
+    "over and over": (
+        "pin-bump", BODY.replace("Refresh the lock file.", "Refresh " + "-12" * 20), {}
+    ),
+    "repeats a line or sentence": ("pin-bump", with_step("Refresh the lock file now. " * 3), {}),
+    "mostly echoes the outline": (
+        "pin-bump",
+        (
+            "## When to use\n\nbump the httpx pin\n\n## Procedure\n\nshell, edit\n\n"
+            "## Pitfalls\n\n- declared check: passed\n\n## Verification\n\ntask shape: main:shell>edit\n"
+        ),
+        {"outline": ("what was asked: bump the httpx pin", "tools called, in order: shell, edit",
+                     "declared check: passed", "task shape: main:shell>edit")},
+    ),
+}  # fmt: skip
+
+
+def test_the_briefs_say_every_rule_and_nothing_else_as_a_rule():
+    sentences = [rule.sentence for rule in RULES]
+    for brief in (BRIEF, BRIEF_JSON):
+        # What follows the reply's shape is the rules, then the one allowance.
+        assert brief[brief.index(sentences[0]) :].splitlines() == [
+            *sentences,
+            "Conventional file names that belong to no one project (pyproject.toml, package.json) are fine.",
+        ]
+
+
+@pytest.mark.parametrize("fragment", [f for rule in RULES for f in rule.walls])
+def test_every_rule_of_the_brief_has_a_wall_that_refuses_its_breach(fragment):
+    name, body, source = BREAKS[fragment]
+    found = problems(body, name=name, **source)
+    assert any(fragment in p for p in found), found
+
+
+def test_every_wall_is_a_rule_of_the_brief():
+    fragments = [f for rule in RULES for f in rule.walls]
+    assert sorted(BREAKS) == sorted(fragments)
+    refused = [p for name, body, source in BREAKS.values() for p in problems(body, name=name, **source)]
+    refused += [p for path in (REPLIES / "refused").glob("*.txt") for p in refusals_of(path)]
+    assert len(refused) >= len(fragments)
+    assert [p for p in refused if not any(f in p for f in fragments)] == []
+
+
+REPLIES = Path(__file__).parent / "fixtures" / "replies"
+
+
+def refusals_of(path: Path) -> list[str]:
+    import json
+
+    draft = parse_reply(path.read_text())
+    prompt = json.loads((REPLIES / "prompts.json").read_text())["default"]
+    return content_problems(draft, Source(prompt=prompt))
+
+
+# --- Pitfalls and Verification say what the outline recorded ---------------------------------
+
+
+def test_pitfalls_must_name_a_failure_the_outline_records():
+    named = BODY.replace(PITFALLS, "- pytest fails until the lock file is refreshed.")
+    assert problems(named, failures=(PYTEST_FAILED,)) == []
+    found = problems(BODY, failures=(PYTEST_FAILED, ErrorRecord("shell", "timeout", None, "docker")))
+    assert found == [
+        (
+            "Pitfalls does not name the failure the outline records ('pytest, docker'); "
+            "say what failed and how to get past it"
+        )
+    ]
+    # Named in another section only does not count: Pitfalls is where a reader looks.
+    assert problems(with_step("Run pytest again."), failures=(PYTEST_FAILED,)) != []
+    assert problems(BODY) == []  # no failure recorded, nothing to name
+
+
+def test_a_failure_without_a_program_is_named_by_its_tool_or_its_kind():
+    timeout = ErrorRecord("web_fetch", "timeout", None, "")
+    for line in (
+        "- The fetch timed out; retry it once.",
+        "- web_fetch can hang; bound it.",
+        "- A timeout here.",
+    ):
+        assert problems(BODY.replace(PITFALLS, line), failures=(timeout,)) == [], line
+    assert problems(BODY, failures=(timeout,)) != []
+    exit_ = ErrorRecord("shell", "nonzero_exit", 2, "")
+    assert (
+        problems(BODY.replace(PITFALLS, "- A non-zero exit means the lock is stale."), failures=(exit_,))
+        == []
+    )
+
+
+def test_verification_must_name_the_declared_check_when_one_is_configured():
+    named = BODY.replace("Run the project's declared check", "Run the declared check (tox)")
+    assert problems(named, check="tox") == []
+    assert problems(BODY, check="tox") == [
+        "Verification does not name the project's declared check ('tox'); say to run it"
+    ]
+    assert problems(BODY) == []  # no check configured, nothing to name
+    # A word that only contains it is not it.
+    assert problems(BODY.replace("declared check", "toxic check"), check="tox") != []
+
+
+def test_a_patch_keeps_its_name_so_the_name_rules_are_not_its_to_answer():
+    draft = Draft("deploy", GOOD, BODY)
+    assert content_problems(draft, Source(), patch=True) == []
+    assert content_problems(draft, Source()) != []

@@ -17,7 +17,7 @@ from edgar_min.layout import Layout
 from edgar_min.learning import wordcache
 from edgar_min.learning.similarity import NearDuplicate, SimilarityIndex
 from edgar_min.learning.wordcache import near_duplicate
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 from edgar_min.skills.discovery import discover
 
 
@@ -254,7 +254,7 @@ def test_the_writer_writes_nothing_outside_edgar_and_only_the_cache_on_a_refusal
     before = tree_snapshot(outside)
     a, b = DUPLICATES[3]
     with pytest.raises(NearDuplicate) as caught:
-        write_learned(layout, b[0], b[1], body(b[2]), session="s-1", trigger="long", to="proposal")
+        write_learned(layout, Draft(b[0], b[1], body(b[2])), Provenance("s-1", ("long",)), Target("proposal"))
     assert caught.value.existing == a[0]
     after = tree_snapshot(outside)
     changed = {p for p in after.keys() | before.keys() if after.get(p) != before.get(p)}

@@ -17,7 +17,9 @@ from edgar_min.errors import Refused
 from edgar_min.layout import Layout, agent_user_skills
 from edgar_min.learning.writer import (
     MAX_BODY_CHARS,
+    Draft,
     Provenance,
+    Target,
     render_skill,
     write_learned,
 )
@@ -32,11 +34,9 @@ def layout(tmp_path):
     return Layout(root, tmp_path / "home")
 
 
-def write(layout, name="pin-bump-with-lockfile", body=BODY, to="proposal", **kw):
-    return Path(write_learned(
-        layout, name, kw.pop("description", "Bump a pin and refresh the lock file."), body,
-        session="s-1", trigger="recovered", to=to, **kw,
-    ))  # fmt: skip
+def write(layout, name="pin-bump-with-lockfile", body=BODY, to="proposal", patch=False, **kw):
+    draft = Draft(name, kw.pop("description", "Bump a pin and refresh the lock file."), body)
+    return Path(write_learned(layout, draft, Provenance("s-1", ("recovered",)), Target(to, patch), **kw))
 
 
 def test_a_proposal_lands_in_proposals_with_provenance_and_validates(layout):
@@ -184,10 +184,12 @@ def test_a_bad_description_is_refused(layout, description):
 
 def test_render_skill_matches_the_design_layout():
     text = render_skill(
-        "pin-bump-with-lockfile",
-        "Bump a dependency pin and refresh the lock file so the test suite passes.",
-        BODY,
-        Provenance(session="s-20261130-1", trigger="recovered", created="2026-11-30T09:00:00Z"),
+        Draft(
+            "pin-bump-with-lockfile",
+            "Bump a dependency pin and refresh the lock file so the test suite passes.",
+            BODY,
+        ),
+        Provenance(session="s-20261130-1", triggers=("recovered",), created="2026-11-30T09:00:00Z"),
     )
     assert text.startswith(
         "---\nname: pin-bump-with-lockfile\n"
@@ -212,10 +214,11 @@ CRASHER = textwrap.dedent(
     atomic.os.write = slow_write
     from pathlib import Path
     from edgar_min.layout import Layout
-    from edgar_min.learning.writer import write_learned
+    from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
     body = open({body!r}).read()
-    write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), "pin-bump", "A new description.", body,
-                  session="s-2", trigger="long", to="learned", patch=True)
+    draft = Draft("pin-bump", "A new description.", body)
+    write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), draft, Provenance("s-2", ("long",)),
+                  Target("learned", patch=True))
     """
 )
 

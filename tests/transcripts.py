@@ -21,7 +21,7 @@ When a dependency pin must move.
 1. Change the pin and refresh the lock file.
 
 ## Pitfalls
-- The tests fail until the lock file is refreshed.
+- pytest fails until the lock file is refreshed.
 
 ## Verification
 Run the declared check.

@@ -24,9 +24,9 @@ from edgar_min.agent.tree import NAME_RE, Manifest, body_path, load_registry
 from edgar_min.agent.writer import write_code_skill
 from edgar_min.controller.gate import log_rejection, route
 from edgar_min.errors import BadInput, EdgarError, Refused
-from edgar_min.learning.redact import redact
 from edgar_min.models import ReplySchema, ask, get_provider
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def generate(
         msg = "--description must be one or two sentences on one line"
         raise BadInput(msg)
     mode = config.skills.synthesis
-    place, _ = route(mode, verified=False, fired=("generate",), patch=False, hand=False)  # type: ignore[arg-type]
+    place, _ = route(mode, verified=False, fired=("generate",))  # type: ignore[arg-type]
     if place == "nowhere":
         msg = "skills.synthesis is 'off': no model call, nothing generated"
         raise Refused(msg)
@@ -172,10 +172,10 @@ def generate(
         # A code skill's declared check is its acceptance criteria: the body is verified when it
         # passes them, and only then may `auto` put it into the tree (the writer checks again).
         verified = not check_body(code, body_path(layout.code_skills, manifest), manifest, registry, new=True)
-        place, _ = route(mode, verified=verified, fired=("generate",), patch=False, hand=False)  # type: ignore[arg-type]
+        place, _ = route(mode, verified=verified, fired=("generate",))  # type: ignore[arg-type]
         target = write_code_skill(layout, manifest, code, to="tree" if place == "learned" else "proposal")
     except EdgarError as exc:
-        log_rejection(layout, trigger="generate", skill=name, error=exc.message, reply=reply)
+        log_rejection(layout, fired=("generate",), skill=name, error=exc.message, reply=reply)
         raise
     shown = layout.relative(target)
     if place == "learned":

@@ -21,8 +21,8 @@ from edgar_min.agent.skills import ActionResult, Request
 from edgar_min.agent.tree import load_registry
 from edgar_min.agent.walls import TIME_LIMIT_S, BudgetExceeded, Wall
 from edgar_min.errors import BadInput, Refused
-from edgar_min.learning.turn import redact
 from edgar_min.records import dataclass, field
+from edgar_min.redact import redact
 from edgar_min.semif import ask_many, get_engine
 from edgar_min.semif.log import DecisionLog
 from edgar_min.semif.types import DecisionRequest, Option

@@ -98,5 +98,5 @@ def _record(
         place=place,
         before=before,
         after=after,
-        trigger="generate",
+        fired=("generate",),
     )

@@ -51,8 +51,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def _model(config: Config, environ: dict[str, str], attention: list[str]) -> tuple[dict[str, Any], Any]:
     from edgar_min.errors import EdgarError
-    from edgar_min.learning.redact import redact
     from edgar_min.models import get_provider
+    from edgar_min.redact import redact
 
     model = config.model
     report: dict[str, Any] = {"provider": model.provider, "name": model.name, "problem": None}

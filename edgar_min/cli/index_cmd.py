@@ -39,12 +39,7 @@ def cmd_index(ctx: Context) -> int:
     from edgar_min.skills.listing import build_index
     from edgar_min.skills.terminal import printable
 
-    order = ctx.ns.order
-    if not order:
-        from edgar_min.learning.evidence import usefulness_order
-
-        order = usefulness_order(ctx.layout)
-    index = build_index(ctx.layout, ctx.ns.budget_chars, order)
+    index = build_index(ctx.layout, ctx.ns.budget_chars, ctx.ns.order or _most_useful_first(ctx))
     if ctx.json:
         ctx.emit(index.as_json())
     else:
@@ -52,3 +47,15 @@ def cmd_index(ctx: Context) -> int:
             ctx.warn(f"edgar: {printable(warning)}")
         ctx.out(index.text)
     return 0
+
+
+def _most_useful_first(ctx: Context) -> list[str]:
+    """Skills most useful first by the evidence; a build without the learning package has none to give."""
+    try:
+        from edgar_min.learning.evidence import usefulness_order
+    except ModuleNotFoundError as exc:
+        # Reading skills never needs what writes them: without it, skills are listed as found.
+        if exc.name != "edgar_min.learning":
+            raise
+        return []
+    return usefulness_order(ctx.layout)

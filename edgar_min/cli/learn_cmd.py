@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from edgar_min.cli.context import Context
+    from edgar_min.learning.triggers import Trigger
     from edgar_min.learning.turn import Turn
 
 __all__ = ["register"]
@@ -212,7 +213,7 @@ def turn_record(turn: Turn) -> dict[str, Any]:
     }
 
 
-def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
+def _would(ctx: Context, fired: tuple[Trigger, ...], turn: Turn) -> str:
     """What `learn` would do with this turn: the gate's own `route`, said in words."""
     from edgar_min.controller.gate import route
 
@@ -221,13 +222,7 @@ def _would(ctx: Context, fired: list[str], turn: Turn) -> str:
         return "nothing: controller.enabled is false, so learning is inert"
     if not fired:
         return "nothing: no trigger fired (the turn would be recorded in the experience store)"
-    place, why = route(
-        config.skills.synthesis,
-        verified=turn.verified,
-        fired=tuple(fired),
-        patch=False,
-        hand=False,
-    )
+    place, why = route(config.skills.synthesis, verified=turn.verified, fired=fired)  # type: ignore[arg-type]
     if place == "nowhere":
         return f"nothing: {why} (no model call)"
     if place == "learned":
@@ -254,7 +249,7 @@ def _dry_run(ctx: Context, turn: Turn, session: str, notes: list[str]) -> int:
                 "dry_run": True,
                 "turn": record,
                 "shape": turn.shape,
-                "triggers": fired,
+                "triggers": list(fired),
                 "would": would,
                 "session": session,
                 "notes": notes,

@@ -58,7 +58,7 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_suggest(ctx: Context) -> int:
-    from edgar_min.skills.suggest import named_only, suggest
+    from edgar_min.skills.suggest import named_note, suggest
 
     text = " ".join(ctx.ns.text)
     if not text.strip():
@@ -79,7 +79,7 @@ def cmd_suggest(ctx: Context) -> int:
         ctx.out(f"none (probability {found.none_probability:.2f}): no skill applies to this text")
         return 0
     for pick in found.picks:
-        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named_only(pick.probability, least)}")
+        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named_note(pick.probability, least)}")
     return 0
 
 

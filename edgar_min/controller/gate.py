@@ -3,10 +3,12 @@
 `off` returns before any model call. `propose` (the default) writes to
 `.edgar/proposals/`. `auto` writes into `.edgar/skills/learned/` only when the
 declared check passed, `correction` did not fire, and `write_learned` accepts
-the name and the body; otherwise it proposes. `route` is that rule, alone and
-pure; every skill body (synthesis, distill, code skills) is placed by it. A
-model that fails or a reply the writer refuses becomes a logged rejection,
-never a broken turn.
+the name and the body (a name a person owns it never takes: a patch to it is
+proposed); otherwise it proposes. `route` is that rule, alone and pure; every
+skill body (synthesis, distill, code skills) is placed by it, and whether
+synthesis is off is its answer too, asked once before any model call. A model
+that fails or a reply the writer refuses becomes a logged rejection, never a
+broken turn.
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ import time
 from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
-from edgar_min.learning.redact import redact
 from edgar_min.learning.store import ExperienceStore, new_session_id
-from edgar_min.learning.triggers import triggers
+from edgar_min.learning.triggers import as_text, triggers
 from edgar_min.logfile import append_row, timestamp
 from edgar_min.records import dataclass, replace
+from edgar_min.redact import redact
 
 # The synthesis path (a model, the drafts, the writer and its walls, the history) costs a per-turn
 # command about 5 ms of imports, `re` and `typing` among them: a turn where nothing fired, most
 # turns, never reads these names.
 discovery = deferred.module("edgar_min.skills.discovery")
+check = deferred.module("edgar_min.learning.check")
 distill = deferred.module("edgar_min.learning.distill")
 drafts = deferred.module("edgar_min.learning.drafts")
 injection = deferred.module("edgar_min.learning.injection")
@@ -46,10 +49,12 @@ if TYPE_CHECKING:
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
-    from edgar_min.learning.ledger import Actor
+    from edgar_min.learning.triggers import Trigger
     from edgar_min.learning.turn import Turn
     from edgar_min.learning.walls import Source
+    from edgar_min.learning.writer import Draft, Provenance, Target
     from edgar_min.models import Provider
+    from edgar_min.skills.discovery import SkillSet
 
     Mode = Literal["off", "propose", "auto"]
     Place = Literal["nowhere", "proposal", "learned"]
@@ -62,19 +67,19 @@ __all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection", "rou
 OFF = "skills.synthesis is 'off'"
 UNVERIFIED = "the declared check did not pass"
 CORRECTED = "a correction can only ever propose"
-HAND_PATCH = "a patch to a hand-authored skill is always a proposal"
 FLAGGED = "its text is flagged for a person (learning/injection.py)"
 
 
 def route(
-    mode: Mode, *, verified: bool, fired: tuple[str, ...], patch: bool, hand: bool, flagged: bool = False
+    mode: Mode, *, verified: bool, fired: tuple[Trigger, ...], flagged: bool = False
 ) -> tuple[Place, str]:
     """Where a skill body goes, and why it goes no further: the one rule of proposal against learned.
 
     `verified`: the declared check passed; `fired`: the triggers (a `correction`
-    among them means a person corrected the work); `patch`: a new body for an
-    existing skill; `hand`: that skill is a person's; `flagged`: its text speaks to
-    the agent rather than about the task. The writer may still refuse.
+    among them means a person corrected the work); `flagged`: its text speaks to the
+    agent rather than about the task. `nowhere` is the answer to "is synthesis off?",
+    asked before any model call. The writer may still refuse (a name a person owns is
+    its rule), and then the body is proposed.
     """
     if mode == "off":
         return "nowhere", OFF
@@ -86,8 +91,6 @@ def route(
         return "proposal", UNVERIFIED
     if "correction" in fired:
         return "proposal", CORRECTED
-    if patch and hand:
-        return "proposal", HAND_PATCH
     return "learned", ""
 
 
@@ -95,7 +98,7 @@ def route(
 class Outcome:
     """What became of one turn: the triggers that fired and what was written, if anything."""
 
-    triggers: tuple[str, ...]
+    triggers: tuple[Trigger, ...]
     outcome: Result
     path: str | None = None
     message: str = ""
@@ -129,23 +132,23 @@ class Outcome:
 def log_rejection(
     layout: Layout,
     *,
-    trigger: str,
+    fired: tuple[Trigger, ...],
     skill: str | None,
     error: str,
     session: str = "",
     reply: str | None = None,
 ) -> None:
-    """Append one JSON line to `.edgar/rejections.jsonl`: when, which trigger, which skill, why.
+    """Append one JSON line to `.edgar/rejections.jsonl`: when, which triggers, which skill, why.
 
     A `reply` the model gave is kept beside it for a person (`edgar skills rejections`). The
     sentence and the name are redacted: a refusal may quote what it refused.
     """
     error = redact(error)
     skill = None if skill is None else redact(skill)
-    row = {"time": timestamp(), "trigger": trigger, "skill": skill, "session": session, "error": error}
+    row = {"time": timestamp(), "trigger": as_text(fired), "skill": skill, "session": session, "error": error}
     if reply is not None:
         row["kept"] = rejected.keep(
-            layout, reply=reply, sentence=error, trigger=trigger, session=session, skill=skill
+            layout, reply=reply, sentence=error, fired=fired, session=session, skill=skill
         )
     append_row(layout.rejections, row, root=layout.root)
 
@@ -159,7 +162,7 @@ def _event() -> threading.Event:
 class Pending:
     """A synthesis running in the background; `wait()` returns its `Outcome`."""
 
-    def __init__(self, triggers: tuple[str, ...], immediate: Outcome | None = None) -> None:
+    def __init__(self, triggers: tuple[Trigger, ...], immediate: Outcome | None = None) -> None:
         self.triggers = triggers
         self._outcome = immediate
         # A turn where nothing fires (most turns) has its outcome at once, and no thread: the
@@ -214,27 +217,29 @@ class Gate:
         """Record the turn and start synthesis in the background; returns at once."""
         if not self.config.controller.enabled:
             return Pending((), Outcome((), "off", message=INERT))
-        fired = tuple(triggers(turn, self.config.skills, self.store, session))
+        fired = triggers(turn, self.config.skills, self.store, session)
         self.store.record(turn, session, fired)
         problems: list[str] = []
         due = self._observe(turn, problems)
+        place, why = route(self.mode, verified=turn.verified, fired=fired)
         if not fired:
             pending = Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
-        elif self.mode == "off":
-            message = (
-                f"{', '.join(fired)} fired, but skills.synthesis is 'off': no model call, nothing written"
-            )
+        elif place == "nowhere":
+            message = f"{', '.join(fired)} fired, but {why}: no model call, nothing written"
             pending = Pending(fired, Outcome(fired, "off", message=message))
         else:
             import threading
 
             pending = Pending(fired)
             thread = threading.Thread(
-                target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
+                target=self._run,
+                args=(pending, turn, fired, session),
+                name="edgar-synthesis",
+                daemon=True,
             )
             thread.start()
         pending.problems = problems
-        if self.mode != "off":
+        if place != "nowhere":
             # The turn's own corrections travel as a flag: its history line may be cut.
             verified, corrected = turn.verified, bool(turn.corrections)
             for name in due:
@@ -290,7 +295,7 @@ class Gate:
         return due
 
     def _safely(
-        self, work: Callable[[], Outcome], *, fired: tuple[str, ...], skill: str | None, session: str
+        self, work: Callable[[], Outcome], *, fired: tuple[Trigger, ...], skill: str | None, session: str
     ) -> Outcome:
         """Run background work; anything it raises becomes a logged rejection, never a broken turn."""
         try:
@@ -298,9 +303,7 @@ class Gate:
         except Exception as exc:  # noqa: BLE001 - a synthesiser that explodes must not break a turn
             sentence = exc.message if isinstance(exc, EdgarError) else f"internal error: {type(exc).__name__}"
             try:
-                log_rejection(
-                    self.layout, trigger=",".join(fired), skill=skill, error=sentence, session=session
-                )
+                log_rejection(self.layout, fired=fired, skill=skill, error=sentence, session=session)
             except (OSError, EdgarError):
                 pass
             if skill is not None:
@@ -315,18 +318,16 @@ class Gate:
 
         pending.distilled.append(self._safely(work, fired=("distill",), skill=name, session=session))
 
-    def _run(self, pending: Pending, turn: Turn, fired: tuple[str, ...], session: str) -> None:
+    def _run(self, pending: Pending, turn: Turn, fired: tuple[Trigger, ...], session: str) -> None:
         def work() -> Outcome:
-            return self.synthesize(turn, fired, session)
+            return self._synthesize(turn, fired, session)
 
         pending._finish(self._safely(work, fired=fired, skill=None, session=session))
 
-    def synthesize(self, turn: Turn, fired: tuple[str, ...], session: str) -> Outcome:
-        """Ask the model for a skill from the turn's outline and route it through `apply`."""
-        if self.mode == "off":
-            return Outcome(fired, "off", message=OFF)
-        trigger = ",".join(fired)
-        outline_ = outline.Outline.of(turn, fired)
+    def _synthesize(self, turn: Turn, fired: tuple[Trigger, ...], session: str) -> Outcome:
+        """Ask the model for a skill from the turn's outline (`after_turn` asked `route` that it may)."""
+        how = writer.Provenance(session, fired)
+        outline_ = outline.Outline.of(turn, fired, check.check_program(self.config.check.command))
         schema = drafts.skill_schema(self.config.model.max_tokens)
         reply = None
         try:
@@ -340,22 +341,14 @@ class Gate:
             draft = drafts.parse_reply(reply)
         except EdgarError as exc:
             log_rejection(
-                self.layout, trigger=trigger, skill=None, error=exc.message, session=session, reply=reply
+                self.layout, fired=fired, skill=None, error=exc.message, session=session, reply=reply
             )
             return Outcome(fired, "refused", message=exc.message)
-        return self.apply(
-            draft.name,
-            draft.description,
-            draft.body,
-            session=session,
-            trigger=trigger,
-            verified=turn.verified,
-            source=walls.Source.of(outline_),
-            reply=reply,
-        )
+        source = walls.Source.of(outline_)
+        return self.apply(draft, how, verified=turn.verified, source=source, reply=reply)
 
     def distill(self, name: str, *, verified: bool, corrected: bool, session: str = "") -> Outcome:
-        """Ask for a patched body of NAME from its history and route it through `apply(patch=True)`.
+        """Ask for a patched body of NAME from its history and put it, as a patch, where `route` says.
 
         `verified`: the turn that asked for it passed its declared check (a distill by
         hand has none, so it can only propose); `corrected`: a person corrected that
@@ -374,13 +367,12 @@ class Gate:
             raise Refused(msg)
         if not self.config.controller.enabled:
             return Outcome((), "off", message=INERT, name=name)
-        if self.mode == "off":
-            return Outcome((), "off", message=f"{OFF}: no model call, nothing written", name=name)
-        session = session or new_session_id()
         shown = history.notes[-distill.HISTORY_LIMIT :]
         corrected = corrected or any(n.corrected for n in shown)
-        fired = ("distill", "correction") if corrected else ("distill",)
-        trigger = ",".join(fired)
+        fired: tuple[Trigger, ...] = ("distill", "correction") if corrected else ("distill",)
+        if route(self.mode, verified=verified, fired=fired)[0] == "nowhere":
+            return Outcome((), "off", message=f"{OFF}: no model call, nothing written", name=name)
+        how = writer.Provenance(session or new_session_id(), fired, actor="distill")
         lines = [n.text for n in shown]
         reply = None
         try:
@@ -401,69 +393,65 @@ class Gate:
             description, new_body = drafts.parse_patch(name, reply, skill.description)
         except EdgarError as exc:
             log_rejection(
-                self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
+                self.layout, fired=fired, skill=name, error=exc.message, session=how.session, reply=reply
             )
             return Outcome(fired, "refused", message=f"distill {name}: {exc.message}", name=name)
         # The notes are what the model was shown of the turns; what the skill already says stays allowed.
         source = walls.Source(
             corrections=tuple(lines), outline=tuple(lines), kept=f"{skill.description}\n{body}"
         )
-        return self.apply(
-            name, description, new_body, session=session, trigger=trigger, verified=verified,
-            patch=True, actor="distill", source=source, reply=reply,
-        )  # fmt: skip
+        draft = writer.Draft(name, description, new_body)
+        return self.apply(draft, how, verified=verified, patch=True, source=source, reply=reply)
 
     def apply(
         self,
-        name: str,
-        description: str,
-        body: str,
+        draft: Draft,
+        how: Provenance,
         *,
-        session: str,
-        trigger: str,
         verified: bool,
         patch: bool = False,
-        actor: Actor = "gate",
         source: Source | None = None,
         reply: str | None = None,
     ) -> Outcome:
-        """Propose or learn, as `route` says: one write for each outcome, for synthesis and patches alike.
+        """Propose or learn a body, as `route` says for `verified`, `how.triggers` and its flags.
 
-        A new skill that nearly duplicates an existing one becomes a patch proposal for that one.
-        A learned write the writer refuses is proposed instead, with its sentence. `source` is
-        what the model was shown (the writer's content walls need it); a refused `reply` is kept
-        for a person.
+        One write for each outcome, for synthesis and patches alike. A new skill that nearly
+        duplicates an existing one becomes a patch proposal for that one. A learned write the
+        writer refuses (a name a person owns, say) is proposed instead, with its sentence.
+        `source` is what the model was shown (the writer's content walls need it); a refused
+        `reply` is kept for a person.
         """
-        fired = tuple(t for t in trigger.split(",") if t)
-        index = discovery.discover(self.layout)
-        hand = index.owner(name) is not None
-        found = injection.aimed_at_agent(f"{description}\n{body}")
+        fired, name = how.triggers, draft.name
+        found = injection.aimed_at_agent(f"{draft.description}\n{draft.body}")
         flags = tuple(f.sentence for f in found)
-        place, reason = route(
-            self.mode, verified=verified, fired=fired, patch=patch, hand=hand, flagged=bool(found)
-        )
+        place, reason = route(self.mode, verified=verified, fired=fired, flagged=bool(found))
         if place == "nowhere":
             return Outcome(fired, "off", message=reason, name=name)
         flag = injection.describe(found) if found else ""
+        index = discovery.discover(self.layout)
         waiting = os.path.isfile(os.path.join(self.layout.proposals, name, "SKILL.md"))
-        how = {"patch": patch, "index": index, "session": session, "trigger": trigger, "actor": actor}
         try:
             if place == "learned":
                 try:
-                    path = self._write(name, description, body, to="learned", source=source, **how)
+                    path = self._write(draft, how, writer.Target("learned", patch), index, source)
                 except similarity.NearDuplicate:
                     raise
                 except Refused as exc:
                     place, reason = "proposal", exc.message
             if place == "proposal":
-                path = self._write(name, description, body, to="proposal", source=source, **how)
+                path = self._write(draft, how, writer.Target("proposal", patch), index, source)
         except similarity.NearDuplicate as dup:
             # A near-duplicate is never learned: it is proposed as a patch to the skill it duplicates.
-            how["patch"] = True
             try:
-                path = self._write(dup.existing, description, body, to="proposal", source=source, **how)
+                path = self._write(
+                    replace(draft, name=dup.existing),
+                    how,
+                    writer.Target("proposal", patch=True),
+                    index,
+                    source,
+                )
             except Refused as exc:
-                return self._refused(exc, fired, dup.name, session=session, trigger=trigger, reply=reply)
+                return self._refused(exc, how, dup.name, reply=reply)
             shown = self.layout.relative(path)
             message = (
                 f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
@@ -473,7 +461,7 @@ class Gate:
                 fired, "proposed", shown, _because(message, reason, flag), dup.existing, flags=flags
             )
         except Refused as exc:
-            return self._refused(exc, fired, name, session=session, trigger=trigger, reply=reply)
+            return self._refused(exc, how, name, reply=reply)
         shown = self.layout.relative(path)
         if place == "learned":
             return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
@@ -482,24 +470,17 @@ class Gate:
             message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
         return Outcome(fired, "proposed", shown, _because(message, reason, flag), name, flags=flags)
 
-    def _write(self, name: str, description: str, body: str, **how: object) -> str:
+    def _write(
+        self, draft: Draft, how: Provenance, target: Target, index: SkillSet, source: Source | None
+    ) -> str:
         """The gate's one call of the writer."""
-        return writer.write_learned(self.layout, name, description, body, **how)  # type: ignore[arg-type]
+        return writer.write_learned(self.layout, draft, how, target, index=index, source=source)
 
-    def _refused(
-        self,
-        exc: Refused,
-        fired: tuple[str, ...],
-        name: str,
-        *,
-        session: str,
-        trigger: str,
-        reply: str | None,
-    ) -> Outcome:
+    def _refused(self, exc: Refused, how: Provenance, name: str, *, reply: str | None) -> Outcome:
         log_rejection(
-            self.layout, trigger=trigger, skill=name, error=exc.message, session=session, reply=reply
+            self.layout, fired=how.triggers, skill=name, error=exc.message, session=how.session, reply=reply
         )
-        return Outcome(fired, "refused", None, exc.message, name)
+        return Outcome(how.triggers, "refused", None, exc.message, name)
 
 
 def _because(message: str, reason: str, flag: str = "") -> str:

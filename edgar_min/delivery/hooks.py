@@ -64,10 +64,9 @@ AGENT_EVENTS: dict[str, tuple[str, ...]] = {
     "stop": ("Stop", "AfterAgent"),
 }
 DEFAULT_TIMEOUT_S = 20.0
-# A hook payload is a JSON object; a pasted log can make a prompt large. A prompt is cut to
-# MAX_PROMPT_CHARS before anything reads it.
+# A hook payload is a JSON object; a pasted log can make a prompt large (`suggest.query_of` reads
+# only the start of one).
 MAX_PAYLOAD_BYTES = 16_000_000
-MAX_PROMPT_CHARS = 20_000
 PAYLOAD_WAIT_S = 5.0
 
 
@@ -310,12 +309,14 @@ def _stop_json(result: HookResult) -> str:
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.framing import fenced_listing, listing_chars
     from edgar_min.learning.evidence import usefulness_order
+    from edgar_min.skills.discovery import discover
     from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
+    found = discover(layout)  # once: the order and the listing are of the same skills
     room = config.suggest.index_budget_chars - listing_chars()
-    index = build_index(layout, max(1, room), usefulness_order(layout))
+    index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
     document = {}
     if index.entries:
         document = _context_document("session-start", fenced_listing(index.text), payload)
@@ -343,7 +344,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     from edgar_min.delivery.record import record_suggested
     from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.names import slash_skill
-    from edgar_min.skills.suggest import suggest
+    from edgar_min.skills.suggest import named_only, suggest
 
     result = HookResult()
     prompt = payload.get("prompt")
@@ -352,7 +353,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
     catalog = load_catalog(layout)
-    found = suggest(layout, config, prompt[:MAX_PROMPT_CHARS], catalog=catalog)
+    found = suggest(layout, config, prompt, catalog=catalog)
     result.problems.extend(found.warnings)
     # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
     # it is not handed over again, and the turn's load is the person's choice, not edgar's.
@@ -361,7 +362,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     for pick in found.picks:
         if pick.name == ran:
             continue
-        if pick.probability < config.suggest.body_probability:
+        if named_only(pick.probability, config.suggest.body_probability):
             named.append(pick)  # less sure: named for the agent to read, its body not handed over
             continue
         try:
@@ -482,8 +483,8 @@ def log_problem(layout: Layout, event: str, sentence: str) -> None:
 
     The sentence is redacted: it may quote the payload or a refused turn.
     """
-    from edgar_min.learning.redact import redact
     from edgar_min.logfile import append_row, timestamp
+    from edgar_min.redact import redact
 
     row = {"time": timestamp(), "hook": EVENTS.get(event, event), "problem": redact(sentence)}
     try:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from edgar_min.config import CheckConfig
 
-__all__ = ["CheckResult", "describe_check", "run_check"]
+__all__ = ["CheckResult", "check_program", "describe_check", "run_check"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,25 @@ class CheckResult:
     exit_code: int | None  # None when it timed out
     timed_out: bool
     seconds: float
+
+
+# Interpreters whose `-m MODULE` names the check better than they do (`python3 -m pytest` is pytest).
+_INTERPRETERS = ("python", "py")
+
+
+def check_program(command: tuple[str, ...]) -> str:
+    """The program a declared check runs, as a skill may name it: `pytest`, `make`, `npm`; "" for none.
+
+    The file name of the command's first word (`/usr/bin/make` is `make`), or the module of
+    `python -m MODULE`; the outline strips it like any program name, so no path, argument or
+    value of the command reaches a model.
+    """
+    if not command:
+        return ""
+    program = os.path.basename(command[0])
+    if program.rstrip("0123456789.") in _INTERPRETERS and len(command) > 2 and command[1] == "-m":
+        return command[2]
+    return program
 
 
 def describe_check(config: CheckConfig) -> str:

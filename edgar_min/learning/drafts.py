@@ -17,13 +17,12 @@ import re
 
 from edgar_min import jsoncodec
 from edgar_min.errors import Refused
-from edgar_min.learning.walls import MIN_SECTION_WORDS
-from edgar_min.learning.writer import MAX_BODY_CHARS
+from edgar_min.learning.walls import MIN_SECTION_WORDS, NAME_WORDS, RULES
+from edgar_min.learning.writer import MAX_BODY_CHARS, Draft
 from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
-from edgar_min.records import dataclass
 from edgar_min.regex import lazy
 from edgar_min.skills.names import NAME_MAX
-from edgar_min.skills.sections import BODY_SECTIONS
+from edgar_min.skills.sections import BODY_SECTIONS, fenced
 from edgar_min.skills.validation import DESCRIPTION_MAX
 
 TYPE_CHECKING = False
@@ -37,7 +36,6 @@ __all__ = [
     "PATCH_BRIEF",
     "PATCH_BRIEF_JSON",
     "SECTION_FIELDS",
-    "Draft",
     "parse_patch",
     "parse_reply",
     "patch_schema",
@@ -49,17 +47,11 @@ __all__ = [
 # The object's field for each section: "When to use" -> "when_to_use".
 SECTION_FIELDS = {title: title.lower().replace(" ", "_") for title in BODY_SECTIONS}
 
-# The rules every brief states; the writer's walls (learning/walls.py) enforce each one again.
-_RULES = """\
-Write the general procedure, not today's file names, paths or values: no file or path the request
-named, no absolute or home paths, no URLs, no ids or hashes, no version numbers or other values
-copied from the request. Conventional file names that belong to no one project (pyproject.toml,
-package.json) are fine.
-Name the skill for the job it does, in two to four words (not 'task-1', not 'please-fix').
-Under Pitfalls, name the failure the outline records and how to get past it.
-Under Verification, say how to check the work: the project's declared check.
-Never repeat a line, and never copy the outline's lines back.
-"""
+# The rules every brief states, each one a rule the writer's walls keep (learning/walls.py `RULES`).
+_RULES = (
+    "\n".join(rule.sentence for rule in RULES)
+    + "\nConventional file names that belong to no one project (pyproject.toml, package.json) are fine.\n"
+)
 
 BRIEF = f"""\
 You write one reusable skill for a coding agent from the outline of a turn that worked.
@@ -117,15 +109,6 @@ to use it) and the better body's four sections as plain text, without the '| ' q
 {_PATCH_RULES}"""
 
 
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """A model's reply, split into its name, description and body."""
-
-    name: str
-    description: str
-    body: str
-
-
 # --- the schema ------------------------------------------------------------------------------
 
 # At worst a looping model writes about one character per token (digits, escapes), so the
@@ -137,9 +120,8 @@ _TOKEN_SHARE = 0.75
 _SHARES = {"description": 0.15, "when_to_use": 0.15, "procedure": 0.38, "pitfalls": 0.2, "verification": 0.12}
 # Fewest characters a section may have: the writer's wall asks for MIN_SECTION_WORDS words.
 MIN_SECTION_CHARS = 4 * MIN_SECTION_WORDS
-_WORD = 12  # longest word of a name the schema's pattern allows
-_WORDS = 5  # most words: 12 + 4 * 13 = 64 characters, the name rule's limit
-_NAME_PATTERN = f"^[a-z0-9]{{1,{_WORD}}}(-[a-z0-9]{{1,{_WORD}}}){{0,{_WORDS - 1}}}$"
+_WORD = 12  # longest word of a name the schema's pattern allows: 4 * 12 + 3 is within NAME_MAX
+_NAME_PATTERN = f"^[a-z0-9]{{1,{_WORD}}}(-[a-z0-9]{{1,{_WORD}}}){{{NAME_WORDS[0] - 1},{NAME_WORDS[1] - 1}}}$"
 
 
 def _bounds(max_tokens: int) -> dict[str, int]:
@@ -261,15 +243,9 @@ def _demoted(title: str, text: str) -> str:
     lines = text.replace("\r\n", "\n").strip("\n").split("\n")
     while lines and (not lines[0].strip() or _section_of(lines[0]) == title):
         lines.pop(0)
-    out, fence = [], ""
-    for line in lines:
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        elif re.match(r" {0,3}#{1,2}[ \t]", line):
+    out = []
+    for line, code in zip(lines, fenced(lines), strict=True):
+        if not code and re.match(r" {0,3}#{1,2}[ \t]", line):
             # A heading inside a field belongs to its section, so it nests one level under it.
             out.append("###" + line.lstrip(" ").lstrip("#"))
             continue
@@ -335,20 +311,8 @@ def _unfenced(lines: list[str]) -> list[str]:
 def _body(lines: list[str]) -> str:
     """The four sections from the first section heading on, headings normalised, trailing notes cut."""
     out: list[str] = []
-    fence = ""
-    for line in lines:
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-            if out:
-                out.append(line)
-            continue
-        if opener and out:
-            fence = opener.group(1)
-            out.append(line)
-            continue
-        title = _section_of(line)
+    for line, code in zip(lines, fenced(lines), strict=True):
+        title = None if code else _section_of(line)
         if title:
             out.append(f"## {title}")
         elif out:

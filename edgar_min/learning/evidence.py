@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from edgar_min.config import Config
     from edgar_min.layout import Layout
+    from edgar_min.skills.discovery import SkillSet
 
     Verdict = Literal["too few turns to tell", "helps", "hurts", "no clear difference"]
 
@@ -137,13 +138,14 @@ class Evidence:
         min_turns: int = MIN_EVIDENCE_TURNS,
         stale_turns: int = STALE_TURNS,
         stale_days: int = STALE_DAYS,
+        index: SkillSet | None = None,
     ) -> None:
         self.layout = layout
         self.scan = found
         self.min_turns = min_turns
         self.stale_turns = stale_turns
         self.stale_days = stale_days
-        self.index = discover(layout)
+        self.index = discover(layout) if index is None else index
         # shape -> [passed, failed, unverified], all turns; skill -> shape -> the same, turns that
         # loaded it. Shapes stay bytes (never shown); each distinct skills field is split once.
         shapes: dict[bytes, list[int]] = {}
@@ -306,8 +308,13 @@ class Evidence:
         return [r[4] for r in ranked]
 
 
-def collect(layout: Layout, config: Config | None = None, store: ExperienceStore | None = None) -> Evidence:
-    """Read the store once and return the evidence for every skill."""
+def collect(
+    layout: Layout,
+    config: Config | None = None,
+    store: ExperienceStore | None = None,
+    index: SkillSet | None = None,
+) -> Evidence:
+    """Read the store once and return the evidence for every skill (`index`: the discovered skills)."""
     store = store if store is not None else ExperienceStore(layout.experience)
     kw = {}
     if config is not None:
@@ -316,17 +323,19 @@ def collect(layout: Layout, config: Config | None = None, store: ExperienceStore
             "stale_turns": config.skills.stale_turns,
             "stale_days": config.skills.stale_days,
         }
-    return Evidence(layout, store.scan(), **kw)
+    return Evidence(layout, store.scan(), index=index, **kw)
 
 
-def usefulness_order(layout: Layout, store: ExperienceStore | None = None) -> list[str]:
+def usefulness_order(
+    layout: Layout, store: ExperienceStore | None = None, index: SkillSet | None = None
+) -> list[str]:
     """Every discovered skill's name, most useful first by the evidence.
 
     Measured as helping (largest lift first); then loaded but not (yet) measured either
     way, most loaded and most recently loaded first; then hand-authored skills never
     loaded; then learned skills never loaded; last, skills measured as hurting.
     """
-    return collect(layout, None, store).order()
+    return collect(layout, None, store, index).order()
 
 
 def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None = None) -> list[str]:

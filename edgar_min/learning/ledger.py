@@ -19,6 +19,7 @@ import stat
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
 from edgar_min.digests import sha256_hex
 from edgar_min.errors import NotFound, Refused
+from edgar_min.learning.triggers import as_text
 from edgar_min.logfile import append_row, read_rows, timestamp
 from edgar_min.records import dataclass, field
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from edgar_min.layout import Layout
+    from edgar_min.learning.triggers import Trigger
 
     # The same words as the tuples below (tests/test_ledger.py holds them together).
     Actor = Literal["gate", "distill", "person"]
@@ -122,7 +124,7 @@ def record(
     before: str | None,
     after: str | None,
     session: str = "",
-    trigger: str = "",
+    fired: tuple[Trigger, ...] = (),
 ) -> Row:
     """Keep both texts and append one row; `before`/`after` are the file texts (None: no file)."""
     if actor not in ACTORS or action not in ACTIONS or place not in PLACES:
@@ -135,7 +137,7 @@ def record(
         name=name,
         place=place,
         session=session,
-        trigger=trigger,
+        trigger=as_text(fired),
         before=keep_version(layout, before) if before is not None else None,
         after=keep_version(layout, after) if after is not None else None,
     )

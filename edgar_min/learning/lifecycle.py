@@ -13,7 +13,8 @@ from edgar_min.atomic import check_writable, move, read_text, remove_tree
 from edgar_min.errors import NotFound, Refused
 from edgar_min.learning.ledger import check_record, read_ledger, record, version_text
 from edgar_min.learning.proposals import proposal_path
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.triggers import from_text
+from edgar_min.learning.writer import Draft, Provenance, Target, owner_problem, write_learned
 from edgar_min.logfile import timestamp
 from edgar_min.skills.discovery import SkillSet, discover
 from edgar_min.skills.frontmatter import parse_skill
@@ -38,12 +39,11 @@ def accept(layout: Layout, name: str) -> str:
     if text is None:
         raise NotFound(f"no proposal named {name}")
     index = discover(layout)
-    owner = index.owner(name)
-    if owner is not None:
+    owned = owner_problem(index, name, Target("learned", patch=True))
+    if owned:
         msg = (
-            f"refused {name}: it patches your hand-authored skill at {owner.path}; edgar does not "
-            f"write into folders a person owns: copy what you want from {path} yourself, then "
-            f"`edgar skills reject {name}`"
+            f"refused {name}: {owned}: copy what you want from {path} yourself, "
+            f"then `edgar skills reject {name}`"
         )
         raise Refused(msg)
     target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
@@ -126,19 +126,16 @@ def write_stored(
         msg = f"refused {name}: {source} has no description"
         raise Refused(msg)
     patch = bool(meta.get("patch_of")) or os.path.isfile(os.path.join(layout.learned, name, "SKILL.md"))
-    return write_learned(
-        layout,
-        name,
-        description,
-        parsed.body,
+    how = Provenance(
         session=str(meta.get("session", "person")),
-        trigger=str(meta.get("trigger", action)),
-        to="learned",
-        patch=patch,
-        index=index,
-        created=str(meta["created"]) if keep_created and meta.get("created") else None,
+        # What the stored text says fired, in the words edgar knows; else what the person did.
+        triggers=from_text(str(meta.get("trigger", ""))) or (action,),  # type: ignore[arg-type]
         actor=actor,
         action=action,
+        created=str(meta["created"]) if keep_created and meta.get("created") else "",
+    )
+    return write_learned(
+        layout, Draft(name, description, parsed.body), how, Target("learned", patch=patch), index=index
     )
 
 

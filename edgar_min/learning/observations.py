@@ -14,8 +14,8 @@ import os
 from edgar_min.atomic import append_line
 from edgar_min.errors import NotFound
 from edgar_min.learning.outline import one_line
-from edgar_min.learning.turn import redact
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False

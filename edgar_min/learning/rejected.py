@@ -17,14 +17,16 @@ import time
 from edgar_min import jsoncodec
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
-from edgar_min.learning.turn import redact
+from edgar_min.learning.triggers import as_text
 from edgar_min.logfile import files_ending, open_plain, timestamp
 from edgar_min.records import asdict, dataclass
+from edgar_min.redact import redact
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from edgar_min.layout import Layout
+    from edgar_min.learning.triggers import Trigger
 
 __all__ = ["KEEP", "REPLY_CHARS", "Rejected", "keep", "list_rejected", "read_rejected"]
 
@@ -52,7 +54,13 @@ class Rejected:
 
 
 def keep(
-    layout: Layout, *, reply: str, sentence: str, trigger: str, session: str, skill: str | None = None
+    layout: Layout,
+    *,
+    reply: str,
+    sentence: str,
+    fired: tuple[Trigger, ...],
+    session: str,
+    skill: str | None = None,
 ) -> str:
     """Keep one refused reply and return its id; the oldest beyond `KEEP` are removed."""
     stamp = time.time()
@@ -64,7 +72,7 @@ def keep(
     row = Rejected(
         id=ident,
         time=timestamp(stamp),
-        trigger=trigger,
+        trigger=as_text(fired),
         session=session,
         skill=skill,
         sentence=redact(sentence),

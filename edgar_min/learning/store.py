@@ -25,12 +25,14 @@ from edgar_min.atomic import append_line, check_writable, create_empty
 from edgar_min.charsets import ALNUM, dashed
 from edgar_min.digests import sha1_hex
 from edgar_min.learning.sessions import check_session, new_session_id
+from edgar_min.learning.triggers import as_text
 from edgar_min.logfile import files_ending, timestamp
 from edgar_min.records import dataclass, field
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from edgar_min.learning.triggers import Trigger
     from edgar_min.learning.turn import Turn
 
 __all__ = [
@@ -98,7 +100,7 @@ class ExperienceStore:
         return names
 
     def record(
-        self, turn: Turn, session: str, fired: list[str] | tuple[str, ...] = (), now: float | None = None
+        self, turn: Turn, session: str, fired: tuple[Trigger, ...] = (), now: float | None = None
     ) -> None:
         """Append the turn's shape, session, verdict, loaded skills and fired triggers."""
         when = time.gmtime(now)
@@ -111,7 +113,7 @@ class ExperienceStore:
                 shape,
                 turn.verification,
                 ",".join(turn.skills) or "-",
-                ",".join(fired) or "-",
+                as_text(fired) or "-",
             )
         )
         mine = _slug(session, 100)

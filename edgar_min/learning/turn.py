@@ -10,8 +10,8 @@ from __future__ import annotations
 from edgar_min import jsoncodec
 from edgar_min.charsets import ALNUM, DIGITS, LOWER, consists_of
 from edgar_min.errors import BadInput
-from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.skills.names import is_skill_name
 
 TYPE_CHECKING = False
@@ -30,7 +30,6 @@ __all__ = [
     "ErrorRecord",
     "Turn",
     "parse_turn",
-    "redact",
     "strip_program",
     "turn_from_json",
 ]

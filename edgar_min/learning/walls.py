@@ -1,11 +1,15 @@
 """The brief's content rules as walls: what a model's draft may not say, each refusal a sentence.
 
 The brief asks for the general procedure, not today's specifics; these walls
-hold the draft to it whatever the brief said. `content_problems` reports every
+hold the draft to it whatever the brief said. `RULES` is both: each rule's
+sentence is what the brief says (learning/drafts.py builds its briefs from
+them), and the fragments are what the walls that keep it say when they refuse
+(tests/test_walls.py checks both ways). `content_problems` reports every
 problem at once. It needs what the model was shown: the turn's own prompt and
-corrections and the outline's lines, passed as a `Source`, never as text to
-search. A patch's current body is passed as `kept`: what a skill already
-says (a person's URL, a path they wrote) stays allowed in its patch.
+corrections, the failures and the declared check the outline records, and the
+outline's lines, passed as a `Source`, never as text to search. A patch's
+current body is passed as `kept`: what a skill already says (a person's URL, a
+path they wrote) stays allowed in its patch.
 
 What stays allowed, on purpose: relative paths and file names the turn did not
 name; conventional file names that belong to no one project (`CONVENTIONAL`);
@@ -15,23 +19,29 @@ numbers and versions the turn did not carry; `[REDACTED]`, which holds nothing.
 
 from __future__ import annotations
 
-from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.regex import lazy
-from edgar_min.skills.sections import BODY_SECTIONS, section
+from edgar_min.skills.sections import BODY_SECTIONS, fenced, section
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
 
     from edgar_min.learning.outline import Outline
+    from edgar_min.learning.turn import ErrorRecord
+    from edgar_min.learning.writer import Draft
 
 __all__ = [
     "CONVENTIONAL",
     "FILLER",
     "MIN_SECTION_WORDS",
+    "NAME_WORDS",
+    "RULES",
+    "Rule",
     "Source",
     "content_problems",
+    "failure_names",
     "generalize",
 ]
 
@@ -66,6 +76,18 @@ _GENERIC = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 MIN_SECTION_WORDS = 3
+# The fewest and most words (joined by hyphens) a skill's name has.
+NAME_WORDS = (2, 4)
+_NUMBER_WORDS = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+# A failure's kind, as a model writes it in prose: `nonzero_exit` is "non-zero exit" or "exit code".
+_KIND_WORDS = {
+    "nonzero_exit": ("nonzero exit", "non zero exit", "exit code", "exit status"),
+    "not_found": ("not found",),
+    "timeout": ("timeout", "timed out", "time out"),
+    "denied": ("denied",),
+    "invalid_input": ("invalid input", "invalid"),
+    "crashed": ("crashed", "crash", "crashes"),
+}
 # A line or sentence of at least this many characters may not appear this many times.
 _REPEAT_CHARS = 16
 _REPEAT_TIMES = 3
@@ -113,7 +135,6 @@ _LETTER_OR_DIGIT = lazy(r"[A-Za-z0-9]")
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+|\n")
 _WORDS = lazy(r"[a-z0-9]+")
 _HEADING = lazy(r" {0,3}#{1,6}[ \t]")
-_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
 _MARKER = lazy(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _STOP = frozenset(
     """
@@ -124,17 +145,72 @@ _STOP = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
+class Rule:
+    """One content rule: the sentence the brief says, and a fragment of each refusal that keeps it."""
+
+    sentence: str
+    walls: tuple[str, ...]
+
+
+RULES = (
+    Rule(
+        "Write the general procedure, not today's file names, paths or values: no file or path the request "
+        "named, no absolute or home paths, no URLs, no ids or hashes, no version numbers or other values "
+        "copied from the request.",
+        (
+            "names a file or path the turn named",
+            "names an absolute or home path",
+            "names a URL",
+            "holds a long hex or base64 id",
+            "copies a value from the request",
+        ),
+    ),
+    Rule(
+        f"Name the skill for the job it does, in {_NUMBER_WORDS[NAME_WORDS[0]]} to "
+        f"{_NUMBER_WORDS[NAME_WORDS[1]]} words (not 'task-1', not 'please-fix').",
+        ("a name says the job", "does not say the job", "holds a value", "words joined by hyphens"),
+    ),
+    Rule(
+        f"Give each section at least {_NUMBER_WORDS[MIN_SECTION_WORDS]} words, and more than the request "
+        "said again.",
+        ("with almost no text", "only restate the request"),
+    ),
+    Rule(
+        "Under Pitfalls, name the failure the outline records and how to get past it.",
+        ("Pitfalls does not name the failure the outline records",),
+    ),
+    Rule(
+        "Under Verification, say how to check the work: name the project's declared check.",
+        ("Verification does not name the project's declared check",),
+    ),
+    Rule(
+        "Never repeat a line, and never copy the outline's lines back.",
+        ("over and over", "repeats a line or sentence", "mostly echoes the outline"),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
-    """What a draft was written from: the turn's prompt and corrections, the outline's lines."""
+    """What a draft was written from: the turn's prompt and corrections, the failures and the declared
+    check the outline records, and the outline's lines."""
 
     prompt: str = ""
     corrections: tuple[str, ...] = ()
     outline: tuple[str, ...] = ()
     kept: str = ""
+    failures: tuple[ErrorRecord, ...] = ()
+    check: str = ""  # the declared check's program, when one is configured
 
     @classmethod
     def of(cls, outline: Outline) -> Source:
-        return cls(outline.asked, outline.corrections, tuple(outline.render().splitlines()))
+        return cls(
+            outline.asked,
+            outline.corrections,
+            tuple(outline.render().splitlines()),
+            failures=outline.failures,
+            check=outline.check_program,
+        )
 
     @property
     def human(self) -> str:
@@ -267,17 +343,8 @@ def _plain(line: str) -> str:
 
 def _prose(body: str) -> list[str]:
     """The body's lines outside fenced code: code repeats itself (`} catch {`), prose should not."""
-    out, fence = [], ""
-    for line in body.split("\n"):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        else:
-            out.append(line)
-    return out
+    lines = body.split("\n")
+    return [line for line, code in zip(lines, fenced(lines), strict=True) if not code]
 
 
 def _compresses(line: str) -> bool:
@@ -354,6 +421,16 @@ def _degenerate(description: str, body: str, source: Source) -> list[str]:
 
 def _name_problems(name: str, source: Source) -> list[str]:
     words = name.split("-")
+    fewest, most = NAME_WORDS
+    counted = []
+    if not fewest <= len(words) <= most:
+        shown = f"the name {name!r} has {len(words)} word(s)"
+        counted = [f"{shown}; a name is {fewest} to {most} words joined by hyphens"]
+    return counted + _name_words(name, words, source)
+
+
+def _name_words(name: str, words: list[str], source: Source) -> list[str]:
+    """What the name's words say: the job, not the request's first words, nothing generic, no value."""
     if words[0] in FILLER:
         return [
             f"the name {name!r} starts with {words[0]!r}; a name says the job, not the request's first words"
@@ -368,10 +445,57 @@ def _name_problems(name: str, source: Source) -> list[str]:
     return []
 
 
-def content_problems(name: str, description: str, body: str, source: Source) -> list[str]:
-    """Every way a model's draft breaks the brief's content rules, each a sentence; empty when none."""
-    text = f"{description}\n{body}"
-    return _name_problems(name, source) + _specifics(text, source) + _degenerate(description, body, source)
+def _mentions(text: str, phrase: str) -> bool:
+    """`phrase` as words of `text`, whatever the case, a hyphen or an underscore read as a space."""
+    import re  # a pattern made from the phrase; the module's own are lazy
+
+    def plain(s: str) -> str:
+        return " ".join(s.casefold().replace("_", " ").replace("-", " ").split())
+
+    return re.search(rf"(?<![\w.]){re.escape(plain(phrase))}(?![\w])", plain(text)) is not None
+
+
+def failure_names(failure: ErrorRecord) -> tuple[str, ...]:
+    """What names a recorded failure: its program when it has one, else its tool or its kind."""
+    if failure.program:
+        return (failure.program,)
+    return (failure.tool, *_KIND_WORDS.get(failure.kind, (failure.kind,)))
+
+
+def _grounded(body: str, source: Source) -> list[str]:
+    """Pitfalls names a failure the outline records; Verification names the declared check."""
+    problems = []
+    if source.failures:
+        pitfalls = section(body, "Pitfalls") or ""
+        if not any(_mentions(pitfalls, n) for f in source.failures for n in failure_names(f)):
+            named = ", ".join(dict.fromkeys(failure_names(f)[0] for f in source.failures))
+            problems.append(
+                f"Pitfalls does not name the failure the outline records ({_quoted([named], 1)}); "
+                "say what failed and how to get past it"
+            )
+    if source.check:
+        verification = section(body, "Verification") or ""
+        if not _mentions(verification, source.check):
+            problems.append(
+                f"Verification does not name the project's declared check ({_quoted([source.check], 1)}); "
+                "say to run it"
+            )
+    return problems
+
+
+def content_problems(draft: Draft, source: Source, *, patch: bool = False) -> list[str]:
+    """Every way a model's draft breaks the brief's content rules, each a sentence; empty when none.
+
+    A patch keeps its skill's name, so only a new skill's name is the model's to answer for.
+    """
+    text = f"{draft.description}\n{draft.body}"
+    named = [] if patch else _name_problems(draft.name, source)
+    return (
+        named
+        + _specifics(text, source)
+        + _degenerate(draft.description, draft.body, source)
+        + _grounded(draft.body, source)
+    )
 
 
 def generalize(text: str) -> str:

@@ -499,7 +499,7 @@ class Server:
         return text, data
 
     def _tool_skills_suggest(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from edgar_min.skills.suggest import named_only, suggest
+        from edgar_min.skills.suggest import named_note, suggest
 
         text = arguments["text"]
         if not text.strip():
@@ -509,7 +509,7 @@ class Server:
         found = suggest(self.layout, config, text)
         least = config.suggest.body_probability
         lines = [
-            f"{p.name} ({p.probability:.2f}): {p.path}{named_only(p.probability, least)}" for p in found.picks
+            f"{p.name} ({p.probability:.2f}): {p.path}{named_note(p.probability, least)}" for p in found.picks
         ]
         return "\n".join(lines) or "none: no skill applies to this text", found.as_json(least)
 

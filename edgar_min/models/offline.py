@@ -10,8 +10,9 @@ history lines folded into Pitfalls, keeping the current description.
 from __future__ import annotations
 
 from edgar_min.errors import ModelError
-from edgar_min.learning.walls import FILLER, generalize
+from edgar_min.learning.walls import FILLER, NAME_WORDS, generalize
 from edgar_min.regex import lazy
+from edgar_min.skills.sections import BODY_SECTIONS, fenced, headings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -83,14 +84,18 @@ _DASHES = lazy(r"-+")
 
 
 def _name(asked: str, shape: str) -> str:
+    """Two to four words of the request (the name rule's `NAME_WORDS`), else of the tools, then `routine`."""
+    fewest, most = NAME_WORDS
     words = [
         w for w in _WORD.findall(asked.lower()) if w not in _STOP and w not in FILLER and w != "redacted"
     ]
-    name = "-".join(words[:5])[:64].strip("-")
-    if not name:
+    if not words:
         tools = shape.partition(":")[2].replace(">", "-").replace("_", "-").replace(".", "-")
-        name = _DASHES.sub("-", f"{tools}-routine").strip("-")[:64].strip("-") or "routine"
-    return name
+        words = [w for w in _DASHES.sub("-", tools).split("-") if w][: most - 1]
+    words = [w[:15] for w in words[:most]]  # four of 15 letters and three hyphens fit in NAME_MAX
+    while len(words) < fewest:
+        words.append("routine")
+    return "-".join(words)
 
 
 # A procedure a person reads before every similar task: a long run's tool calls are summarised.
@@ -144,7 +149,9 @@ def write_from_outline(outline: str) -> str:
     tools = [t for t in f.get("tools called, in order", "none").split(", ") if t and t != "none"]
     failures = [x for x in f.get("failures the harness recorded", "none").split(", ") if x and x != "none"]
     corrections = generalize(f.get("corrections a human typed", ""))
-    check = f.get("declared check", "unverified")
+    # `passed (pytest)`: the verdict, then the program the declared check runs, when one is set.
+    check, _, program = f.get("declared check", "unverified").partition(" (")
+    program = program.rstrip(")")
 
     steps = _tool_steps(tools)
     if corrections:
@@ -179,7 +186,8 @@ def write_from_outline(outline: str) -> str:
         f"## When to use\n\nWhen a task is like: {asked}\nIts task shape is {shape}.\n\n"
         f"## Procedure\n\n{procedure}\n\n"
         f"## Pitfalls\n\n{pitfalls}\n\n"
-        f"## Verification\n\nRun the project's declared check and see it pass ({verdict}).\n"
+        f"## Verification\n\nRun the project's declared check{f' ({program})' if program else ''} "
+        f"and see it pass ({verdict}).\n"
     )
 
 
@@ -187,43 +195,16 @@ def write_from_outline(outline: str) -> str:
 _BODY_LABEL = "current body:"
 _HISTORY_LABEL = "observations, oldest first:"
 _HEADING = lazy(r" {0,3}(#{1,6})[ \t]")
-_FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
-
-
-def _sections(lines: list[str]) -> list[tuple[str, int]]:
-    """`##` headings outside fenced code: (text, line index)."""
-    found = []
-    fence = ""
-    for i, line in enumerate(lines):
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        if line.startswith("## "):
-            found.append((line[3:].strip().rstrip(":").strip().casefold(), i))
-    return found
 
 
 def _demote(lines: list[str]) -> list[str]:
     """Headings one level down, outside fences, so a person's prose nests under Procedure."""
     out = []
-    fence = ""
-    for line in lines:
-        opener = _FENCE.match(line)
-        if fence:
-            if opener and opener.group(1)[0] == fence[0] and not line.strip().strip(fence[0]):
-                fence = ""
-        elif opener:
-            fence = opener.group(1)
-        else:
-            heading = _HEADING.match(line)
-            if heading and len(heading.group(1)) < 6:
-                out.append("#" + line.lstrip(" "))
-                continue
+    for line, code in zip(lines, fenced(lines), strict=True):
+        heading = None if code else _HEADING.match(line)
+        if heading and len(heading.group(1)) < 6:
+            out.append("#" + line.lstrip(" "))
+            continue
         out.append(line)
     return out
 
@@ -252,9 +233,10 @@ def patch_from_outline(prompt: str) -> str:
         for note, n in counts.items()
         if note not in text
     ]
-    heads = _sections(body)
+    # Each heading with its line (`headings` gives the line after it).
+    heads = [(title.rstrip(":").strip().casefold(), after - 1) for title, after in headings("\n".join(body))]
     names = [h for h, _ in heads]
-    wanted = ["when to use", "procedure", "pitfalls", "verification"]
+    wanted = [title.casefold() for title in BODY_SECTIONS]
     if all(names.count(w) == 1 for w in wanted) and [n for n in names if n in wanted] == wanted:
         at = next(i for h, i in heads if h == "pitfalls")
         end = next((i for _, i in heads if i > at), len(body))

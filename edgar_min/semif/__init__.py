@@ -23,7 +23,7 @@ import time
 
 from edgar_min import deferred
 from edgar_min.errors import ConfigError, ModelError
-from edgar_min.learning.redact import redact
+from edgar_min.redact import redact
 from edgar_min.semif.log import DecisionLog
 from edgar_min.semif.types import LETTERS, MAX_OPTIONS, DecisionRequest, DecisionResult, Option, as_options
 

@@ -14,9 +14,9 @@ import os
 
 from edgar_min.charsets import ALNUM, dashed
 from edgar_min.errors import BadInput, NotFound
-from edgar_min.learning.redact import redact
 from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.semif.prompt import PROMPT_ORDERS, SYSTEM, prompt_hash, render
 from edgar_min.semif.types import LETTERS, DecisionRequest, Option
 

@@ -30,8 +30,8 @@ A text is a person's message, redacted as every stored prompt is and cut to
 from __future__ import annotations
 
 from edgar_min.errors import BadInput
-from edgar_min.learning.redact import redact
 from edgar_min.logfile import append_row, kind_of, read_rows, timestamp
+from edgar_min.redact import redact
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from edgar_min.layout import Layout
-    from edgar_min.skills.discovery import Skill
+    from edgar_min.skills.discovery import Skill, SkillSet
 
 __all__ = ["MIN_DESCRIPTION", "DescriptionCache", "IndexEntry", "SkillIndex", "build_index"]
 
@@ -192,12 +192,13 @@ def build_index(
     order: list[str] | tuple[str, ...] | None = None,
     *,
     cache: DescriptionCache | None = None,
+    found: SkillSet | None = None,
 ) -> SkillIndex:
-    """The listing of every discovered skill within `budget_chars` characters."""
+    """The listing of every discovered skill (`found`, when the caller has them) within `budget_chars`."""
     if isinstance(budget_chars, bool) or not isinstance(budget_chars, int):
         msg = "the budget must be a whole number of characters"
         raise BadInput(msg)
-    skills = discover(layout).skills
+    skills = (discover(layout) if found is None else found).skills
     first = [name for name in dict.fromkeys(order or ()) if name in skills]
     placed = set(first)
     rest = sorted(name for name in skills if name not in placed)

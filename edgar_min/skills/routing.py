@@ -181,7 +181,7 @@ EAGER_AFTER = 200
 SORT_UP_TO = 1000
 # The longest text scored: a pasted log says no more about the task than its start.
 MAX_QUERY_CHARS = 2000
-# What redaction puts where a secret was (`learning.redact.MARK`): no word of the message.
+# What redaction puts where a secret was (`redact.MARK`): no word of the message.
 REDACTED = "[REDACTED]"
 
 # A word is what this pattern finds in the lower-cased text ("c++" and "c#" kept whole).
@@ -972,9 +972,14 @@ class Ranking:
         )
 
     @property
+    def taught_none(self) -> bool:
+        """Whether the messages a person said need no skill are closer to the text than any skill is."""
+        return self.none_evidence > (self.hits[0].evidence if self.hits else 0.0)
+
+    @property
     def best(self) -> Hit | None:
         """The best hit if it is more likely meant than not, else None."""
-        if not self.hits or self.none_evidence > self.hits[0].evidence:
+        if not self.hits or self.taught_none:
             return None
         return self.hits[0] if self.log_odds() > 0 else None
 
@@ -1343,7 +1348,7 @@ class RoutingIndex:
         """Each distinct query word with the index words it matches and how much each match counts."""
         expanded = []
         raw_words: dict[str, list[str]] = {}
-        typed = split_words(text[:MAX_QUERY_CHARS].replace(REDACTED, " "))
+        typed = split_words(text.replace(REDACTED, " "))
         for raw in typed:
             if raw not in _STOP:
                 forms = raw_words.setdefault(stem(raw), [])
@@ -1426,6 +1431,7 @@ class RoutingIndex:
 
     def rank(self, text: str, limit: int = 15) -> Ranking:
         """`search`, with what the `none` decision needs beside the hits."""
+        # A suggestion's text is already a query (`suggest.query_of`); other callers are bounded here.
         text = text[:MAX_QUERY_CHARS]
         expanded = self.expand(text)
         if not expanded:
@@ -1531,9 +1537,7 @@ class RoutingEngine:
 
     def taught_none(self, text: str) -> bool:
         """Whether the messages a person said need no skill are closer to `text` than any skill is."""
-        ranking = self._ranking(text)[0]
-        best = ranking.hits[0].evidence if ranking.hits else 0.0
-        return ranking.none_evidence > best
+        return self._ranking(text)[0].taught_none
 
     def _ranking(self, text: str) -> tuple[Ranking, dict[str, Hit]]:
         if self._last is None or self._last[0] != text:

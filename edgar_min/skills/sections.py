@@ -3,14 +3,15 @@
 Learned skills and proposals have `When to use`, `Procedure`, `Pitfalls` and
 `Verification`, in that order, each with text under it. A heading inside a code
 fence is text, not a heading: a fenced `## Install` neither counts as a section
-nor ends one.
+nor ends one. `fenced` is the one fence rule: the writer's shape check, its content
+walls, the reader of a model's reply and the offline writer all see the same code.
 """
 
 from __future__ import annotations
 
 from edgar_min.regex import lazy
 
-__all__ = ["BODY_SECTIONS", "headings", "section", "shape_problems"]
+__all__ = ["BODY_SECTIONS", "fenced", "headings", "section", "shape_problems"]
 
 BODY_SECTIONS = ("When to use", "Procedure", "Pitfalls", "Verification")
 
@@ -18,21 +19,35 @@ _FENCE = lazy(r" {0,3}(`{3,}|~{3,})")
 _H2 = lazy(r" {0,3}##[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
-def headings(body: str) -> list[tuple[str, int]]:
-    """`##` headings outside fenced code, in order, each with the index of the line after it."""
-    found = []
+def fenced(lines: list[str]) -> list[bool]:
+    """For each line, whether it is fenced code (the fence lines included).
+
+    A fence opens with three or more backticks or tildes, up to three spaces in, and closes
+    at a line of nothing but the same character, at least as many (CommonMark's rule); a
+    fence never closed runs to the end. A shorter run inside a longer fence is code.
+    """
+    marks = []
     fence = ""
-    for index, line in enumerate(body.splitlines()):
+    for line in lines:
         opener = _FENCE.match(line)
         if fence:
+            marks.append(True)
             closes = opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence)
             if closes and not line.strip().strip(fence[0]):
                 fence = ""
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        heading = _H2.match(line)
+        else:
+            marks.append(opener is not None)
+            if opener:
+                fence = opener.group(1)
+    return marks
+
+
+def headings(body: str) -> list[tuple[str, int]]:
+    """`##` headings outside fenced code, in order, each with the index of the line after it."""
+    lines = body.splitlines()
+    found = []
+    for index, (line, code) in enumerate(zip(lines, fenced(lines), strict=True)):
+        heading = None if code else _H2.match(line)
         if heading:
             found.append((heading.group(1).strip(), index + 1))
     return found

@@ -21,8 +21,8 @@ logged with phase `suggest`, and at most `suggest.max_skills` count.
 from __future__ import annotations
 
 from edgar_min import deferred
-from edgar_min.learning.redact import redact
 from edgar_min.records import dataclass
+from edgar_min.redact import redact
 from edgar_min.skills.catalog import Catalog, load_catalog
 from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
@@ -49,7 +49,9 @@ __all__ = [
     "Candidate",
     "Suggestion",
     "decide_skill",
+    "named_note",
     "named_only",
+    "query_of",
     "suggest",
     "weigh_skills",
 ]
@@ -59,6 +61,9 @@ QUESTION = (
     "needs no skill (a chat line, a question, a small edit) or when no skill here fits it."
 )
 NONE_DESCRIPTION = "none of these: the message needs no skill, or a skill not in this list"
+# How much of a text is read at all: a pasted log can be megabytes, and redaction reads all it is
+# given. Redaction runs on this much, then the text is cut to MAX_QUERY_CHARS (`query_of`).
+READ_CHARS = 20_000
 # What the decision reads of a description: enough to tell neighbours apart.
 OPTION_CHARS = 300
 
@@ -106,7 +111,7 @@ class Suggestion:
         skills = [p.as_json() for p in self.picks]
         if body_probability is not None:
             for skill, pick in zip(skills, self.picks, strict=True):
-                skill["named_only"] = pick.probability < body_probability
+                skill["named_only"] = named_only(pick.probability, body_probability)
         return {
             "skills": skills,
             **({} if body_probability is None else {"body_probability": body_probability}),
@@ -118,10 +123,27 @@ class Suggestion:
         }
 
 
-def named_only(probability: float, least: float) -> str:
-    """What the prompt hook does with a pick, as text: one under `suggest.body_probability`
-    (`least`) is only named there, not handed over with its body."""
-    return f"  (named only: under suggest.body_probability {least:g})" if probability < least else ""
+def named_only(probability: float, body_probability: float) -> bool:
+    """Whether the prompt hook only names a pick (its body not handed over): `suggest.body_probability`."""
+    return probability < body_probability
+
+
+def named_note(probability: float, body_probability: float) -> str:
+    """`named_only`, said after a pick in a listing; empty for a pick whose body is handed over."""
+    if not named_only(probability, body_probability):
+        return ""
+    return f"  (named only: under suggest.body_probability {body_probability:g})"
+
+
+def query_of(text: str) -> str:
+    """The text a suggestion reads and logs: redacted, on one line, cut to `MAX_QUERY_CHARS`.
+
+    The one place a prompt is cut. It is redacted before the cut, so a key across the cut is
+    not kept in part, and only its first `READ_CHARS` are read at all.
+    """
+    query = " ".join(redact(text[:READ_CHARS]).split())[:MAX_QUERY_CHARS].rstrip()
+    # A lone surrogate (from a JSON escape or a mis-decoded argument) cannot be written as UTF-8.
+    return query.encode("utf-8", "replace").decode("utf-8")
 
 
 def decide_skill(engine: Engine, text: str, shortlist: list[Card]) -> DecisionResult:
@@ -154,11 +176,8 @@ def suggest(
     """
     settings = config.suggest
     most = settings.max_skills if limit is None else limit
-    # The text is logged with the decision: a key a person pasted must not be. It is redacted
-    # before it is cut, so a key across the cut is not kept in part.
-    query = " ".join(redact(text).split())[:MAX_QUERY_CHARS].rstrip()
-    # A lone surrogate (from a JSON escape or a mis-decoded argument) cannot be written as UTF-8.
-    query = query.encode("utf-8", "replace").decode("utf-8")
+    # The text is logged with the decision: a key a person pasted must not be.
+    query = query_of(text)
     if catalog is None:
         catalog = load_catalog(layout)
     routing = RoutingEngine(catalog.index)
