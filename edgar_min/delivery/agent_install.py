@@ -37,7 +37,7 @@ from edgar_min.delivery.install import (
     Change,
     InstallPlan,
     hook_command,
-    hook_groups,
+    merge_entries,
     read_settings,
 )
 from edgar_min.errors import BadInput
@@ -209,35 +209,8 @@ def _merged(
 ) -> tuple[dict[str, Any], tuple[Change, ...], bool]:
     """The hooks with edgar's entry of each event in place (or out), the changes, and whether
     edgar's entries were there before."""
-    changes: list[Change] = []
-    had_hooks = False
-    for event, hook in form.events:
-        wanted = _entry(form, commands[hook], hook, limit)
-        kept: list[Any] = []
-        present = False
-        for group in hook_groups(path, hooks, event):
-            entries = []
-            for entry in group.get("hooks", []):
-                if not _ours(entry, hook):
-                    entries.append(entry)
-                    continue
-                had_hooks = True
-                if uninstall or present:
-                    changes.append(Change("removed", event, entry["command"]))
-                    continue
-                present = True
-                if entry != wanted:
-                    changes.append(Change("replaced", event, wanted["command"]))
-                entries.append(wanted)
-            if entries or not group.get("hooks"):
-                kept.append({**group, "hooks": entries} if "hooks" in group else group)
-        if not uninstall and not present:
-            kept.append({"hooks": [wanted]})
-            changes.append(Change("added", event, wanted["command"]))
-        if kept:
-            hooks[event] = kept
-        else:
-            hooks.pop(event, None)
+    wanted = [(event, _entry(form, commands[hook], hook, limit), hook) for event, hook in form.events]
+    changes, had_hooks = merge_entries(path, hooks, wanted, _ours, uninstall=uninstall)
     return hooks, tuple(changes), had_hooks
 
 

@@ -35,6 +35,7 @@ from edgar_min.regex import lazy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "holds_edgar_hooks",
     "hook_command",
     "interpreter",
+    "merge_entries",
     "past_sessions",
     "plan_install",
     "project_folder_name",
@@ -255,6 +257,51 @@ def hook_groups(path: str, hooks: dict[str, Any], event: str) -> list[Any]:
     return groups
 
 
+def merge_entries(
+    path: str,
+    hooks: dict[str, Any],
+    wanted: list[tuple[str, dict[str, Any], str]],
+    ours: Callable[[Any, str], bool],
+    *,
+    uninstall: bool,
+) -> tuple[list[Change], bool]:
+    """Put each event's `wanted` entry where edgar's entry of it stands (or take edgar's out), in
+    `hooks`, keeping every other entry and group; the changes, and whether edgar's were there.
+
+    `wanted` holds (event, entry, hook name); `ours(entry, name)` says an entry is edgar's hook.
+    Every agent's installer merges through here: one rule for what is edgar's and what stays.
+    """
+    changes: list[Change] = []
+    had_hooks = False
+    for event, entry_wanted, name in wanted:
+        kept: list[Any] = []
+        present = False
+        for group in hook_groups(path, hooks, event):
+            entries = []
+            for entry in group.get("hooks", []):
+                if not ours(entry, name):
+                    entries.append(entry)
+                    continue
+                had_hooks = True
+                if uninstall or present:
+                    changes.append(Change("removed", event, entry["command"]))
+                    continue
+                present = True
+                if entry != entry_wanted:
+                    changes.append(Change("replaced", event, entry_wanted["command"]))
+                entries.append(entry_wanted)
+            if entries or not group.get("hooks"):
+                kept.append({**group, "hooks": entries} if "hooks" in group else group)
+        if not uninstall and not present:
+            kept.append({"hooks": [entry_wanted]})
+            changes.append(Change("added", event, entry_wanted["command"]))
+        if kept:
+            hooks[event] = kept
+        else:
+            hooks.pop(event, None)
+    return changes, had_hooks
+
+
 def _ours(entry: Any, event: str) -> bool:
     if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
         return False
@@ -293,36 +340,11 @@ def plan_install(
         raise BadInput(msg)
     hooks = dict(hooks)
     limit = math.ceil(timeout_s if math.isfinite(timeout_s) and timeout_s > 0 else 20) + TIMEOUT_MARGIN_S
-    changes: list[Change] = []
-    had_hooks = False
-    for event, name in EVENTS:
-        groups = hook_groups(path, hooks, event)
-        wanted = {"type": "command", "command": hook_command(base, name), "timeout": limit}
-        kept: list[Any] = []
-        present = False
-        for group in groups:
-            entries = []
-            for entry in group.get("hooks", []):
-                if not _ours(entry, name):
-                    entries.append(entry)
-                    continue
-                had_hooks = True
-                if uninstall or present:
-                    changes.append(Change("removed", event, entry["command"]))
-                    continue
-                present = True
-                if entry != wanted:
-                    changes.append(Change("replaced", event, wanted["command"]))
-                entries.append(wanted)
-            if entries or not group.get("hooks"):
-                kept.append({**group, "hooks": entries} if "hooks" in group else group)
-        if not uninstall and not present:
-            kept.append({"hooks": [wanted]})
-            changes.append(Change("added", event, wanted["command"]))
-        if kept:
-            hooks[event] = kept
-        else:
-            hooks.pop(event, None)
+    wanted = [
+        (event, {"type": "command", "command": hook_command(base, name), "timeout": limit}, name)
+        for event, name in EVENTS
+    ]
+    changes, had_hooks = merge_entries(path, hooks, wanted, _ours, uninstall=uninstall)
     if not changes:
         return InstallPlan(path, None, (), text, had_hooks)
     new = dict(data)
