@@ -24,7 +24,7 @@ from conftest import tree_snapshot
 from skillfiles import BODY
 
 from edgar_min.layout import Layout, user_home
-from edgar_min.learning.writer import write_learned
+from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
 CODEX_PERSONAL = {
     "hooks": {
@@ -257,12 +257,9 @@ def agent_project(tmp_path: Path) -> Path:
     description = "Bump a dependency pin and refresh the lock file so the tests pass."
     write_learned(
         layout,
-        "pin-bump-with-lockfile",
-        description,
-        BODY,
-        session="claude-1",
-        trigger="recovered",
-        to="learned",
+        Draft("pin-bump-with-lockfile", description, BODY),
+        Provenance("claude-1", ("recovered",)),
+        Target("learned"),
     )
     return root
 

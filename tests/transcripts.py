@@ -21,10 +21,10 @@ When a dependency pin must move.
 1. Change the pin and refresh the lock file.
 
 ## Pitfalls
-- pytest fails until the lock file is refreshed.
+- pytest fails until the lock file is refreshed, and uv lock fails while the pin is stale.
 
 ## Verification
-Run the declared check.
+Run the declared check (python3 -m pytest) and see it pass.
 """
 
 

@@ -90,6 +90,18 @@ class HookResult:
     notes: list[str] = field(default_factory=list)
 
 
+# Claude Code can run the Stop hooks of a short headless turn before its transcript file exists
+# (seen with 2.1.197 against a fast local server): the hook waits this long for it, then says so.
+TRANSCRIPT_WAIT_S = 2.0
+
+
+def _wait_for(path: str, seconds: float) -> None:
+    """Return once `path` exists, or after `seconds`; whoever reads it next says what is missing."""
+    deadline = time.monotonic() + max(0.0, seconds)
+    while path and not os.path.lexists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def _on_main_thread() -> bool:
     """Whether this is the main thread; without importing threading when nothing else has."""
     threading = sys.modules.get("threading")
@@ -404,6 +416,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
             document={**document, "session": _session(payload), "skills": [], "examples": []},
         )
     path = _path(payload, "transcript_path", required=True) or ""
+    _wait_for(path, min(TRANSCRIPT_WAIT_S, clock.remaining()))
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
     if agent_path is not None:
