@@ -17,7 +17,6 @@ import re
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.records import dataclass
-from edgar_min.regex import lazy
 from edgar_min.semif.lexical import tokens
 
 TYPE_CHECKING = False
@@ -37,8 +36,8 @@ __all__ = [
     "registry_problems",
 ]
 
-NAME_RE = lazy(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
-CATEGORY_RE = lazy(r"[a-z0-9_]+")
+NAME_RE = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
+CATEGORY_RE = re.compile(r"[a-z0-9_]+")
 MANIFEST_FIELDS = (
     "name",
     "category",

@@ -34,6 +34,7 @@ from edgar_min.atomic import open_read, write_text
 from edgar_min.digests import cache_key
 from edgar_min.errors import BadInput, EdgarError, Refused
 from edgar_min.records import dataclass
+from edgar_min.regex import lazy
 from edgar_min.skills.discovery import discover
 from edgar_min.skills.examples import read_examples
 from edgar_min.skills.frontmatter import read_skill
@@ -159,20 +160,19 @@ class Catalog:
     warnings: list[str]
 
 
-def _when_to_use(body: str) -> str:
-    import re
+# Public skills title the section "When to use (this skill)", "When to apply" or "When this skill
+# applies"; all say the same.
+_WHEN_TO_USE = lazy(
+    r"(?ims)^ {0,3}(#{2,3})[ \t]+(?:when to (?:use|apply)|when this skill applies)\b[^\n]*\n"
+    r"(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)"
+)
 
-    # Public skills title the section "When to use (this skill)", "When to apply" or "When this
-    # skill applies"; all say the same. A `## When to use` inside a code fence is an example (a
-    # template of a skill, say), not this skill's section: only the `##` headings `headings`
-    # finds outside fences count.
+
+def _when_to_use(body: str) -> str:
+    # A `## When to use` inside a code fence is an example (a template of a skill, say), not this
+    # skill's section: only the `##` headings `headings` finds outside fences count.
     outside = {after - 1 for _, after in headings(body)}
-    for found in re.finditer(
-        r"^ {0,3}(#{2,3})[ \t]+(?:when to (?:use|apply)|when this skill applies)\b[^\n]*\n"
-        r"(.*?)(?=^ {0,3}#{1,3}[ \t]|\Z)",
-        body,
-        re.IGNORECASE | re.MULTILINE | re.DOTALL,
-    ):
+    for found in _WHEN_TO_USE.finditer(body):
         if found.group(1) == "##" and body.count("\n", 0, found.start()) not in outside:
             continue
         return " ".join(found.group(2).split())[:WHEN_CHARS]
