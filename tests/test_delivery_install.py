@@ -15,6 +15,8 @@ from conftest import state_of, tree_snapshot
 from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
 
+from edgar_min.invocation import program
+
 REPO = Path(__file__).resolve().parent.parent
 EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
 
@@ -591,7 +593,7 @@ def test_install_says_when_the_other_settings_file_runs_edgars_hooks_too(tmp_pat
     local = edgar("--root", str(tmp_path), "install", "claude-code")
     assert local.out.splitlines()[-1] == (
         "note: .claude/settings.json runs edgar's hooks too (an earlier install put them there), so each "
-        "would run twice; take them out with: edgar install claude-code --shared --uninstall"
+        f"would run twice; take them out with: {program()} install claude-code --shared --uninstall"
     )
     assert edgar("--root", str(tmp_path), "--json", "install", "claude-code").json()["also_in"] == (
         ".claude/settings.json"
@@ -599,7 +601,7 @@ def test_install_says_when_the_other_settings_file_runs_edgars_hooks_too(tmp_pat
     local_out = edgar("--root", str(tmp_path), "install", "claude-code", "--uninstall").out
     assert local_out.splitlines()[-1] == (
         "note: .claude/settings.json still runs edgar's hooks; take them out with: "
-        "edgar install claude-code --shared --uninstall"
+        f"{program()} install claude-code --shared --uninstall"
     )
     edgar("--root", str(tmp_path), "install", "claude-code", "--shared", "--uninstall")
     assert "note:" not in edgar("--root", str(tmp_path), "install", "claude-code").out

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from edgar_min.cli.quick import Option, Spec
+from edgar_min.invocation import program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -640,7 +641,7 @@ def cmd_doctor(ctx: Context) -> int:
     rejections = report["rejections"]
     ctx.out(
         f"rejections logged: {rejections['logged']} ({rejections['path']}); refused replies kept: "
-        f"{rejections['replies_kept']} (`edgar skills rejections`)"
+        f"{rejections['replies_kept']} (`{program()} skills rejections`)"
     )
     examples = report["examples"]
     if examples["problem"] is None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.invocation import program
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -114,7 +116,7 @@ def cmd_install(ctx: Context) -> int:
             if ns.uninstall
             else ("runs edgar's hooks too (an earlier install put them there), so each would run twice")
         )
-        ctx.out(f"note: {also} {why}; take them out with: edgar install claude-code {flag} --uninstall")
+        ctx.out(f"note: {also} {why}; take them out with: {program()} install claude-code {flag} --uninstall")
     if ignored is False:
         ctx.out(
             f"note: git does not ignore {shown} here; add it to .gitignore (Claude Code adds it to "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from edgar_min.errors import NotFound
+from edgar_min.invocation import program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def cmd_stats(ctx: Context) -> int:
         )
     ctx.out(
         f"{found.turns} turn(s) recorded; a verdict needs {evidence.min_turns} decided turns with a skill "
-        "and without it in the same task shapes (`edgar skills stats NAME` for one skill)"
+        f"and without it in the same task shapes (`{program()} skills stats NAME` for one skill)"
     )
     return 0
 

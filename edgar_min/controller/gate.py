@@ -19,6 +19,7 @@ import time
 from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.invocation import program
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import as_text, triggers
 from edgar_min.logfile import append_row, timestamp
@@ -455,7 +456,7 @@ class Gate:
             shown = self.layout.relative(path)
             message = (
                 f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
-                f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
+                f"{dup.match.reason}; review it, then `{program()} skills accept {dup.existing}`)"
             )
             return Outcome(
                 fired, "proposed", shown, _because(message, reason, flag), dup.existing, flags=flags
@@ -465,9 +466,11 @@ class Gate:
         shown = self.layout.relative(path)
         if place == "learned":
             return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
-        message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
+        message = f"proposed {name}: {shown} (review it, then `{program()} skills accept {name}`)"
         if waiting:
-            message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
+            message += (
+                f"; it replaces the proposal that was waiting (`{program()} skills log {name}` keeps it)"
+            )
         return Outcome(fired, "proposed", shown, _because(message, reason, flag), name, flags=flags)
 
     def _write(

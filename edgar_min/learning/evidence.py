@@ -30,6 +30,7 @@ import os
 import time
 
 from edgar_min.errors import EdgarError
+from edgar_min.invocation import program
 from edgar_min.learning.ledger import read_ledger
 from edgar_min.learning.observations import read_history
 from edgar_min.learning.store import VERDICTS, ExperienceStore, Scan
@@ -353,7 +354,9 @@ def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None
                 f"skill {s.name} ({s.origin}) is measured as hurting: {s.sentence(evidence.min_turns)}"
             )
         if s.stale:
-            found.append(f"learned skill {s.name} is stale: {s.stale} (`edgar skills prune` archives it)")
+            found.append(
+                f"learned skill {s.name} is stale: {s.stale} (`{program()} skills prune` archives it)"
+            )
     torn = read_ledger(layout).torn
     if torn:
         found.append(
