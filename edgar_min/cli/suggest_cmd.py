@@ -58,7 +58,12 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_examples)
 
 
+def _reading(count: int) -> str:
+    return f"edgar: reading {count:,} skills for routing (once: a cache keeps them)..."
+
+
 def cmd_suggest(ctx: Context) -> int:
+    from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.suggest import named_note, suggest
 
     text = " ".join(ctx.ns.text)
@@ -69,7 +74,8 @@ def cmd_suggest(ctx: Context) -> int:
     if limit is not None and limit < 1:
         msg = f"--limit must be at least 1, not {limit}"
         raise BadInput(msg)
-    found = suggest(ctx.layout, ctx.config, text, limit=limit)
+    catalog = load_catalog(ctx.layout, before_long=lambda count: ctx.warn(_reading(count)))
+    found = suggest(ctx.layout, ctx.config, text, limit=limit, catalog=catalog)
     for warning in found.warnings:
         ctx.warn(f"edgar: warning: {warning}")
     least = ctx.config.suggest.body_probability
