@@ -18,7 +18,7 @@ from edgar_min.errors import BadInput
 from edgar_min.invocation import program
 from edgar_min.logfile import read_capped, timestamp
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
