@@ -20,6 +20,7 @@ from transcripts import SESSION, Claude, config_toml, stdin_bytes
 from edgar_min.delivery import hooks
 from edgar_min.delivery.hooks import EVENTS
 from edgar_min.errors import BadInput
+from edgar_min.invocation import program
 
 PROMPT = "the ci checks on my pull request are failing, figure out why and fix it"
 
@@ -732,7 +733,7 @@ def test_session_start_tells_the_person_which_committed_keys_wait_for_trust(proj
     doc = json.loads(result.out)
     sentence = (
         f"{project}/.edgar/config.toml sets model.provider, model.command, which take effect only once you "
-        f"trust this file: run `edgar --root {project} trust`"
+        f"trust this file: run `{program()} --root {project} trust`"
     )
     assert doc["systemMessage"] == f"edgar: {sentence}"  # Claude Code shows it to the person
     assert sentence not in doc["hookSpecificOutput"]["additionalContext"]  # the model's is the index
