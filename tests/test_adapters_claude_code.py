@@ -793,6 +793,20 @@ def test_reading_a_skills_file_loads_it_unless_it_failed_or_was_read_to_be_edite
     assert record["skills"] == ["pdf"]
 
 
+def test_a_skills_file_printed_through_the_shell_is_a_use_unless_the_command_failed(tmp_path):
+    names = {"pdf", "xlsx", "docx"}
+    t = Claude().user("shrink the scan")
+    t.tool("b1", "Bash", {"command": "cat .claude/skills/pdf/SKILL.md | head -50"}).result("b1", "---")
+    t.tool("b2", "Bash", {"command": "sed -n 1,80p /p/.claude/skills/xlsx/SKILL.md"})
+    t.result("b2", "Exit code 2\nsed: can't read", is_error=True)
+    t.tool("b3", "Bash", {"command": "grep -n name .claude/skills/docx/SKILL.md"}).result("b3", "2:name")
+    t.tool("b4", "Bash", {"command": "cat .claude/skills/docx/SKILL.md > /tmp/copy.md"}).result("b4", "")
+    record = _read(t.write(tmp_path / "t.jsonl"), names).record
+    # A search shows a few lines and a copy into a file shows none: neither is the skill used.
+    assert record["skills"] == ["pdf"]
+    assert record["errors"] == [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "sed"}]
+
+
 def test_the_real_failed_skill_call_is_not_a_load():
     # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
     from edgar_min.adapters.claude_code import read_turns

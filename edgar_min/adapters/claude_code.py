@@ -27,8 +27,9 @@ where the next one starts.
   the result;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
-  a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`), unless the
-  turn then edits that file;
+  a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`) or printed
+  by a shell command (`cat`, `sed -n`, ...: `adapters/reads.py`), unless the turn then edits
+  that file;
   and a skill the person ran as a slash command (`/NAME args`, `/plugin:NAME`);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
@@ -39,6 +40,7 @@ import os
 
 from edgar_min.adapters.common import (
     MAX_PENDING,
+    SKILL_FILE,
     AdaptedTurn,
     NoTurn,
     SubagentLog,
@@ -52,6 +54,7 @@ from edgar_min.adapters.common import (
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import ReadStats
+from edgar_min.adapters.reads import SkillReads
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
@@ -218,7 +221,8 @@ class _Reader(TurnReader):
         self.turn: TurnBuilder | None = TurnBuilder() if side else None
         self.ended: TurnBuilder | None = None  # the turn a new prompt has just ended
         self.session: str | None = None
-        self.pending: dict[str, tuple[str, str, str, str]] = {}
+        self.pending: dict[str, tuple[str, str, str, tuple[str, ...]]] = {}
+        self.reads = SkillReads(skill_names)
         self.seen: set[str] = set()
         self.read_skills: set[str] = set()  # the skills this turn loaded by reading their file
         self.interrupted = False
@@ -273,39 +277,41 @@ class _Reader(TurnReader):
             program = ""
             if tool == "shell" and isinstance(arguments.get("command"), str):
                 program = program_word(arguments["command"])
+            skills: tuple[str, ...] = ()
             if name == "Skill":
-                skill = self._skill(arguments)
+                skills = self._skill(arguments)
             elif name == "Read" and isinstance(arguments.get("file_path"), str):
-                skill = self._read(arguments["file_path"])
-            else:
-                skill = ""
-                if tool == "edit" and isinstance(arguments.get("file_path"), str):
-                    self._edited(arguments["file_path"])
+                skills = self._read(skill_of_path(arguments["file_path"], None, self.skill_names))
+            elif program and SKILL_FILE in arguments["command"]:
+                # `cat …/skills/NAME/SKILL.md` through the shell reads the skill as Read does.
+                found = self.reads.command(arguments["command"], None)
+                skills = tuple(s for skill in found for s in self._read(skill))
+            elif tool == "edit" and isinstance(arguments.get("file_path"), str):
+                self._edited(arguments["file_path"])
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
-                self.pending[use_id] = (tool, program, name, skill)
+                self.pending[use_id] = (tool, program, name, skills)
 
-    def _skill(self, arguments: dict[str, Any]) -> str:
-        """The discovered skill a Skill call loads ("" for none), added to the turn's skills."""
+    def _skill(self, arguments: dict[str, Any]) -> tuple[str, ...]:
+        """The discovered skill a Skill call loads (none: `()`), added to the turn's skills."""
         if self.turn is None:
-            return ""
+            return ()
         value = arguments.get("skill", arguments.get("command"))
         if not isinstance(value, str):
-            return ""
+            return ()
         name = unqualified(value.strip().lstrip("/"))  # `plugin:name`: discovery knows the name
         if name not in self.skill_names:
-            return ""
+            return ()
         self.turn.skills.append(name)
-        return name
+        return (name,)
 
-    def _read(self, path: str) -> str:
-        """The discovered skill whose `SKILL.md` a Read call opens ("" for none), added to the turn's
-        skills: reading the file a skill's name points to loads it as the Skill tool does."""
-        name = skill_of_path(path, None, self.skill_names) if self.turn is not None else None
+    def _read(self, name: str | None) -> tuple[str, ...]:
+        """The discovered skill whose `SKILL.md` a call reads (none: `()`), added to the turn's
+        skills: reading the file a skill's name points to uses it as the Skill tool does."""
         if name is None or self.turn is None or name in self.turn.skills:
-            return ""
+            return ()
         self.turn.skills.append(name)
         self.read_skills.add(name)
-        return name
+        return (name,)
 
     def _edited(self, path: str) -> None:
         """A skill's file read to be edited was not loaded to be followed."""
@@ -366,11 +372,12 @@ class _Reader(TurnReader):
             return
         if block.get("is_error") is not True:
             return
-        tool, program, name, skill = call
-        if skill and skill in self.turn.skills:
-            # A Skill call (or a Read of its file) that failed (a person said no, the skill's own
-            # commands failed, a sibling's failure cancelled it) gave the agent no body: not loaded.
-            self.turn.skills.remove(skill)
+        tool, program, name, skills = call
+        for skill in skills:
+            # A Skill call (or a read of its file) that failed (a person said no, the skill's own
+            # commands failed, a sibling's failure cancelled it) gave the agent no body: not used.
+            if skill in self.turn.skills:
+                self.turn.skills.remove(skill)
         said = _text_of(block.get("content"))
         head = said[:300]
         result = entry.get("toolUseResult")
