@@ -807,6 +807,30 @@ def test_a_skills_file_printed_through_the_shell_is_a_use_unless_the_command_fai
     assert record["errors"] == [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "sed"}]
 
 
+def test_a_slash_command_after_an_interruption_is_not_a_correction(tmp_path):
+    # marot/spotter: the person stopped the agent, ran `/mcp`, then typed the next task.
+    from edgar_min.adapters.claude_code import read_turns
+
+    path = FIXTURES / "claude-code-2.1.38-interrupt-slash-command.jsonl"
+    turns = [(a.record["prompt"][:27], a.record["corrections"]) for a in read_turns(path, tool_table(()))]
+    assert turns == [
+        ("start phoenix in background", []),
+        ("/mcp", []),
+        ("scrolling back in xterm.js ", []),
+    ]
+    # Typed, or queued while the agent worked: a command, never a correction; words still are.
+    t = Claude().user("fix the build").tool("b1", "Bash", {"command": "make"}).interrupt("b1")
+    t.user("/compact keep the errors")
+    t.user("fix the lint too").interrupt().user("no, only the tests")
+    _queued(t, "/mcp", {"kind": "human"})
+    _queued(t, "and be quick", {"kind": "human"})
+    record = _read(t.write(tmp_path / "t.jsonl"), set()).record
+    assert (record["prompt"], record["corrections"]) == (
+        "fix the lint too",
+        ["no, only the tests", "and be quick"],
+    )
+
+
 def test_the_real_failed_skill_call_is_not_a_load():
     # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
     from edgar_min.adapters.claude_code import read_turns

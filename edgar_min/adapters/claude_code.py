@@ -19,7 +19,10 @@ where the next one starts.
 - corrections: a message a person typed right after interrupting the agent, a
   line queued while the agent worked (`attachment` `queued_command` of human
   origin), and the reason given when rejecting a tool call, taken only when
-  the record itself marks the result as a rejection (`_said_no`);
+  the record itself marks the result as a rejection (`_said_no`). A slash
+  command (`/mcp`, `/compact`, `/NAME args`) is the person running a command,
+  never a correction: typed after an interruption it starts a turn as it would
+  have without one, and queued it is passed over;
 - tools: each `tool_use` name, mapped through the tool table;
 - errors: one per `tool_result` with `is_error` (not a call cancelled because
   a sibling failed): the tool, a kind, the exit code the result states
@@ -339,7 +342,7 @@ class _Reader(TurnReader):
         typed = typed_text(text)
         if typed is None:
             return
-        if self.turn is not None and self.interrupted:
+        if self.turn is not None and self.interrupted and slash_skill(typed) is None:
             self.turn.add_correction(typed)
         else:
             self.ended = self.turn
@@ -361,7 +364,7 @@ class _Reader(TurnReader):
             return
         prompt = attachment.get("prompt")
         typed = typed_text(prompt if isinstance(prompt, str) else _text_of(prompt))
-        if typed is not None:
+        if typed is not None and slash_skill(typed) is None:
             self.turn.add_correction(typed)
 
     def _result(self, entry: dict[str, Any], block: dict[str, Any]) -> None:
