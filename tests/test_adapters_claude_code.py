@@ -807,6 +807,23 @@ def test_a_skills_file_printed_through_the_shell_is_a_use_unless_the_command_fai
     assert record["errors"] == [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "sed"}]
 
 
+def test_every_record_claude_code_2_1_332_writes_is_known():
+    adapted = _read(FIXTURES / "claude-code-2.1.332-headless.jsonl", {"pin-bump"})
+    assert adapted.notes() == []  # was "14 record(s) of a type this version does not know ..."
+    assert adapted.record["prompt"] == "bump the pin"
+    assert (adapted.record["tools"], adapted.record["skills"]) == (["shell", "skill"], ["pin-bump"])
+
+
+def test_a_failing_pipeline_is_named_by_the_stage_its_result_names_else_the_last(tmp_path):
+    t = Claude().user("summarise the data")
+    t.tool("b1", "Bash", {"command": "head -50 data.csv | python3 summarise.py"})
+    t.result("b1", 'Exit code 1\nTraceback (most recent call last):\n  File "summarise.py"', is_error=True)
+    t.tool("b2", "Bash", {"command": "head -50 data.csv | python3 summarise.py"})
+    t.result("b2", "Exit code 1\nhead: cannot open 'data.csv' for reading", is_error=True)
+    record = _read(t.write(tmp_path / "t.jsonl"), set()).record
+    assert [e["program"] for e in record["errors"]] == ["python3", "head"]
+
+
 def test_a_slash_command_after_an_interruption_is_not_a_correction(tmp_path):
     # marot/spotter: the person stopped the agent, ran `/mcp`, then typed the next task.
     from edgar_min.adapters.claude_code import read_turns

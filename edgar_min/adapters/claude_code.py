@@ -26,7 +26,8 @@ where the next one starts.
 - tools: each `tool_use` name, mapped through the tool table;
 - errors: one per `tool_result` with `is_error` (not a call cancelled because
   a sibling failed): the tool, a kind, the exit code the result states
-  ("Exit code 1"), and the program the shell command ran; nothing else from
+  ("Exit code 1"), and the program the shell command ran (of a pipeline, the
+  stage the result names, else the last: `program_word`); nothing else from
   the result;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
@@ -42,6 +43,7 @@ from __future__ import annotations
 import os
 
 from edgar_min.adapters.common import (
+    COMMAND_CHARS,
     MAX_PENDING,
     SKILL_FILE,
     AdaptedTurn,
@@ -86,6 +88,14 @@ KNOWN_TYPES = frozenset(
         "tag",
         "last-prompt",
         "permission-mode",
+        "mode",  # 2.1.197: the session's mode ("normal")
+        # Claude Code 2.1.332: each model request and its shape, tool and cost summaries.
+        "api-request",
+        "api-request-blob",
+        "api-request-shape",
+        "atis-latch",
+        "tools-used",
+        "cost-state",
     }
 )
 INTERRUPTED = "[Request interrupted by user"
@@ -277,22 +287,22 @@ class _Reader(TurnReader):
             tool = map_tool(name, self.table)
             turn.add_tool(tool)
             arguments = block.get("input") if isinstance(block.get("input"), dict) else {}
-            program = ""
+            command = ""  # the start of a shell command, read for its program if the call fails
             if tool == "shell" and isinstance(arguments.get("command"), str):
-                program = program_word(arguments["command"])
+                command = arguments["command"][:COMMAND_CHARS]
             skills: tuple[str, ...] = ()
             if name == "Skill":
                 skills = self._skill(arguments)
             elif name == "Read" and isinstance(arguments.get("file_path"), str):
                 skills = self._read(skill_of_path(arguments["file_path"], None, self.skill_names))
-            elif program and SKILL_FILE in arguments["command"]:
+            elif command and SKILL_FILE in arguments["command"]:
                 # `cat …/skills/NAME/SKILL.md` through the shell reads the skill as Read does.
                 found = self.reads.command(arguments["command"], None)
                 skills = tuple(s for skill in found for s in self._read(skill))
             elif tool == "edit" and isinstance(arguments.get("file_path"), str):
                 self._edited(arguments["file_path"])
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
-                self.pending[use_id] = (tool, program, name, skills)
+                self.pending[use_id] = (tool, command, name, skills)
 
     def _skill(self, arguments: dict[str, Any]) -> tuple[str, ...]:
         """The discovered skill a Skill call loads (none: `()`), added to the turn's skills."""
@@ -375,7 +385,7 @@ class _Reader(TurnReader):
             return
         if block.get("is_error") is not True:
             return
-        tool, program, name, skills = call
+        tool, command, name, skills = call
         for skill in skills:
             # A Skill call (or a read of its file) that failed (a person said no, the skill's own
             # commands failed, a sibling's failure cancelled it) gave the agent no body: not used.
@@ -391,7 +401,8 @@ class _Reader(TurnReader):
             # The person's reason for saying no is text a person typed.
             self.turn.add_correction(reason)
         exit_code = stated_exit_code(head)
-        self.turn.add_error(tool, error_kind(head, exit_code, person_said_no=person), exit_code, program)
+        kind = error_kind(head, exit_code, person_said_no=person)
+        self.turn.add_error(tool, kind, exit_code, program_word(command, said) if command else "")
 
 
 def _open_check(path: str) -> None:
