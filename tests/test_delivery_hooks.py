@@ -722,10 +722,8 @@ def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project
     assert [row["source"] for row in kept_examples(project)] == ["person"]
 
 
-def session_start(edgar, monkeypatch, root):
-    stdin_bytes(
-        monkeypatch, json.dumps({"session_id": SESSION, "source": "startup", "cwd": str(root)}).encode()
-    )
+def session_start(edgar, monkeypatch, root, source="startup"):
+    stdin_bytes(monkeypatch, json.dumps({"session_id": SESSION, "source": source, "cwd": str(root)}).encode())
     return edgar("--root", str(root), "hook", "session-start")
 
 
@@ -767,6 +765,19 @@ def test_session_start_shows_the_person_the_auto_warning(project, edgar, monkeyp
     assert "with no review" in doc["systemMessage"]
     assert doc["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert problems(project) == []  # a mode the person chose, not a problem
+
+
+def test_a_resumed_session_gets_no_second_index_but_still_the_warning(project, edgar, monkeypatch):
+    index = "lists the skills available here"
+    for source in ("startup", "clear", "compact"):  # a new or emptied context needs the index
+        assert index in session_start(edgar, monkeypatch, project, source).out
+    resumed = session_start(edgar, monkeypatch, project, "resume")
+    assert (resumed.code, resumed.out) == (0, "")
+    (Path(os.environ["EDGAR_HOME"]) / "config.toml").write_text('[skills]\nsynthesis = "auto"\n')
+    doc = json.loads(session_start(edgar, monkeypatch, project, "resume").out)
+    assert set(doc) == {"systemMessage"}  # what the person must see, at every session
+    assert doc["systemMessage"].startswith("edgar: warning: skills.synthesis is 'auto'")
+    assert problems(project) == []
 
 
 def turn_lines(root) -> list[str]:

@@ -11,6 +11,7 @@ What each prints on stdout follows the hooks reference of Claude Code 2.1
 (https://code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit
 print `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`
 or nothing at all, since anything they print reaches the model (SessionStart
+gives no index to a resumed session, `source` `resume`, whose history holds it; it
 adds a `systemMessage`, which Claude Code shows the person, when the project's
 config has keys left untrusted or the mode is `auto`); Stop prints one
 line for the transcript view (its stdout never reaches the model) and never a
@@ -326,12 +327,15 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
-    found = discover(layout)  # once: the order and the listing are of the same skills
-    room = config.suggest.index_budget_chars - listing_chars()
-    index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
     document = {}
-    if index.entries:
-        document = _context_document("session-start", fenced_listing(index.text), payload)
+    # A resumed session's history is sent again with the index its start put there: a second
+    # copy would cost the model its length on every request and say nothing new.
+    if payload.get("source") != "resume":
+        found = discover(layout)  # once: the order and the listing are of the same skills
+        room = config.suggest.index_budget_chars - listing_chars()
+        index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
+        if index.entries:
+            document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
