@@ -809,6 +809,38 @@ def test_a_stop_that_another_stop_hook_kept_going_records_the_turn_once(project,
     assert len(turn_lines(project)) == 2
 
 
+def test_the_stop_hook_waits_for_the_lines_of_its_own_turn(project, edgar, monkeypatch):
+    # Resumed under load, Claude Code ran the Stop hook before this turn's lines reached the
+    # transcript: the hook read the turn before and recorded it again.
+    import threading
+
+    earlier = Claude().user("merge these two pdfs into one", promptId="p-1")
+    earlier.assistant({"type": "text", "text": "Done."})
+    path = earlier.write(project / "t.jsonl")
+    now = Claude().user("now read the skill first", promptId="p-2")
+    now.tool("b1", "Bash", {"command": "cat .claude/skills/gh-fix-ci/SKILL.md"}).result("b1", "---")
+    now.assistant({"type": "text", "text": "I read the gh-fix-ci skill and followed it."})
+
+    def late():
+        with path.open("a", encoding="utf-8") as out:
+            out.writelines(json.dumps(line) + "\n" for line in now.lines)
+
+    threading.Timer(0.3, late).start()
+    stop = stop_hook(
+        edgar, monkeypatch, project, path,
+        prompt_id="p-2", last_assistant_message="I read the gh-fix-ci skill and followed it.",
+    )  # fmt: skip
+    assert stop.code == 0, stop
+    assert stop.json()["skills"] == ["gh-fix-ci"]
+    assert turn_lines(project)[0].split("\t")[3] == "main:shell"
+    # A message that never comes costs the hook a bounded wait, and the turn written is read.
+    again = stop_hook(
+        edgar, monkeypatch, project, path, prompt_id="p-3", last_assistant_message="never written"
+    )
+    assert (again.code, again.json()["skills"]) == (0, ["gh-fix-ci"])
+    assert problems(project) == []
+
+
 @pytest.mark.parametrize(
     ("root", "sentence"),
     [

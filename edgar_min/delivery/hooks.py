@@ -91,18 +91,6 @@ class HookResult:
     notes: list[str] = field(default_factory=list)
 
 
-# Claude Code can run the Stop hooks of a short headless turn before its transcript file exists
-# (seen with 2.1.197 against a fast local server): the hook waits this long for it, then says so.
-TRANSCRIPT_WAIT_S = 2.0
-
-
-def _wait_for(path: str, seconds: float) -> None:
-    """Return once `path` exists, or after `seconds`; whoever reads it next says what is missing."""
-    deadline = time.monotonic() + max(0.0, seconds)
-    while path and not os.path.lexists(path) and time.monotonic() < deadline:
-        time.sleep(0.05)
-
-
 def _on_main_thread() -> bool:
     """Whether this is the main thread; without importing threading when nothing else has."""
     threading = sys.modules.get("threading")
@@ -406,6 +394,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.controller.gate import Gate
     from edgar_min.delivery.record import last_offer
+    from edgar_min.delivery.waiting import TRANSCRIPT_WAIT_S, wait_for_turn
     from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
@@ -420,7 +409,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
             document={**document, "session": _session(payload), "skills": [], "offered": [], "examples": []},
         )
     path = _path(payload, "transcript_path", required=True) or ""
-    _wait_for(path, min(TRANSCRIPT_WAIT_S, clock.remaining()))
+    wait_for_turn(path, min(TRANSCRIPT_WAIT_S, clock.remaining()), payload)
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
     if agent_path is not None:
