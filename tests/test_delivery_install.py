@@ -687,6 +687,52 @@ def test_real_claude_code_uninstall_leaves_the_settings_as_they_were(tmp_path, p
     assert "hook stop" not in log
 
 
+@needs_claude
+def test_real_claude_code_a_skill_offered_is_used_only_when_read_and_a_resume_adds_no_index(tmp_path, pyz):
+    root, home = tmp_path / "project", tmp_path / "home"
+    write_skills(root / ".claude" / "skills")
+    home.mkdir()
+    install_with(sys.executable, pyz, root)
+    prompt = "merge these two pdfs into one"
+    index = "lists the skills available here"
+
+    def pdf_stats():
+        done = subprocess.run(
+            [sys.executable, str(pyz), "--root", str(root), "--json", "skills", "stats", "pdf"],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        found = json.loads(done.stdout)
+        return found["offered"], found["used"]
+
+    with MessagesServer() as server:
+        first = run_claude(prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "first.log")
+        assert first.returncode == 0, first.stderr
+        assert "## Skill `pdf`" in json.dumps(server.requests[-1])  # handed over with its body
+        # The agent answered in text: the skill was offered, not used.
+        assert pdf_stats() == (1, 0)
+        # Resumed, the agent reads the skill's file through its shell.
+        read = {"command": "cat .claude/skills/pdf/SKILL.md", "description": "Read the skill"}
+        server.script.append([{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": read}])
+        session = json.loads(first.stdout)["session_id"]
+        again = run_claude(
+            prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "again.log",
+            args=("--resume", session),
+        )  # fmt: skip
+        assert again.returncode == 0, again.stderr
+        # The resumed history holds the index its start gave it; the hook added no second copy.
+        assert json.dumps(server.requests[-1]).count(index) == 1
+    assert pdf_stats() == (2, 1)
+    assert hook_problems(root) == []
+    (transcript,) = (home / ".claude" / "projects").rglob(f"{session}.jsonl")
+    dry = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(root), "--json", "learn", "--from", "claude-code",
+         str(transcript), "--dry-run"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    # Every record this version writes is one edgar knows.
+    assert (json.loads(dry.stdout)["turn"]["skills"], json.loads(dry.stdout)["notes"]) == (["pdf"], [])
+
+
 def test_a_venvs_python_is_named_by_the_real_one_so_deleting_the_venv_breaks_nothing(tmp_path, pyz):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)

@@ -57,6 +57,7 @@ import os
 
 from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
+    COMMAND_CHARS,
     MAX_PENDING,
     SKILL_FILE,
     AdaptedTurn,
@@ -143,8 +144,9 @@ CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 
 
-def _program(arguments: Any) -> str:
-    """The first word of the command a shell call ran, from its arguments."""
+def _command(arguments: Any) -> str:
+    """The start of the shell command a call ran, from its arguments (read for its program,
+    `program_word`, when the call fails)."""
     if isinstance(arguments, str):
         if len(arguments) >= STRING_CAP:
             return ""
@@ -156,13 +158,13 @@ def _program(arguments: Any) -> str:
         return ""
     command = arguments.get("command", arguments.get("cmd"))
     if isinstance(command, str):
-        return program_word(command)
+        return command[:COMMAND_CHARS]
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command[:3]):
         first = command[0].rsplit("/", 1)[-1]
-        # ["bash", "-lc", "pytest -x"]: the program is the script's first word.
+        # ["bash", "-lc", "pytest -x"]: the program is the script's.
         if first in SHELLS and len(command) >= 3 and command[1] in ("-c", "-lc", "-ic"):
-            return program_word(command[2])
-        return program_word(" ".join(command[:2]))
+            return command[2][:COMMAND_CHARS]
+        return " ".join(command[:2])[:COMMAND_CHARS]
     return ""
 
 
@@ -353,9 +355,11 @@ class _Reader(TurnReader):
                 and call_id not in self.failed
                 and self.turn is not None
             ):
-                tool, program = self.pending[call_id]
+                tool, command = self.pending[call_id]
                 self.failed.add(call_id)
-                self.turn.add_error(tool, error_kind("", code), code, program)
+                said = payload.get("stderr")
+                said = said if isinstance(said, str) else ""
+                self.turn.add_error(tool, error_kind("", code), code, program_word(command, said))
 
     def _typed_event(self, kind: str, text: str) -> None:
         """A message a person typed, as an event of `kind` states it; only one kind of event counts."""
@@ -430,14 +434,14 @@ class _Reader(TurnReader):
         own = not (isinstance(namespace, str) and namespace)
         tool = map_tool(name if own else f"{namespace.removesuffix('__')}__{name}", self.table)
         self.turn.add_tool(tool)
-        program = _program(arguments) if tool == "shell" else ""
+        command = _command(arguments) if tool == "shell" else ""
         call_id = payload.get("call_id")
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
             polled = self._polled(arguments) if own and name == "write_stdin" else None
             if polled is not None:
                 self.origin[call_id] = polled
-                tool, program = self.pending.get(polled, (tool, program))
-            self.pending[call_id] = (tool, program)
+                tool, command = self.pending.get(polled, (tool, command))
+            self.pending[call_id] = (tool, command)
         # Only Codex's own shell or file reader reads a skill (an MCP tool's `command` is its business).
         reads = own and (tool in READS or name == "exec")
         skills = _reads(self.reads, name, arguments, self.cwd) if reads else []
@@ -479,8 +483,8 @@ class _Reader(TurnReader):
         unapplied = lowered.startswith(PATCH_FAILED)
         if (code is not None and code != 0) or spawn or denied or unapplied or "timed out" in lowered:
             self.failed.update((call_id, command))
-            tool, program = call
-            self.turn.add_error(tool, error_kind(head, code), code, program)
+            tool, command = call
+            self.turn.add_error(tool, error_kind(head, code), code, program_word(command, head))
 
     def _running(self, call_id: str, head: str) -> None:
         """Remember a command Codex left running in the background, by the session id it reports."""

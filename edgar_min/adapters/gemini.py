@@ -249,10 +249,12 @@ class _Reader(TurnReader):
         tool = map_tool(call.name, self.table)
         turn.add_tool(tool)
         command = call.args.get("command")
-        program = program_word(command) if tool == "shell" and isinstance(command, str) else ""
         failure = call.failure or _failure(result, shell=call.name == SHELL)
         if failure is not None:
             kind, code = failure
+            said = result.get("output") if result is not None else None
+            said = said if isinstance(said, str) else ""
+            program = program_word(command, said) if tool == "shell" and isinstance(command, str) else ""
             turn.add_error(tool, kind, code, program)
             return  # a failed call loaded no skill
         path = call.args.get("file_path")

@@ -16,7 +16,9 @@ __all__ = ["register_skills"]
 
 
 def register_skills(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("stats", help="turns that loaded each skill, verdicts, pass rate with vs without it")
+    p = sub.add_parser(
+        "stats", help="turns each skill was offered in and used in, verdicts, pass rate with vs without it"
+    )
     p.add_argument("name", nargs="?")
     p.set_defaults(handler=cmd_stats)
 
@@ -42,11 +44,10 @@ def _rate(value: float | None) -> str:
 
 def _detail(ctx: Context, s: SkillStats, minimum: int) -> None:
     ctx.out(f"{s.name} ({s.origin})")
-    ctx.out(
-        f"  loaded in {s.loaded} turn(s): {s.passed} passed, {s.failed} failed, {s.unverified} unverified"
-    )
+    ctx.out(f"  offered in {s.offered} turn(s) (edgar put it before the agent)")
+    ctx.out(f"  used in {s.used} turn(s): {s.passed} passed, {s.failed} failed, {s.unverified} unverified")
     ctx.out(f"  {s.sentence(minimum)}")
-    ctx.out(f"  last loaded: {s.last_loaded or 'never'}")
+    ctx.out(f"  last used: {s.last_used or 'never'}")
     ctx.out(f"  history: {s.history_lines} line(s)")
     if s.stale:
         ctx.out(f"  stale: {s.stale}")
@@ -62,7 +63,7 @@ def cmd_stats(ctx: Context) -> int:
     name = ctx.ns.name
     if name is not None:
         if not evidence.known(name):
-            msg = f"no skill named {name[:80]!r}, and no recorded turn loaded one"
+            msg = f"no skill named {name[:80]!r}, and no recorded turn used or was offered one"
             raise NotFound(msg)
         s = evidence.stats(name)
         ctx.emit({**s.as_json(), "min_turns": evidence.min_turns, "turns": found.turns})
@@ -78,14 +79,14 @@ def cmd_stats(ctx: Context) -> int:
         }
     )
     if not all_stats:
-        ctx.out(f"no skills found and no recorded turn loaded one ({found.turns} turn(s) recorded)")
+        ctx.out(f"no skills found and no recorded turn used one ({found.turns} turn(s) recorded)")
         return 0
     width = max(len(s.name) for s in all_stats)
-    ctx.out(f"{'skill':<{width}}  origin   loaded  passed  failed  unverif  with  without  evidence")
+    ctx.out(f"{'skill':<{width}}  origin   offered  used  passed  failed  unverif  with  without  evidence")
     for s in all_stats:
         verdict = s.verdict + (", stale" if s.stale else "")
         ctx.out(
-            f"{s.name:<{width}}  {s.origin:<7}  {s.loaded:>6}  {s.passed:>6}  {s.failed:>6}"
+            f"{s.name:<{width}}  {s.origin:<7}  {s.offered:>7}  {s.used:>4}  {s.passed:>6}  {s.failed:>6}"
             f"  {s.unverified:>7}  {_rate(s.with_rate):>4}  {_rate(s.without_rate):>7}  {verdict}"
         )
     ctx.out(

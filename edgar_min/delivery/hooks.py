@@ -11,6 +11,7 @@ What each prints on stdout follows the hooks reference of Claude Code 2.1
 (https://code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit
 print `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`
 or nothing at all, since anything they print reaches the model (SessionStart
+gives no index to a resumed session, `source` `resume`, whose history holds it; it
 adds a `systemMessage`, which Claude Code shows the person, when the project's
 config has keys left untrusted or the mode is `auto`); Stop prints one
 line for the transcript view (its stdout never reaches the model) and never a
@@ -88,18 +89,6 @@ class HookResult:
     problems: list[str] = field(default_factory=list)
     # Lines for stderr only (never seen by the agent), such as the `auto` warning.
     notes: list[str] = field(default_factory=list)
-
-
-# Claude Code can run the Stop hooks of a short headless turn before its transcript file exists
-# (seen with 2.1.197 against a fast local server): the hook waits this long for it, then says so.
-TRANSCRIPT_WAIT_S = 2.0
-
-
-def _wait_for(path: str, seconds: float) -> None:
-    """Return once `path` exists, or after `seconds`; whoever reads it next says what is missing."""
-    deadline = time.monotonic() + max(0.0, seconds)
-    while path and not os.path.lexists(path) and time.monotonic() < deadline:
-        time.sleep(0.05)
 
 
 def _on_main_thread() -> bool:
@@ -326,12 +315,15 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
-    found = discover(layout)  # once: the order and the listing are of the same skills
-    room = config.suggest.index_budget_chars - listing_chars()
-    index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
     document = {}
-    if index.entries:
-        document = _context_document("session-start", fenced_listing(index.text), payload)
+    # A resumed session's history is sent again with the index its start put there: a second
+    # copy would cost the model its length on every request and say nothing new.
+    if payload.get("source") != "resume":
+        found = discover(layout)  # once: the order and the listing are of the same skills
+        room = config.suggest.index_budget_chars - listing_chars()
+        index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
+        if index.entries:
+            document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -353,7 +345,7 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.context import render_context
-    from edgar_min.delivery.record import record_suggested
+    from edgar_min.delivery.record import record_offer
     from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.names import slash_skill
     from edgar_min.skills.suggest import named_only, suggest
@@ -383,7 +375,7 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
             result.problems.append(f"skipped: {exc.message}")
     session = _session(payload)
     if session is not None:
-        record_suggested(layout, session, [pick.name for pick, _ in picks], [pick.name for pick in named])
+        record_offer(layout, session, [pick.name for pick, _ in picks], [pick.name for pick in named])
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
@@ -401,7 +393,8 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.common import tool_table
     from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.controller.gate import Gate
-    from edgar_min.delivery.record import with_suggestions
+    from edgar_min.delivery.record import last_offer
+    from edgar_min.delivery.waiting import TRANSCRIPT_WAIT_S, wait_for_turn
     from edgar_min.learning.sessions import new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
@@ -413,10 +406,10 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         document = {"triggers": [], "outcome": "none", "path": None, "message": message}
         return HookResult(
             stdout=f"edgar: {message}",
-            document={**document, "session": _session(payload), "skills": [], "examples": []},
+            document={**document, "session": _session(payload), "skills": [], "offered": [], "examples": []},
         )
     path = _path(payload, "transcript_path", required=True) or ""
-    _wait_for(path, min(TRANSCRIPT_WAIT_S, clock.remaining()))
+    wait_for_turn(path, min(TRANSCRIPT_WAIT_S, clock.remaining()), payload)
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
     if agent_path is not None:
@@ -438,20 +431,21 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     session = _session(payload)
     if session is None:
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
-    loaded = list(adapted.record.get("skills") or [])  # those the agent loaded itself
-    record, handed, named = with_suggestions(layout, adapted.record, session, names)
-    turn = parse_turn(record, config.skills.tools)
+    # The skills the turn used are what its log shows (the adapter's); what edgar offered for
+    # its prompt is recorded beside them, never counted as a use.
+    turn = parse_turn(adapted.record, config.skills.tools)
+    offer = last_offer(layout, session, names)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
     learned = []
     if config.suggest.learn_from_use:
         # Neither a skill handed over nor one named teaches: edgar put both before the agent.
-        learned = learn_examples(layout, turn, loaded, (*handed, *named), result.problems)
+        learned = learn_examples(layout, turn, offer.names, result.problems)
     if config.adapters.hook_check and config.check.command:
         from edgar_min.learning.check import run_check
 
         turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
-    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
+    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining(), offered=offer.names)
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))
@@ -460,6 +454,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         **outcome.as_json(),
         "session": session,
         "skills": list(turn.skills),
+        "offered": list(offer.names),
         "examples": learned,
     }
     if unkept:
@@ -469,16 +464,15 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     return result
 
 
-def learn_examples(
-    layout: Layout, turn: Turn, loaded: list[str], suggested: tuple[str, ...], problems: list[str]
-) -> list[str]:
-    """The turn's prompt as an example of each skill its agent loaded itself (a person's turn only).
+def learn_examples(layout: Layout, turn: Turn, offered: tuple[str, ...], problems: list[str]) -> list[str]:
+    """The turn's prompt as an example of each skill its agent used of its own choice (a person's
+    turn only).
 
-    A skill edgar handed over or named for this prompt (`suggested`) is left out even when the
-    agent loaded it too: a suggestion must not teach itself. The skills recorded; a file that
+    A skill edgar offered for this prompt (handed over or named) is left out even when the
+    agent used it: a suggestion must not teach itself. The skills recorded; a file that
     cannot be written is a problem, never a failure of the turn.
     """
-    chosen = [name for name in loaded if name not in suggested]
+    chosen = [name for name in turn.skills if name not in offered]
     if turn.agent != "main" or not chosen:
         return []
     from edgar_min.skills.examples import learn_from_loads
