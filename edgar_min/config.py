@@ -145,8 +145,9 @@ class AdaptersConfig:
     # "AgentTool=edgar_tool" entries laid over the built-in tool-name table, e.g. "Bash=shell"
     # (names in a turn record: a project's own).
     tool_map: tuple[str, ...] = ()
-    # Whether `learn --hook` runs the declared check before learning: a program at every Stop.
-    hook_check: bool = field(default=False, metadata=TRUST)
+    # Whether the Stop hook runs the declared check itself, after it has answered, when the agent
+    # did not run it after its last edit and a pass would make a trigger fire: a program edgar runs.
+    hook_check: bool = field(default=True, metadata=TRUST)
     # The longest a Claude Code hook runs as a whole (reading the transcript and any model call), in seconds.
     hook_timeout_s: float = field(default=20.0, metadata={"min": 0.001, "max": HOUR})
 

@@ -25,6 +25,10 @@ where the next one starts.
   a sibling failed): the tool, a kind, the exit code the result states
   ("Exit code 1"), and the program the shell command ran; nothing else from
   the result;
+- runs (beside the record, never in it): each `Bash` command since the turn's last edit
+  (`Edit`, `Write`, ...), with its exit code: 0 for a result that is not an error (Claude Code
+  marks a non-zero exit as one) unless it was interrupted, else the code it states; a command
+  run in the background has none;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
   a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`), unless the
@@ -273,14 +277,20 @@ class _Reader(TurnReader):
             program = ""
             if tool == "shell" and isinstance(arguments.get("command"), str):
                 program = program_word(arguments["command"])
+                # A command left running in the background states no exit code of its own.
+                behind = arguments.get("run_in_background") is True
+                if name == "Bash" and isinstance(use_id, str) and not behind:
+                    turn.ran(use_id, arguments["command"])
             if name == "Skill":
                 skill = self._skill(arguments)
             elif name == "Read" and isinstance(arguments.get("file_path"), str):
                 skill = self._read(arguments["file_path"])
             else:
                 skill = ""
-                if tool == "edit" and isinstance(arguments.get("file_path"), str):
-                    self._edited(arguments["file_path"])
+                if tool == "edit":
+                    turn.edited()
+                    if isinstance(arguments.get("file_path"), str):
+                        self._edited(arguments["file_path"])
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
                 self.pending[use_id] = (tool, program, name, skill)
 
@@ -365,6 +375,11 @@ class _Reader(TurnReader):
             self.orphans += 1
             return
         if block.get("is_error") is not True:
+            # Claude Code marks a command that exited non-zero as an error: this one exited 0,
+            # unless a person interrupted it.
+            result = entry.get("toolUseResult")
+            if not (isinstance(result, dict) and result.get("interrupted") is True):
+                self.turn.exited(use_id, 0)
             return
         tool, program, name, skill = call
         if skill and skill in self.turn.skills:
@@ -381,6 +396,7 @@ class _Reader(TurnReader):
             # The person's reason for saying no is text a person typed.
             self.turn.add_correction(reason)
         exit_code = stated_exit_code(head)
+        self.turn.exited(use_id, exit_code)
         self.turn.add_error(tool, error_kind(head, exit_code, person_said_no=person), exit_code, program)
 
 

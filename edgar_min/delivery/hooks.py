@@ -36,7 +36,7 @@ except ImportError:  # another Python
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
-from edgar_min.records import dataclass, field, replace
+from edgar_min.records import dataclass, field
 from edgar_min.trust import untrusted_sentence
 
 TYPE_CHECKING = False
@@ -447,11 +447,23 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     if config.suggest.learn_from_use:
         # Neither a skill handed over nor one named teaches: edgar put both before the agent.
         learned = learn_examples(layout, turn, loaded, (*handed, *named), result.problems)
-    if config.adapters.hook_check and config.check.command:
-        from edgar_min.learning.check import run_check
+    from edgar_min.delivery.verdict import from_log, learn_after_check, wants_check
 
-        turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
-    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
+    turn = from_log(config, turn, adapted.runs, layout.root)
+    gate = Gate(layout, config)
+    if wants_check(config, gate, turn, session):
+        said = learn_after_check(layout, config, turn, session, lambda p: log_problem(layout, "stop", p))
+        if said is not None:
+            document = {"triggers": [], "outcome": "checking", "path": None, "message": said}
+            result.stdout = f"edgar: {said}"
+            skills = list(turn.skills)
+            result.document = {**document, "session": session, "skills": skills, "examples": learned}
+            return result
+        result.problems.append(
+            "the declared check cannot run in the background here (no fork, or other threads); "
+            "this turn is recorded unverified"
+        )
+    outcome = gate.learn(turn, session, timeout=clock.remaining())
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))

@@ -1,0 +1,85 @@
+"""A Stop hook's verdict on its turn: asked for only when it could matter, and never waited for.
+
+Three triggers (`long`, `recovered`, `repeated`) fire only on a turn whose declared check
+passed. So the hook first asks whether a pass would make any of them fire
+(`triggers.needs_verdict`: a turn with no tool call never does); when none would, no check runs.
+Then, in this order:
+
+1. the agent's own run: when the turn ran the declared check (`[check] command`) after its
+   last edit and the log states how it exited, that exit code is the verdict, at no cost
+   (`check.verdict_of_runs`); it is taken whenever the log has it;
+2. otherwise, with `adapters.hook_check` on (the default), the hook answers at once and the
+   check runs after it, in a process of its own (`background.detach`), bounded by its own
+   `check.timeout_s`; the turn is recorded and learned when the verdict is in.
+
+Whatever the verdict, a failure is charged only to the skills the turn used (`Gate._observe`).
+"""
+
+from __future__ import annotations
+
+from edgar_min.controller.gate import Gate
+from edgar_min.delivery.background import detach
+from edgar_min.errors import EdgarError
+from edgar_min.learning.check import check_program, run_check, verdict_of_runs
+from edgar_min.learning.triggers import needs_verdict
+from edgar_min.records import replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from edgar_min.config import Config
+    from edgar_min.layout import Layout
+    from edgar_min.learning.turn import Turn
+
+__all__ = ["DEFERRED", "from_log", "learn_after_check", "wants_check"]
+
+# What the Stop hook says of a turn it left to the check in the background.
+DEFERRED = "the declared check ({program}) runs in the background; this turn is learned when it ends"
+
+
+def from_log(config: Config, turn: Turn, runs: tuple[tuple[str, int | None], ...], root: str) -> Turn:
+    """The turn with the verdict of the agent's own last run of the declared check since its last
+    edit, when the log states one; else the turn as it was."""
+    if turn.verification != "unverified" or not config.check.command:
+        return turn
+    found = verdict_of_runs(runs, config.check.command, root)
+    return turn if found is None else replace(turn, verification=found)
+
+
+def wants_check(config: Config, gate: Gate, turn: Turn, session: str) -> bool:
+    """Whether the hook should run the declared check for this turn: there is one, the hook may
+    run it, the turn has no verdict yet, and a pass would make a trigger fire."""
+    return (
+        bool(config.check.command)
+        and config.adapters.hook_check
+        and config.controller.enabled
+        and turn.verification == "unverified"
+        and needs_verdict(turn, config.skills, gate.store, session)
+    )
+
+
+def learn_after_check(
+    layout: Layout, config: Config, turn: Turn, session: str, report: Callable[[str], None]
+) -> str | None:
+    """Run the declared check after the hook has answered, then learn the turn with its verdict;
+    the sentence the hook says now, or None when it cannot be forked off here (then nothing ran).
+
+    `report` writes down what went wrong, the hook's stdout being long closed by then.
+    """
+
+    def work() -> None:
+        try:
+            verdict = run_check(config.check, layout.root).verdict
+        except EdgarError as exc:
+            report(f"{exc.message}; this turn is recorded unverified")
+            verdict = "unverified"
+        outcome = Gate(layout, config).learn(replace(turn, verification=verdict), session)
+        for problem in outcome.problems:
+            report(problem)
+        if outcome.outcome == "refused":
+            report(" ".join(outcome.message.split()))
+
+    if not detach(work):
+        return None
+    return DEFERRED.format(program=check_program(config.check.command))
