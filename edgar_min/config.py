@@ -38,6 +38,7 @@ __all__ = [
     "SuggestConfig",
     "load_config",
     "needs_trust",
+    "read_toml",
     "trust_keys",
 ]
 
@@ -409,7 +410,7 @@ class _Layers:
         return Config(**sections, agent=self.agent, sources=tuple(sources), untrusted=untrusted)
 
 
-def _read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
+def read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
     """The bytes of a config file and the TOML document they hold; None when there is no file."""
     try:
         fd = os.open(path, READ_FLAGS)
@@ -504,8 +505,8 @@ def load_config(
     `Config.untrusted`. `trusts` is asked only when the file sets such a key.
     """
     env = os.environ if environ is None else environ
-    user = _read_toml(layout.user_config)
-    project = _read_toml(layout.project_config)
+    user = read_toml(layout.user_config)
+    project = read_toml(layout.project_config)
     env_pairs = []
     for name in sorted(env):
         if not name.startswith("EDGAR_") or name == "EDGAR_HOME":

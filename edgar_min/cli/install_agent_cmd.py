@@ -36,6 +36,9 @@ def cmd_install_agent(ctx: Context) -> int:
         else trust_steps(agent, root, path, shared=shared)
     )
     shown = ctx.layout.relative(path)
+    from edgar_min.cli.install_cmd import declare_check
+
+    check = None if ns.uninstall else declare_check(ctx)
     if ctx.json:
         ctx.emit(
             {
@@ -50,6 +53,7 @@ def cmd_install_agent(ctx: Context) -> int:
                 "restored": plan.restored,
                 "removed_file": plan.remove,
                 "trust": steps,
+                "check": check and check[0],
             }
         )
         return 0
@@ -74,4 +78,6 @@ def cmd_install_agent(ctx: Context) -> int:
         )
     if steps:
         ctx.out(steps)
+    for line in check[1] if check else ():
+        ctx.out(line)
     return 0

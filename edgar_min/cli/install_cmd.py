@@ -79,6 +79,7 @@ def cmd_install(ctx: Context) -> int:
     if ns.scope == "local" and not ns.uninstall and plan.current is None and plan.changes:
         ignored = _git_ignores(ctx.layout.root, path)
     past = None if ns.uninstall else _past(ctx)
+    check = None if ns.uninstall else declare_check(ctx)
     if ctx.json:
         ctx.emit(
             {
@@ -93,6 +94,7 @@ def cmd_install(ctx: Context) -> int:
                 "also_in": also,
                 "git_ignores": ignored,
                 "past_sessions": past,
+                "check": check and check[0],
             }
         )
         return 0
@@ -121,12 +123,30 @@ def cmd_install(ctx: Context) -> int:
             "your global git ignore when it writes the file itself) so this machine's paths stay out "
             "of commits"
         )
+    for line in check[1] if check else ():
+        ctx.out(line)
     if past is not None:
         ctx.out(
             f"{past['sessions']} past Claude Code session(s) of this project are in {past['folder']}; "
             f"to learn from the skills their agent loaded, run: {past['command']}"
         )
     return 0
+
+
+def declare_check(ctx: Context) -> tuple[dict[str, object], list[str]]:
+    """Find the project's check and record it where the person can change it (delivery/declare.py):
+    what `--json` says of it, and the lines install prints."""
+    from edgar_min.delivery.declare import declare, sentences
+
+    declared = declare(ctx.layout, ctx.config, write=not ctx.ns.dry_run)
+    document = {
+        "state": declared.state,
+        "command": list(declared.command),
+        "source": declared.source,
+        "trusted": declared.trusted,
+        "also": [{"command": list(f.command), "source": f.source} for f in declared.also],
+    }
+    return document, sentences(ctx.layout, declared, dry_run=ctx.ns.dry_run)
 
 
 def _git_ignores(root: str, path: str) -> bool | None:

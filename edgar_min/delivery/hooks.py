@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, BinaryIO
 
+    from edgar_min.adapters.common import AdaptedTurn
     from edgar_min.adapters.logs import Agent
     from edgar_min.config import Config
     from edgar_min.layout import Layout
@@ -429,10 +430,13 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     names = SkillNames(layout)
     # The log says whose it is (Codex's `transcript_path` is its rollout, Gemini CLI's its session).
     agent = log_agent(path) or payload_agent(payload)
-    if agent == "claude-code":
-        adapted = read_transcript(path, table, names, **subagent)
-    else:
-        adapted = last_turn(agent, path, table, names)
+
+    def read_log() -> AdaptedTurn:
+        if agent == "claude-code":
+            return read_transcript(path, table, names, **subagent)
+        return last_turn(agent, path, table, names)
+
+    adapted = read_log()
     from edgar_min.learning.sessions import is_session
 
     session = _session(payload)
@@ -452,7 +456,15 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     turn = from_log(config, turn, adapted.runs, layout.root)
     gate = Gate(layout, config)
     if wants_check(config, gate, turn, session):
-        said = learn_after_check(layout, config, turn, session, lambda p: log_problem(layout, "stop", p))
+
+        def reread() -> Turn:
+            later = read_log()
+            record, _, _ = with_suggestions(layout, later.record, session, names)
+            return from_log(config, parse_turn(record, config.skills.tools), later.runs, layout.root)
+
+        said = learn_after_check(
+            layout, config, turn, session, report=lambda p: log_problem(layout, "stop", p), log=(path, reread)
+        )
         if said is not None:
             document = {"triggers": [], "outcome": "checking", "path": None, "message": said}
             result.stdout = f"edgar: {said}"

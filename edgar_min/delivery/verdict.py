@@ -17,8 +17,11 @@ Whatever the verdict, a failure is charged only to the skills the turn used (`Ga
 
 from __future__ import annotations
 
+import os
+import time
+
 from edgar_min.controller.gate import Gate
-from edgar_min.delivery.background import detach
+from edgar_min.delivery.background import can_detach, detach
 from edgar_min.errors import EdgarError
 from edgar_min.learning.check import check_program, run_check, verdict_of_runs
 from edgar_min.learning.triggers import needs_verdict
@@ -32,8 +35,11 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import Turn
 
-__all__ = ["DEFERRED", "from_log", "learn_after_check", "wants_check"]
+__all__ = ["DEFERRED", "describe", "from_log", "learn_after_check", "wants_check"]
 
+# How long the agent's log must stay still before the turn is read again, and the longest wait.
+SETTLE_S = 0.5
+SETTLE_LIMIT_S = 5.0
 # What the Stop hook says of a turn it left to the check in the background.
 DEFERRED = "the declared check ({program}) runs in the background; this turn is learned when it ends"
 
@@ -59,21 +65,59 @@ def wants_check(config: Config, gate: Gate, turn: Turn, session: str) -> bool:
     )
 
 
+def settle(path: str, quiet: float = SETTLE_S, limit: float = SETTLE_LIMIT_S) -> None:
+    """Return once the file at `path` has not changed for `quiet` seconds, or after `limit`."""
+    deadline = time.monotonic() + limit
+    seen, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        try:
+            st = os.stat(path)
+            now = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            now = None
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+        time.sleep(0.05)
+
+
 def learn_after_check(
-    layout: Layout, config: Config, turn: Turn, session: str, report: Callable[[str], None]
+    layout: Layout,
+    config: Config,
+    turn: Turn,
+    session: str,
+    *,
+    report: Callable[[str], None],
+    log: tuple[str, Callable[[], Turn]] | None = None,
 ) -> str | None:
     """Run the declared check after the hook has answered, then learn the turn with its verdict;
     the sentence the hook says now, or None when it cannot be forked off here (then nothing ran).
 
-    `report` writes down what went wrong, the hook's stdout being long closed by then.
+    `report` writes down what went wrong, the hook's stdout being long closed by then. `log`
+    is the agent's log and how to read the turn from it: an agent may run its Stop hooks
+    before it has written the turn's last lines (Claude Code 2.1 does), so the turn is read
+    again once the log is still, and the agent's own run of the check found there spares
+    running it.
     """
 
     def work() -> None:
-        try:
-            verdict = run_check(config.check, layout.root).verdict
-        except EdgarError as exc:
-            report(f"{exc.message}; this turn is recorded unverified")
-            verdict = "unverified"
+        nonlocal turn
+        if log is not None:
+            settle(log[0])
+            try:
+                turn = log[1]()
+            except EdgarError:
+                pass  # the turn as the hook read it
+        verdict = turn.verification
+        if verdict == "unverified":
+            try:
+                verdict = run_check(config.check, layout.root).verdict
+            except EdgarError as exc:
+                report(f"{exc.message}; this turn is recorded unverified")
+        learn(verdict)
+
+    def learn(verdict: str) -> None:
         outcome = Gate(layout, config).learn(replace(turn, verification=verdict), session)
         for problem in outcome.problems:
             report(problem)
@@ -83,3 +127,25 @@ def learn_after_check(
     if not detach(work):
         return None
     return DEFERRED.format(program=check_program(config.check.command))
+
+
+def describe(config: Config) -> tuple[str | None, bool]:
+    """One line for `doctor` on how the Stop hook has its turns' verdict (None with no declared
+    check), and whether it needs a person: the hook never runs the check while the agent waits,
+    so a check longer than `adapters.hook_timeout_s` costs the agent nothing."""
+    if not config.check.command:
+        return None, False
+    mine = "the Stop hook takes a turn's verdict from the agent's own run of the check after its last edit"
+    if not config.adapters.hook_check:
+        return f"{mine}, and runs it itself never (adapters.hook_check is false)", False
+    if not can_detach():
+        trouble = (
+            f"{mine}; this system cannot run it after the hook has answered (no fork), so a turn the "
+            "agent did not check stays unverified: the hook never runs it while the agent waits"
+        )
+        return trouble, True
+    line = (
+        f"{mine}, else runs it after answering, in the background (within check.timeout_s, "
+        f"{config.check.timeout_s:g} s), when a pass could fire a trigger: the agent never waits for it"
+    )
+    return line, False
