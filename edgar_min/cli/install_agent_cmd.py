@@ -14,6 +14,7 @@ __all__ = ["cmd_install_agent"]
 
 def cmd_install_agent(ctx: Context) -> int:
     from edgar_min.delivery.agent_install import FORMATS, hooks_file, plan_install, trust_steps
+    from edgar_min.delivery.declare import declare_and_say
     from edgar_min.delivery.install import apply_plan, edgar_command, read_before
 
     ns = ctx.ns
@@ -36,9 +37,7 @@ def cmd_install_agent(ctx: Context) -> int:
         else trust_steps(agent, root, path, shared=shared)
     )
     shown = ctx.layout.relative(path)
-    from edgar_min.cli.install_cmd import declare_check
-
-    check = None if ns.uninstall else declare_check(ctx)
+    check = None if ns.uninstall else declare_and_say(ctx.layout, ctx.config, dry_run=ns.dry_run)
     if ctx.json:
         ctx.emit(
             {

@@ -54,6 +54,7 @@ def cmd_install(ctx: Context) -> int:
         from edgar_min.cli.install_agent_cmd import cmd_install_agent
 
         return cmd_install_agent(ctx)
+    from edgar_min.delivery.declare import declare_and_say
     from edgar_min.delivery.install import (
         apply_plan,
         edgar_command,
@@ -79,7 +80,7 @@ def cmd_install(ctx: Context) -> int:
     if ns.scope == "local" and not ns.uninstall and plan.current is None and plan.changes:
         ignored = _git_ignores(ctx.layout.root, path)
     past = None if ns.uninstall else _past(ctx)
-    check = None if ns.uninstall else declare_check(ctx)
+    check = None if ns.uninstall else declare_and_say(ctx.layout, ctx.config, dry_run=ns.dry_run)
     if ctx.json:
         ctx.emit(
             {
@@ -131,22 +132,6 @@ def cmd_install(ctx: Context) -> int:
             f"to learn from the skills their agent loaded, run: {past['command']}"
         )
     return 0
-
-
-def declare_check(ctx: Context) -> tuple[dict[str, object], list[str]]:
-    """Find the project's check and record it where the person can change it (delivery/declare.py):
-    what `--json` says of it, and the lines install prints."""
-    from edgar_min.delivery.declare import declare, sentences
-
-    declared = declare(ctx.layout, ctx.config, write=not ctx.ns.dry_run)
-    document = {
-        "state": declared.state,
-        "command": list(declared.command),
-        "source": declared.source,
-        "trusted": declared.trusted,
-        "also": [{"command": list(f.command), "source": f.source} for f in declared.also],
-    }
-    return document, sentences(ctx.layout, declared, dry_run=ctx.ns.dry_run)
 
 
 def _git_ignores(root: str, path: str) -> bool | None:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     State = Literal["declared", "recorded", "untrusted", "none"]
 
-__all__ = ["Declared", "Found", "declare", "find_checks", "sentences"]
+__all__ = ["Declared", "Found", "declare", "declare_and_say", "find_checks", "sentences"]
 
 # A file that declares a check is a page of text; a larger one is not read.
 MAX_BYTES = 1_000_000
@@ -240,3 +240,16 @@ def sentences(layout: Layout, declared: Declared, *, dry_run: bool) -> list[str]
             f"also found: {others}; to use one, edit [check] command in {shown}, then run `edgar trust`"
         )
     return lines
+
+
+def declare_and_say(layout: Layout, config: Config, *, dry_run: bool) -> tuple[dict[str, object], list[str]]:
+    """`declare` (writing nothing on a dry run) as `install --json` reports it, and the lines it prints."""
+    declared = declare(layout, config, write=not dry_run)
+    document = {
+        "state": declared.state,
+        "command": list(declared.command),
+        "source": declared.source,
+        "trusted": declared.trusted,
+        "also": [{"command": list(f.command), "source": f.source} for f in declared.also],
+    }
+    return document, sentences(layout, declared, dry_run=dry_run)
