@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from edgar_min.adapters.common import AdaptedTurn
     from edgar_min.adapters.logs import Agent
     from edgar_min.config import Config
+    from edgar_min.controller.gate import Outcome
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import Turn
 
@@ -403,7 +404,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.controller.gate import Gate
     from edgar_min.delivery.record import with_suggestions
-    from edgar_min.learning.sessions import new_session_id
+    from edgar_min.learning.sessions import is_session, new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
@@ -437,7 +438,6 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         return last_turn(agent, path, table, names)
 
     adapted = read_log()
-    from edgar_min.learning.sessions import is_session
 
     session = _session(payload)
     if session is None:
@@ -451,10 +451,17 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     if config.suggest.learn_from_use:
         # Neither a skill handed over nor one named teaches: edgar put both before the agent.
         learned = learn_examples(layout, turn, loaded, (*handed, *named), result.problems)
+    from functools import partial
+
     from edgar_min.delivery.verdict import from_log, learn_after_check, wants_check
 
     turn = from_log(config, turn, adapted.runs, layout.root)
     gate = Gate(layout, config)
+
+    def learn(turn: Turn, timeout: float | None = None) -> Outcome:
+        """The turn through the gate: at once, or once the check's verdict is in (in the background)."""
+        return gate.learn(turn, session, timeout=timeout)
+
     if wants_check(config, gate, turn, session):
 
         def reread() -> Turn:
@@ -462,20 +469,25 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
             record, _, _ = with_suggestions(layout, later.record, session, names)
             return from_log(config, parse_turn(record, config.skills.tools), later.runs, layout.root)
 
-        said = learn_after_check(
-            layout, config, turn, session, report=lambda p: log_problem(layout, "stop", p), log=(path, reread)
-        )
+        report = partial(log_problem, layout, "stop")  # the hook's stdout is closed by then
+        said = learn_after_check(config, layout.root, turn, learn=learn, report=report, log=(path, reread))
         if said is not None:
-            document = {"triggers": [], "outcome": "checking", "path": None, "message": said}
             result.stdout = f"edgar: {said}"
-            skills = list(turn.skills)
-            result.document = {**document, "session": session, "skills": skills, "examples": learned}
+            result.document = {
+                "triggers": [],
+                "outcome": "checking",
+                "path": None,
+                "message": said,
+                "session": session,
+                "skills": list(turn.skills),
+                "examples": learned,
+            }
             return result
         result.problems.append(
             "the declared check cannot run in the background here (no fork, or other threads); "
             "this turn is recorded unverified"
         )
-    outcome = gate.learn(turn, session, timeout=clock.remaining())
+    outcome = learn(turn, timeout=clock.remaining())
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import time
 
-from edgar_min.controller.gate import Gate
 from edgar_min.delivery.background import can_detach, detach
 from edgar_min.errors import EdgarError
 from edgar_min.learning.check import check_program, run_check, verdict_of_runs
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from edgar_min.config import Config
-    from edgar_min.layout import Layout
+    from edgar_min.controller.gate import Gate, Outcome
     from edgar_min.learning.turn import Turn
 
 __all__ = ["DEFERRED", "describe", "from_log", "learn_after_check", "wants_check"]
@@ -83,16 +82,17 @@ def settle(path: str, quiet: float = SETTLE_S, limit: float = SETTLE_LIMIT_S) ->
 
 
 def learn_after_check(
-    layout: Layout,
     config: Config,
+    root: str,
     turn: Turn,
-    session: str,
     *,
+    learn: Callable[[Turn], Outcome],
     report: Callable[[str], None],
     log: tuple[str, Callable[[], Turn]] | None = None,
 ) -> str | None:
-    """Run the declared check after the hook has answered, then learn the turn with its verdict;
-    the sentence the hook says now, or None when it cannot be forked off here (then nothing ran).
+    """Run the declared check in `root` after the hook has answered, then `learn` the turn with
+    its verdict (the hook's own way, the same as for a turn it learns at once); the sentence the
+    hook says now, or None when it cannot be forked off here (then nothing ran).
 
     `report` writes down what went wrong, the hook's stdout being long closed by then. `log`
     is the agent's log and how to read the turn from it: an agent may run its Stop hooks
@@ -109,16 +109,12 @@ def learn_after_check(
                 turn = log[1]()
             except EdgarError:
                 pass  # the turn as the hook read it
-        verdict = turn.verification
-        if verdict == "unverified":
+        if turn.verification == "unverified":
             try:
-                verdict = run_check(config.check, layout.root).verdict
+                turn = replace(turn, verification=run_check(config.check, root).verdict)
             except EdgarError as exc:
                 report(f"{exc.message}; this turn is recorded unverified")
-        learn(verdict)
-
-    def learn(verdict: str) -> None:
-        outcome = Gate(layout, config).learn(replace(turn, verification=verdict), session)
+        outcome = learn(turn)
         for problem in outcome.problems:
             report(problem)
         if outcome.outcome == "refused":
@@ -137,7 +133,7 @@ def describe(config: Config) -> tuple[str | None, bool]:
         return None, False
     mine = "the Stop hook takes a turn's verdict from the agent's own run of the check after its last edit"
     if not config.adapters.hook_check:
-        return f"{mine}, and runs it itself never (adapters.hook_check is false)", False
+        return f"{mine}, and never runs it itself (adapters.hook_check is false)", False
     if not can_detach():
         trouble = (
             f"{mine}; this system cannot run it after the hook has answered (no fork), so a turn the "
