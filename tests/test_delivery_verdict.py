@@ -131,6 +131,24 @@ def test_without_the_agents_own_run_the_check_runs_after_the_hook_has_answered(
     assert wait_until(lambda: list((tmp_path / ".edgar" / "proposals").glob("*/SKILL.md")))
 
 
+def test_checks_in_the_background_run_one_at_a_time(tmp_path, edgar, monkeypatch):
+    # Two turns in quick succession: two test suites at once in one tree may fight over its files.
+    spans = tmp_path / "spans"
+    script = (
+        "import time; t = time.time(); time.sleep(1.5); "
+        f"open({str(spans)!r}, 'a').write(f'{{t}} {{time.time()}}\\n')"
+    )
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list([sys.executable, '-c', script])}\n", trusted=True)
+    for n in range(2):
+        transcript = worked(Claude(session=f"{n}f2b8c1e-7d4a-4e59-9a61-0c5d2e8b7a10")).write(
+            tmp_path / f"{n}.jsonl"
+        )
+        assert stop(edgar, monkeypatch, tmp_path, transcript).json()["outcome"] == "checking"
+    assert wait_until(lambda: spans.exists() and len(spans.read_text().splitlines()) == 2)
+    (first, second) = sorted(tuple(map(float, line.split())) for line in spans.read_text().splitlines())
+    assert second[0] >= first[1]  # the second began once the first had ended
+
+
 def test_a_check_that_cannot_run_is_logged_and_the_turn_kept_unverified(tmp_path, edgar, monkeypatch):
     config_toml(tmp_path, '[check]\ncommand = ["no-such-check-program-x1"]\n', trusted=True)
     transcript = worked(Claude()).write(tmp_path / "t.jsonl")

@@ -470,7 +470,9 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
             return from_log(config, parse_turn(record, config.skills.tools), later.runs, layout.root)
 
         report = partial(log_problem, layout, "stop")  # the hook's stdout is closed by then
-        said = learn_after_check(config, layout.root, turn, learn=learn, report=report, log=(path, reread))
+        said = learn_after_check(
+            config, layout.root, turn, state=layout.state, learn=learn, report=report, log=(path, reread)
+        )
         if said is not None:
             result.stdout = f"edgar: {said}"
             result.document = {

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+from edgar_min.atomic import create_empty, open_read
 from edgar_min.delivery.background import can_detach, detach
 from edgar_min.errors import EdgarError
 from edgar_min.learning.check import check_program, run_check, verdict_of_runs
@@ -81,11 +82,34 @@ def settle(path: str, quiet: float = SETTLE_S, limit: float = SETTLE_LIMIT_S) ->
         time.sleep(0.05)
 
 
+def _one_at_a_time(state: str) -> int | None:
+    """Wait for any check this person's edgar is running in the project to end, and hold the turn:
+    two test suites at once in one tree may fight over its files. The lock goes with the process
+    (a read fd of `state/check.lock`, flocked); None where it cannot be taken (then none is waited for)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock here
+        return None
+    lock = os.path.join(state, "check.lock")
+    try:
+        create_empty(lock, root=state)
+        fd = open_read(lock, root=state)
+    except (OSError, EdgarError):
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def learn_after_check(
     config: Config,
     root: str,
     turn: Turn,
     *,
+    state: str,
     learn: Callable[[Turn], Outcome],
     report: Callable[[str], None],
     log: tuple[str, Callable[[], Turn]] | None = None,
@@ -94,6 +118,7 @@ def learn_after_check(
     its verdict (the hook's own way, the same as for a turn it learns at once); the sentence the
     hook says now, or None when it cannot be forked off here (then nothing ran).
 
+    Checks run one at a time in a project (`state` is the person's state folder for it).
     `report` writes down what went wrong, the hook's stdout being long closed by then. `log`
     is the agent's log and how to read the turn from it: an agent may run its Stop hooks
     before it has written the turn's last lines (Claude Code 2.1 does), so the turn is read
@@ -110,6 +135,7 @@ def learn_after_check(
             except EdgarError:
                 pass  # the turn as the hook read it
         if turn.verification == "unverified":
+            _one_at_a_time(state)  # held until this process ends
             try:
                 turn = replace(turn, verification=run_check(config.check, root).verdict)
             except EdgarError as exc:
