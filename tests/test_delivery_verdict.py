@@ -248,3 +248,16 @@ def test_real_claude_code_fixing_a_failing_test_gives_a_verified_proposal(tmp_pa
     assert (root / ".edgar" / "config.toml").read_text() == (
         '[check]\ncommand = ["python3", "-m", "pytest", "-q"]  # found in pyproject.toml by `edgar install`\n'
     )
+
+
+def test_learn_from_a_log_takes_the_agents_own_run_of_the_check_too(tmp_path, edgar):
+    marker = tmp_path / "check-ran"
+    check = marker_check(marker)
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list(check)}\n", trusted=True)
+    transcript = worked(Claude(), ran=shlex.join(check)).write(tmp_path / "t.jsonl")
+    dry = edgar(
+        "--root", str(tmp_path), "--json", "learn", "--from", "claude-code", str(transcript), "--dry-run"
+    )
+    assert dry.json()["turn"]["verification"] == "passed"
+    assert dry.json()["triggers"] == ["recovered"]
+    assert not marker.exists()
