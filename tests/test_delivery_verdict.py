@@ -261,3 +261,22 @@ def test_learn_from_a_log_takes_the_agents_own_run_of_the_check_too(tmp_path, ed
     assert dry.json()["turn"]["verification"] == "passed"
     assert dry.json()["triggers"] == ["recovered"]
     assert not marker.exists()
+
+
+def test_where_no_process_can_be_forked_the_hook_still_never_runs_the_check(tmp_path, edgar, monkeypatch):
+    marker = tmp_path / "check-ran"
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list(marker_check(marker))}\n", trusted=True)
+    monkeypatch.delattr("os.fork")  # a system without fork
+    transcript = worked(Claude()).write(tmp_path / "t.jsonl")
+    result = stop(edgar, monkeypatch, tmp_path, transcript)
+    assert result.json()["outcome"] == "none"
+    assert "the declared check cannot run in the background here" in result.err
+    assert recorded_turns(tmp_path)[-1][4] == "unverified"
+    assert not marker.exists()
+    doctor = edgar("--root", str(tmp_path), "--json", "doctor").json()
+    assert any(
+        item.startswith("check: ") and "cannot run it after the hook" in item for item in doctor["attention"]
+    )
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    out = edgar("--root", str(tmp_path), "install", "claude-code").out
+    assert "warning: the Stop hook takes a turn's verdict from the agent's own run" in out

@@ -24,7 +24,7 @@ from edgar_min import trust
 from edgar_min.atomic import write_text
 from edgar_min.config import read_toml
 from edgar_min.logfile import read_capped
-from edgar_min.records import dataclass
+from edgar_min.records import dataclass, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -252,4 +252,13 @@ def declare_and_say(layout: Layout, config: Config, *, dry_run: bool) -> tuple[d
         "trusted": declared.trusted,
         "also": [{"command": list(f.command), "source": f.source} for f in declared.also],
     }
-    return document, sentences(layout, declared, dry_run=dry_run)
+    lines = sentences(layout, declared, dry_run=dry_run)
+    if declared.state in ("declared", "recorded"):
+        from edgar_min.delivery.verdict import describe
+
+        # The hook never runs the check while the agent waits; where it cannot run it after
+        # answering either, the person is told here too.
+        line, trouble = describe(replace(config, check=replace(config.check, command=declared.command)))
+        if trouble and line:
+            lines.append(f"warning: {line}")
+    return document, lines
