@@ -280,3 +280,18 @@ def test_where_no_process_can_be_forked_the_hook_still_never_runs_the_check(tmp_
     (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
     out = edgar("--root", str(tmp_path), "install", "claude-code").out
     assert "warning: the Stop hook takes a turn's verdict from the agent's own run" in out
+
+
+def test_a_turn_the_background_cannot_record_is_said_in_the_problems_log(tmp_path, edgar, monkeypatch):
+    config_toml(tmp_path, f"[check]\ncommand = {toml_list(marker_check(tmp_path / 'ran'))}\n", trusted=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / ".edgar" / "experience").symlink_to(elsewhere)  # edgar never writes through a link
+    transcript = worked(Claude()).write(tmp_path / "t.jsonl")
+    assert stop(edgar, monkeypatch, tmp_path, transcript).json()["outcome"] == "checking"
+    problems = tmp_path / ".edgar" / "hook-problems.jsonl"
+    assert wait_until(lambda: problems.exists() and "was not learned" in problems.read_text())
+    (row,) = [json.loads(line) for line in problems.read_text().splitlines()]
+    assert row["hook"] == "Stop"
+    assert "the turn left to the check in the background was not learned: refused:" in row["problem"]
+    assert list(elsewhere.iterdir()) == []

@@ -132,7 +132,7 @@ def learn_after_check(
             settle(log[0])
             try:
                 turn = log[1]()
-            except EdgarError:
+            except (EdgarError, OSError):
                 pass  # the turn as the hook read it
         if turn.verification == "unverified":
             _one_at_a_time(state)  # held until this process ends
@@ -146,7 +146,14 @@ def learn_after_check(
         if outcome.outcome == "refused":
             report(" ".join(outcome.message.split()))
 
-    if not detach(work):
+    def guarded() -> None:
+        try:
+            work()
+        except Exception as exc:  # noqa: BLE001 - nobody is there to see a traceback
+            reason = exc.message if isinstance(exc, EdgarError) else f"internal error ({type(exc).__name__})"
+            report(f"the turn left to the check in the background was not learned: {reason}")
+
+    if not detach(guarded):
         return None
     return DEFERRED.format(program=check_program(config.check.command))
 
