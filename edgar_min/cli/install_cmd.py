@@ -19,7 +19,7 @@ SETTINGS = {"local": "settings.local.json", "shared": "settings.json"}
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "install",
-        help="put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+        help="put edgar's hooks into an agent's settings, and record the project's test command",
     )
     p.add_argument("agent", choices=("claude-code", "codex", "gemini"), help="the agent")
     where = p.add_mutually_exclusive_group()
