@@ -38,6 +38,7 @@ __all__ = [
     "SuggestConfig",
     "load_config",
     "needs_trust",
+    "read_toml",
     "trust_keys",
 ]
 
@@ -145,8 +146,9 @@ class AdaptersConfig:
     # "AgentTool=edgar_tool" entries laid over the built-in tool-name table, e.g. "Bash=shell"
     # (names in a turn record: a project's own).
     tool_map: tuple[str, ...] = ()
-    # Whether `learn --hook` runs the declared check before learning: a program at every Stop.
-    hook_check: bool = field(default=False, metadata=TRUST)
+    # Whether the Stop hook runs the declared check itself, after it has answered, when the agent
+    # did not run it after its last edit and a pass would make a trigger fire: a program edgar runs.
+    hook_check: bool = field(default=True, metadata=TRUST)
     # The longest a Claude Code hook runs as a whole (reading the transcript and any model call), in seconds.
     hook_timeout_s: float = field(default=20.0, metadata={"min": 0.001, "max": HOUR})
 
@@ -408,7 +410,7 @@ class _Layers:
         return Config(**sections, agent=self.agent, sources=tuple(sources), untrusted=untrusted)
 
 
-def _read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
+def read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
     """The bytes of a config file and the TOML document they hold; None when there is no file."""
     try:
         fd = os.open(path, READ_FLAGS)
@@ -503,8 +505,8 @@ def load_config(
     `Config.untrusted`. `trusts` is asked only when the file sets such a key.
     """
     env = os.environ if environ is None else environ
-    user = _read_toml(layout.user_config)
-    project = _read_toml(layout.project_config)
+    user = read_toml(layout.user_config)
+    project = read_toml(layout.project_config)
     env_pairs = []
     for name in sorted(env):
         if not name.startswith("EDGAR_") or name == "EDGAR_HOME":

@@ -26,6 +26,7 @@ from transcripts import (
 
 from edgar_min.adapters.claude_code import read_transcript
 from edgar_min.adapters.common import tool_table
+from edgar_min.learning.check import verdict_of_runs
 
 CANARY = "CANARY-7f3e9d"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "transcripts"
@@ -872,3 +873,36 @@ def test_a_subagents_own_log_is_a_typed_refusal():
         list(read_turns(path / "agent-aac57f5.jsonl", tool_table(())))
     with pytest.raises(SubagentLog):
         _read(path / "agent-aac57f5.jsonl")
+
+
+# --- the shell commands since the last edit, beside the record --------------------------------------
+
+
+def test_the_shell_commands_since_the_last_edit_are_kept_with_their_exit_codes(tmp_path):
+    t = Claude()
+    t.user("fix the leap year bug")
+    t.tool("t1", "Bash", {"command": "pytest -q"})
+    t.result("t1", "Exit code 1\n1 failed", is_error=True)
+    t.tool("t2", "Edit", {"file_path": "/p/dates.py", "old_string": "a", "new_string": "b"})
+    t.result("t2", "The file /p/dates.py has been updated.")
+    t.tool("t3", "Bash", {"command": "pytest -q", "description": "Run the tests"})
+    t.result("t3", "3 passed", tool_use_result={"stdout": "3 passed", "stderr": "", "interrupted": False})
+    t.tool("t4", "Bash", {"command": "pytest -q 2>&1 | tail", "run_in_background": True})
+    t.result("t4", "Command running in background with ID: b1")
+    t.tool("t5", "Bash", {"command": "sleep 100"})
+    t.result("t5", "", tool_use_result={"stdout": "", "stderr": "", "interrupted": True})
+    t.tool("t6", "Bash", {"command": "git diff --stat"})
+    adapted = _read(t.write(tmp_path / "t.jsonl"))
+    # Before the edit: gone. In the background, interrupted, or with no result yet: no exit code.
+    assert adapted.runs == (("pytest -q", 0), ("sleep 100", None), ("git diff --stat", None))
+    assert "runs" not in adapted.record  # never part of the turn record
+
+
+def test_a_real_transcripts_commands_and_exit_codes(tmp_path):
+    adapted = _read(FIXTURES / "claude-code-2.1.39-compaction-task-notification.jsonl")
+    assert len(adapted.runs) == 22  # this turn made no edit with an edit tool
+    assert ("git push 2>&1", 128) in adapted.runs  # its one failure, as the record has it
+    assert [e["exit_code"] for e in adapted.record["errors"]] == [128]
+    assert ("mix test 2>&1 | tail -10", 0) in adapted.runs
+    # That whole-suite run went through `tail`, whose exit code it is: no verdict of `mix test`.
+    assert verdict_of_runs(adapted.runs, ("mix", "test"), str(tmp_path)) is None

@@ -210,7 +210,7 @@ def _is_default(config) -> None:
         "",
     )
     assert config.check.command == ()
-    assert config.adapters.hook_check is False
+    assert config.adapters.hook_check is True  # the default: the check itself is what needs trust
     assert (config.agent["writable"], config.agent["data"], config.agent["drafts"]) == (
         ["drafts"],
         "data",

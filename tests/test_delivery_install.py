@@ -591,7 +591,7 @@ def test_install_says_when_the_other_settings_file_runs_edgars_hooks_too(tmp_pat
     # An earlier install wrote the committed file; each hook would now run twice.
     assert edgar("--root", str(tmp_path), "install", "claude-code", "--shared").code == 0
     local = edgar("--root", str(tmp_path), "install", "claude-code")
-    assert local.out.splitlines()[-1] == (
+    assert local.out.splitlines()[-2] == (
         "note: .claude/settings.json runs edgar's hooks too (an earlier install put them there), so each "
         f"would run twice; take them out with: {program()} install claude-code --shared --uninstall"
     )

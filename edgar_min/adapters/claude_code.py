@@ -29,6 +29,10 @@ where the next one starts.
   ("Exit code 1"), and the program the shell command ran (of a pipeline, the
   stage the result names, else the last: `program_word`); nothing else from
   the result;
+- runs (beside the record, never in it): each `Bash` command since the turn's last edit
+  (`Edit`, `Write`, ...), with its exit code: 0 for a result that is not an error (Claude Code
+  marks a non-zero exit as one) unless it was interrupted, else the code it states; a command
+  run in the background has none;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
   a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`) or printed
@@ -290,19 +294,30 @@ class _Reader(TurnReader):
             command = ""  # the start of a shell command, read for its program if the call fails
             if tool == "shell" and isinstance(arguments.get("command"), str):
                 command = arguments["command"][:COMMAND_CHARS]
-            skills: tuple[str, ...] = ()
-            if name == "Skill":
-                skills = self._skill(arguments)
-            elif name == "Read" and isinstance(arguments.get("file_path"), str):
-                skills = self._read(skill_of_path(arguments["file_path"], None, self.skill_names))
-            elif command and SKILL_FILE in arguments["command"]:
-                # `cat …/skills/NAME/SKILL.md` through the shell reads the skill as Read does.
-                found = self.reads.command(arguments["command"], None)
-                skills = tuple(s for skill in found for s in self._read(skill))
-            elif tool == "edit" and isinstance(arguments.get("file_path"), str):
-                self._edited(arguments["file_path"])
+                # A command left running in the background states no exit code of its own.
+                behind = arguments.get("run_in_background") is True
+                if name == "Bash" and isinstance(use_id, str) and not behind:
+                    turn.ran(use_id, arguments["command"])
+            if tool == "edit":
+                turn.edited()
+            skills = self._uses(name, tool, arguments, command)
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
                 self.pending[use_id] = (tool, command, name, skills)
+
+    def _uses(self, name: str, tool: str, arguments: dict[str, Any], command: str) -> tuple[str, ...]:
+        """The discovered skills a call uses (the Skill tool, a read of a skill's file), added to the
+        turn's skills; an edit of a skill's file takes back a read of it."""
+        if name == "Skill":
+            return self._skill(arguments)
+        if name == "Read" and isinstance(arguments.get("file_path"), str):
+            return self._read(skill_of_path(arguments["file_path"], None, self.skill_names))
+        if command and SKILL_FILE in arguments["command"]:
+            # `cat …/skills/NAME/SKILL.md` through the shell reads the skill as Read does.
+            found = self.reads.command(arguments["command"], None)
+            return tuple(s for skill in found for s in self._read(skill))
+        if tool == "edit" and isinstance(arguments.get("file_path"), str):
+            self._edited(arguments["file_path"])
+        return ()
 
     def _skill(self, arguments: dict[str, Any]) -> tuple[str, ...]:
         """The discovered skill a Skill call loads (none: `()`), added to the turn's skills."""
@@ -384,6 +399,11 @@ class _Reader(TurnReader):
             self.orphans += 1
             return
         if block.get("is_error") is not True:
+            # Claude Code marks a command that exited non-zero as an error: this one exited 0,
+            # unless a person interrupted it.
+            result = entry.get("toolUseResult")
+            if not (isinstance(result, dict) and result.get("interrupted") is True):
+                self.turn.exited(use_id, 0)
             return
         tool, command, name, skills = call
         for skill in skills:
@@ -401,6 +421,7 @@ class _Reader(TurnReader):
             # The person's reason for saying no is text a person typed.
             self.turn.add_correction(reason)
         exit_code = stated_exit_code(head)
+        self.turn.exited(use_id, exit_code)
         kind = error_kind(head, exit_code, person_said_no=person)
         self.turn.add_error(tool, kind, exit_code, program_word(command, said) if command else "")
 

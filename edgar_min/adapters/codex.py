@@ -8,7 +8,8 @@ Each line is `{"timestamp", "type", "payload"}`. Read here:
   such as `<environment_context>` and AGENTS.md, so they are used only when a
   log has no `user_message` events at all); `turn_aborted` marks an
   interruption, after which a typed message is a correction of the same turn;
-  `exec_command_end` states a command's `exit_code`;
+  `exec_command_end` states a command's `exit_code` (each shell command since the turn's last
+  edit is kept beside the record, never in it, with the exit code its end or output states);
 - `response_item` with `payload.type` `function_call` / `custom_tool_call` /
   `local_shell_call` (a tool call: `name`, `call_id`, `arguments` JSON text or
   `input`) and `function_call_output` / `custom_tool_call_output` (its result:
@@ -144,28 +145,28 @@ CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 
 
-def _command(arguments: Any) -> str:
-    """The start of the shell command a call ran, from its arguments (read for its program,
-    `program_word`, when the call fails)."""
+def _command(arguments: Any) -> str | None:
+    """The shell command a shell call ran, from its arguments (the script of `bash -lc SCRIPT`)."""
     if isinstance(arguments, str):
         if len(arguments) >= STRING_CAP:
-            return ""
+            return None
         try:
             arguments = jsoncodec.loads(arguments)
         except ValueError:
-            return ""
+            return None
     if not isinstance(arguments, dict):
-        return ""
+        return None
     command = arguments.get("command", arguments.get("cmd"))
     if isinstance(command, str):
-        return command[:COMMAND_CHARS]
-    if isinstance(command, list) and command and all(isinstance(c, str) for c in command[:3]):
+        return command
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
         first = command[0].rsplit("/", 1)[-1]
-        # ["bash", "-lc", "pytest -x"]: the program is the script's.
         if first in SHELLS and len(command) >= 3 and command[1] in ("-c", "-lc", "-ic"):
-            return command[2][:COMMAND_CHARS]
-        return " ".join(command[:2])[:COMMAND_CHARS]
-    return ""
+            return command[2]
+        import shlex  # only for a command given as a list of words
+
+        return shlex.join(command)
+    return None
 
 
 # The tools whose arguments name a file to read rather than a command.
@@ -346,6 +347,8 @@ class _Reader(TurnReader):
             self.interrupted = True
         elif kind == "exec_command_end":
             call_id, code = payload.get("call_id"), payload.get("exit_code")
+            if self.turn is not None and isinstance(call_id, str) and type(code) is int:
+                self.turn.exited(call_id, code)
             if (
                 isinstance(call_id, str)
                 and isinstance(code, int)
@@ -434,14 +437,18 @@ class _Reader(TurnReader):
         own = not (isinstance(namespace, str) and namespace)
         tool = map_tool(name if own else f"{namespace.removesuffix('__')}__{name}", self.table)
         self.turn.add_tool(tool)
-        command = _command(arguments) if tool == "shell" else ""
+        command = _command(arguments) if tool == "shell" else None
         call_id = payload.get("call_id")
+        if tool == "edit":
+            self.turn.edited()
+        elif own and command is not None and isinstance(call_id, str):
+            self.turn.ran(call_id, command)
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
             polled = self._polled(arguments) if own and name == "write_stdin" else None
             if polled is not None:
                 self.origin[call_id] = polled
                 tool, command = self.pending.get(polled, (tool, command))
-            self.pending[call_id] = (tool, command)
+            self.pending[call_id] = (tool, (command or "")[:COMMAND_CHARS])
         # Only Codex's own shell or file reader reads a skill (an MCP tool's `command` is its business).
         reads = own and (tool in READS or name == "exec")
         skills = _reads(self.reads, name, arguments, self.cwd) if reads else []
@@ -471,6 +478,7 @@ class _Reader(TurnReader):
             return
         head, code = _output_facts(payload.get("output"))
         self._running(call_id, head)
+        self.turn.exited(command, code)  # a poll's exit code is its command's
         lowered = head.lstrip().lower()
         # "execution error: No such file or directory (os error 2)": the command never started.
         spawn = lowered.startswith("execution error")

@@ -96,6 +96,9 @@ MAX_TOOLS = 500
 MAX_ERRORS = 500
 MAX_CORRECTIONS = 50
 MAX_PENDING = 10_000
+# The shell commands kept per turn since its last edit (the latest ones), and each one's length.
+MAX_RUNS = 50
+RUN_CHARS = 1000
 
 
 def tool_table(entries: tuple[str, ...]) -> dict[str, str]:
@@ -378,6 +381,25 @@ class TurnBuilder:
     agent: str = "main"
     dropped_tools: int = 0
     session: str | None = None  # the session the prompt was typed in, where the log says
+    # The shell commands run since the turn's last edit, by call, each with the exit code its
+    # result states (None until, or unless, the log says): whether the agent ran the declared
+    # check on the work as it ends. Never part of the turn record.
+    runs: dict[str, list[Any]] = field(default_factory=dict)
+
+    def ran(self, key: str, command: str) -> None:
+        """A shell call of `command` (its exit code comes with its result, `exited`)."""
+        if len(self.runs) >= MAX_RUNS:
+            del self.runs[next(iter(self.runs))]
+        self.runs[key] = [command[:RUN_CHARS], None]
+
+    def exited(self, key: str, code: int | None) -> None:
+        """The exit code the log states for the shell call `key` (kept while it is after the last edit)."""
+        if key in self.runs and code is not None:
+            self.runs[key][1] = code
+
+    def edited(self) -> None:
+        """A file was edited: what ran before says nothing of the work as it now stands."""
+        self.runs.clear()
 
     def add_tool(self, name: str) -> None:
         if len(self.tools) < MAX_TOOLS:
@@ -430,6 +452,7 @@ class TurnReader:
             unknown_types=self.unknown,
             orphan_results=self.orphans,
             dropped_tools=turn.dropped_tools,
+            runs=tuple((command, code) for command, code in turn.runs.values()),
         )
 
     def turns(self, path: str) -> Iterator[TurnBuilder]:
@@ -453,6 +476,9 @@ class AdaptedTurn:
     unknown_types: int = 0
     orphan_results: int = 0
     dropped_tools: int = 0
+    # The shell commands of the turn since its last edit and their exit codes (None: not stated),
+    # oldest first: what `learning/check.verdict_of_runs` reads. Never stored, never shown.
+    runs: tuple[tuple[str, int | None], ...] = ()
 
     def notes(self) -> list[str]:
         """Plain sentences about what was skipped; empty when the log read cleanly."""

@@ -54,7 +54,7 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         "install",
-        "put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+        "put edgar's hooks into an agent's settings, and record the project's test command",
         "edgar_min.cli.install_cmd",
     ),
 )

@@ -21,7 +21,7 @@ SETTINGS = {"local": "settings.local.json", "shared": "settings.json"}
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "install",
-        help="put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+        help="put edgar's hooks into an agent's settings, and record the project's test command",
     )
     p.add_argument("agent", choices=("claude-code", "codex", "gemini"), help="the agent")
     where = p.add_mutually_exclusive_group()
@@ -56,6 +56,7 @@ def cmd_install(ctx: Context) -> int:
         from edgar_min.cli.install_agent_cmd import cmd_install_agent
 
         return cmd_install_agent(ctx)
+    from edgar_min.delivery.declare import declare_and_say
     from edgar_min.delivery.install import (
         apply_plan,
         edgar_command,
@@ -81,6 +82,7 @@ def cmd_install(ctx: Context) -> int:
     if ns.scope == "local" and not ns.uninstall and plan.current is None and plan.changes:
         ignored = _git_ignores(ctx.layout.root, path)
     past = None if ns.uninstall else _past(ctx)
+    check = None if ns.uninstall else declare_and_say(ctx.layout, ctx.config, dry_run=ns.dry_run)
     if ctx.json:
         ctx.emit(
             {
@@ -95,6 +97,7 @@ def cmd_install(ctx: Context) -> int:
                 "also_in": also,
                 "git_ignores": ignored,
                 "past_sessions": past,
+                "check": check and check[0],
             }
         )
         return 0
@@ -123,6 +126,8 @@ def cmd_install(ctx: Context) -> int:
             "your global git ignore when it writes the file itself) so this machine's paths stay out "
             "of commits"
         )
+    for line in check[1] if check else ():
+        ctx.out(line)
     if past is not None:
         ctx.out(
             f"{past['sessions']} past Claude Code session(s) of this project are in {past['folder']}; "

@@ -7,8 +7,9 @@
 `--from` builds the turn record of the log's last turn (computed by edgar,
 never copied): its skills are those the log shows the agent used, and what edgar
 offered at that turn's prompt (its session's offer record) is recorded beside
-them; `--check` runs the declared check and takes the verdict from its exit code
-alone. `--dry-run` prints the turn record
+them; the verdict is that of the agent's own last run of the declared check after
+its last edit when the log states it; `--check` runs the declared check and takes
+the verdict from its exit code alone. `--dry-run` prints the turn record
 edgar computed and the triggers that would fire, and writes nothing. `--hook` is
 `edgar hook stop` (cli/hook_cmd.py): bounded as a whole, exit 0 always, one line on
 any problem (also logged in `.edgar/hook-problems.jsonl`).
@@ -175,6 +176,10 @@ def cmd_learn(ctx: Context) -> int:
         if adapted.session == session:  # the log's own session: what edgar offered at its prompt
             offer = last_offer(ctx.layout, session, names)
         turn = parse_turn(adapted.record, config.skills.tools)
+        if not ctx.ns.check:  # the agent's own run of the declared check, as the Stop hook reads it
+            from edgar_min.delivery.verdict import from_log
+
+            turn = from_log(config, turn, adapted.runs, ctx.layout.root)
         extra = {"session": session, "notes": adapted.notes()}
     else:
         session = _session(ctx, None)

@@ -37,7 +37,7 @@ except ImportError:  # another Python
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
-from edgar_min.records import dataclass, field, replace
+from edgar_min.records import dataclass, field
 from edgar_min.trust import untrusted_sentence
 
 TYPE_CHECKING = False
@@ -45,8 +45,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, BinaryIO
 
+    from edgar_min.adapters.common import AdaptedTurn
     from edgar_min.adapters.logs import Agent
     from edgar_min.config import Config
+    from edgar_min.controller.gate import Outcome
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import Turn
 
@@ -395,7 +397,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.controller.gate import Gate
     from edgar_min.delivery.record import last_offer
     from edgar_min.delivery.waiting import TRANSCRIPT_WAIT_S, wait_for_turn
-    from edgar_min.learning.sessions import new_session_id
+    from edgar_min.learning.sessions import is_session, new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
@@ -422,11 +424,13 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     names = SkillNames(layout)
     # The log says whose it is (Codex's `transcript_path` is its rollout, Gemini CLI's its session).
     agent = log_agent(path) or payload_agent(payload)
-    if agent == "claude-code":
-        adapted = read_transcript(path, table, names, **subagent)
-    else:
-        adapted = last_turn(agent, path, table, names)
-    from edgar_min.learning.sessions import is_session
+
+    def read_log() -> AdaptedTurn:
+        if agent == "claude-code":
+            return read_transcript(path, table, names, **subagent)
+        return last_turn(agent, path, table, names)
+
+    adapted = read_log()
 
     session = _session(payload)
     if session is None:
@@ -441,11 +445,44 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     if config.suggest.learn_from_use:
         # Neither a skill handed over nor one named teaches: edgar put both before the agent.
         learned = learn_examples(layout, turn, offer.names, result.problems)
-    if config.adapters.hook_check and config.check.command:
-        from edgar_min.learning.check import run_check
+    from functools import partial
 
-        turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
-    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining(), offered=offer.names)
+    from edgar_min.delivery.verdict import from_log, learn_after_check, wants_check
+
+    turn = from_log(config, turn, adapted.runs, layout.root)
+    gate = Gate(layout, config)
+
+    def learn(turn: Turn, timeout: float | None = None) -> Outcome:
+        """The turn through the gate: at once, or once the check's verdict is in (in the background)."""
+        return gate.learn(turn, session, timeout=timeout, offered=offer.names)
+
+    if wants_check(config, gate, turn, session):
+
+        def reread() -> Turn:
+            later = read_log()
+            return from_log(config, parse_turn(later.record, config.skills.tools), later.runs, layout.root)
+
+        report = partial(log_problem, layout, "stop")  # the hook's stdout is closed by then
+        said = learn_after_check(
+            config, layout.root, turn, state=layout.state, learn=learn, report=report, log=(path, reread)
+        )
+        if said is not None:
+            result.stdout = f"edgar: {said}"
+            result.document = {
+                "triggers": [],
+                "outcome": "checking",
+                "path": None,
+                "message": said,
+                "session": session,
+                "skills": list(turn.skills),
+                "examples": learned,
+            }
+            return result
+        result.problems.append(
+            "the declared check cannot run in the background here (no fork, or other threads); "
+            "this turn is recorded unverified"
+        )
+    outcome = learn(turn, timeout=clock.remaining())
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))

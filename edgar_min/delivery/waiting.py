@@ -25,11 +25,13 @@ TRANSCRIPT_WAIT_S = 2.0
 TAIL_BYTES = 262_144
 # Characters every JSON encoder writes as themselves: a run of them is found in the log as typed.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;!?()-_")
-_SHORTEST = 8  # a shorter run ("Done.") says too little to wait for
+# Without the prompt's id a shorter run ("Done.") could be an earlier turn's; after it, it cannot.
+_SHORTEST = 8
 
 
-def _plain_run(text: str, limit: int = 60) -> bytes:
-    """The longest run of plain characters starting a line of `text` (at most `limit`), or b""."""
+def _plain_run(text: str, shortest: int, limit: int = 60) -> bytes:
+    """The longest run of plain characters starting a line of `text` (at most `limit`), or b"" when
+    it is shorter than `shortest`."""
     best = ""
     for line in text[:2000].splitlines():
         end = 0
@@ -38,7 +40,7 @@ def _plain_run(text: str, limit: int = 60) -> bytes:
         run = line[:end].strip()
         if len(run) > len(best):
             best = run
-    return best.encode() if len(best) >= _SHORTEST else b""
+    return best.encode() if best and len(best) >= shortest else b""
 
 
 def _written(path: str, prompt: bytes, message: bytes) -> bool:
@@ -53,7 +55,8 @@ def _written(path: str, prompt: bytes, message: bytes) -> bool:
     at = tail.rfind(prompt) if prompt else -1
     if prompt and at == -1 and size <= TAIL_BYTES:
         return False
-    return not message or tail.find(message, max(at, 0)) != -1
+    after = tail.find(b"\n", at) if at != -1 else 0  # past the prompt's own line, which may quote it
+    return not message or (after != -1 and tail.find(message, after) != -1)
 
 
 def wait_for_turn(path: str, seconds: float, payload: dict[str, Any]) -> None:
@@ -64,7 +67,7 @@ def wait_for_turn(path: str, seconds: float, payload: dict[str, Any]) -> None:
     prompt_id = payload.get("prompt_id")
     prompt = f'"{prompt_id}"'.encode() if isinstance(prompt_id, str) and prompt_id.isprintable() else b""
     last = payload.get("last_assistant_message")
-    message = _plain_run(last) if isinstance(last, str) else b""
+    message = _plain_run(last, 1 if prompt else _SHORTEST) if isinstance(last, str) else b""
     while path and (prompt or message) and time.monotonic() < deadline:
         if _written(path, prompt, message):
             return
