@@ -1,12 +1,14 @@
 """What was suggested to each agent session, so the turn that followed lists those skills.
 
-    STATE/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?}
+    STATE/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?, "withheld"?}
 
 STATE is the person's state folder for the project (`Layout.state`, outside the tree), so a
 record a repository commits names nothing to the Stop hook.
 
 `skills` are those handed over with their bodies; `named` (when there are any) those only
-named, for the agent to read if they fit.
+named, for the agent to read if they fit. `withheld` (when there are any) those the
+randomised holdout kept from this session (`delivery/holdout.py`): recorded like an offer, so
+`learning/trial.py` can compare the turns that had a skill with those that could have.
 
 One file per session, only ever appended to (single `O_APPEND` writes), so
 copies from several machines merge by copying files, like the experience
@@ -20,7 +22,8 @@ import os
 
 from edgar_min import jsoncodec
 from edgar_min.learning.sessions import check_session
-from edgar_min.logfile import append_row, timestamp
+from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
+from edgar_min.records import dataclass
 from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False
@@ -31,10 +34,13 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
 
 __all__ = [
+    "Offer",
     "last_suggested",
     "last_suggestion",
     "merge_skills",
+    "offers",
     "record_suggested",
+    "recorded_sessions",
     "session_file",
     "with_suggestions",
 ]
@@ -49,12 +55,19 @@ def session_file(layout: Layout, session: str) -> str:
 
 
 def record_suggested(
-    layout: Layout, session: str, names: tuple[str, ...] | list[str], named: tuple[str, ...] | list[str] = ()
+    layout: Layout,
+    session: str,
+    names: tuple[str, ...] | list[str],
+    named: tuple[str, ...] | list[str] = (),
+    withheld: tuple[str, ...] | list[str] = (),
 ) -> None:
-    """Append the skills handed over (and those only named) for this session's latest prompt."""
+    """Append the skills handed over (and those only named, and those withheld) for this
+    session's latest prompt."""
     row: dict[str, object] = {"time": timestamp(), "skills": list(names)}
     if named:
         row["named"] = list(named)
+    if withheld:
+        row["withheld"] = list(withheld)
     append_row(session_file(layout, session), row, root=layout.state)
 
 
@@ -110,3 +123,29 @@ def with_suggestions(
     if handed:
         record = {**record, "skills": merge_skills(record.get("skills") or [], handed)}
     return record, handed, named
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """One prompt of a session: when, the skills offered (handed over or named), those withheld."""
+
+    time: str
+    offered: frozenset[str]
+    withheld: frozenset[str]
+
+
+def recorded_sessions(layout: Layout) -> list[str]:
+    """Every session with a suggestion record, sorted."""
+    return [os.path.basename(p)[: -len(".jsonl")] for p in files_ending(layout.suggestions, ".jsonl")]
+
+
+def offers(layout: Layout, session: str) -> list[Offer]:
+    """The session's prompts in the order they came; a torn or garbage line is left out."""
+    found = []
+    for row in read_rows(session_file(layout, session)).rows:
+        stamp = row.get("time")
+        if not isinstance(stamp, str) or not isinstance(row.get("skills"), list):
+            continue
+        offered = frozenset((*_names(row["skills"]), *_names(row.get("named"))))
+        found.append(Offer(stamp, offered, frozenset(_names(row.get("withheld")))))
+    return found

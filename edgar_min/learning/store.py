@@ -41,6 +41,7 @@ __all__ = [
     "ExperienceStore",
     "Scan",
     "check_session",
+    "lines_of",
     "new_session_id",
     "scan",
 ]
@@ -275,3 +276,20 @@ def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
             result.torn += 1
         result.times.append(_Times(b"".join(blobs)))
     return result
+
+
+def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[str, ...]]:
+    """The well-formed turn lines of `sessions`, each as its `RECORD_FIELDS`, in the order written."""
+    wanted = {s.encode() for s in sessions}
+    found = []
+    for path in store.files():
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        for line in data.split(b"\n")[:-1]:  # what follows the last newline is a torn write
+            parts = line.split(b"\t", 3)
+            if len(parts) == 4 and parts[2] in wanted and _LINE.fullmatch(line):
+                found.append(tuple(line.decode("utf-8", "replace").split("\t")))
+    return found
