@@ -50,7 +50,7 @@ from edgar_min.learning.trial import Arm, judge  # noqa: E402
 EFFECTS = (0.20, 0.10, 0.0, -0.10)
 BASES = (0.3, 0.5, 0.65, 0.8)
 # Seeds: the design grid is run on these only ...
-DESIGN_SEEDS = range(1000, 1200)
+DESIGN_SEEDS = range(1000, 1100)
 # ... and the reported figures on these, on which nothing was chosen.
 REPORT_SEEDS = range(5000, 5500)
 E2E_SEED = 77
@@ -129,36 +129,54 @@ def print_table(title: str, rows: dict[float, dict[str, float]], horizon: int) -
 
 
 def design(seeds: range, horizon: int) -> None:
-    """The grid the defaults were chosen from: wrong verdicts at 0 and passes lost until a verdict."""
-    print("design grid (design seeds only)")
+    """The grid the defaults were chosen from (design seeds only).
+
+    For each mixture scale and holdout probability: wrong verdicts at effect 0, the median compared
+    turns to a right verdict at +10 and -10 points, and the passes lost per 1,000 compared turns
+    over the horizon, averaged over +20, +10 and -10: a skill that helps is withheld from a share
+    p of its turns for as long as the holdout runs (it goes on after a verdict), and one that hurts
+    is offered in the other 1 - p until its verdict retires it (or to the horizon). The rule,
+    fixed before the grid was run: of the settings whose wrong rate at 0 is at most 4% (a margin
+    under the 5% target for the draw), the one that loses the fewest passes.
+    """
+    print(f"design grid ({len(seeds)} design seeds per base, horizon {horizon} compared turns)")
     print(
-        f"  {'tau':>5}  {'holdout':>7}  {'wrong at 0':>10}  {'median turns +10':>16}  lost passes per stream"
+        f"  {'tau':>5}  {'holdout':>7}  {'wrong at 0':>10}  {'median +10':>10}  {'median -10':>10}"
+        "  lost passes per 1,000 turns"
     )
+    chosen = None
     for tau in (0.05, 0.1, 0.2):
         trial.TAU = tau
-        for p in (0.1, 0.2, 0.3, 0.5):
-            lost, zero_wrong, runs, tens = 0.0, 0, 0, []
+        for p in (0.1, 0.2, 0.3):
+            lost, zero_wrong, zero_runs, runs = 0.0, 0, 0, 0
+            medians: dict[float, list[int]] = {0.10: [], -0.10: []}
             for effect in EFFECTS:
                 for base in BASES:
                     for seed in seeds:
                         n, verdict = stream(seed * 31 + int(base * 100), base, effect, p, horizon)
-                        runs += 1
                         if effect == 0:
+                            zero_runs += 1
                             zero_wrong += verdict != "can't tell yet"
                             continue
-                        # Until the verdict a share p of turns goes without a skill that helps,
-                        # 1 - p with one that hurts; a stream with no verdict loses all its turns so.
-                        share = p if effect > 0 else 1 - p
-                        lost += abs(effect) * share * n
-                        if effect == 0.10 and verdict == "helps":
-                            tens.append(n)
-            zero_runs = len(BASES) * len(seeds)
+                        runs += 1
+                        if effect > 0:
+                            lost += p * effect * horizon
+                        else:
+                            lost += (1 - p) * -effect * (n if verdict == "hurts" else horizon)
+                        if effect in medians and not wrong(effect, verdict) and verdict != "can't tell yet":
+                            medians[effect].append(n)
+            wrong0 = zero_wrong / zero_runs
+            per_1000 = lost / runs / horizon * 1000
+            if wrong0 <= 0.04 and (chosen is None or per_1000 < chosen[2]):
+                chosen = (tau, p, per_1000)
+            med = {e: statistics.median(v) if v else float("nan") for e, v in medians.items()}
             print(
-                f"  {tau:>5}  {p:>7}  {zero_wrong / zero_runs:>10.1%}"
-                f"  {statistics.median(tens) if tens else 0:>16.0f}"
-                f"  {lost / (runs - zero_runs):.1f}"
+                f"  {tau:>5}  {p:>7}  {wrong0:>10.1%}  {med[0.10]:>10.0f}  {med[-0.10]:>10.0f}"
+                f"  {per_1000:.1f}"
             )
     trial.TAU = 0.1
+    if chosen is not None:
+        print(f"  chosen by the rule: tau {chosen[0]}, holdout {chosen[1]}")
 
 
 def end_to_end(quick: bool) -> None:
@@ -290,7 +308,7 @@ def cost(quick: bool) -> None:
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     if "--design" in argv:
-        design(DESIGN_SEEDS[:50] if quick else DESIGN_SEEDS, 1000 if quick else 2000)
+        design(DESIGN_SEEDS[:20] if quick else DESIGN_SEEDS, 1000 if quick else 2000)
         return 0
     seeds = REPORT_SEEDS[:60] if quick else REPORT_SEEDS
     horizon = 1000 if quick else HORIZON

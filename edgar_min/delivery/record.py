@@ -127,11 +127,18 @@ def with_suggestions(
 
 @dataclass(frozen=True, slots=True)
 class Offer:
-    """One prompt of a session: when, the skills offered (handed over or named), those withheld."""
+    """What edgar put before the agent for one prompt: skills handed over with their bodies, and
+    skills only named; those the holdout withheld; and when (the row's time, when read whole)."""
 
-    time: str
-    offered: frozenset[str]
-    withheld: frozenset[str]
+    handed: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
+    time: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every skill offered, handed over first, each once."""
+        return tuple(dict.fromkeys((*self.handed, *self.named)))
 
 
 def recorded_sessions(layout: Layout) -> list[str]:
@@ -144,8 +151,8 @@ def offers(layout: Layout, session: str) -> list[Offer]:
     found = []
     for row in read_rows(session_file(layout, session)).rows:
         stamp = row.get("time")
-        if not isinstance(stamp, str) or not isinstance(row.get("skills"), list):
-            continue
-        offered = frozenset((*_names(row["skills"]), *_names(row.get("named"))))
-        found.append(Offer(stamp, offered, frozenset(_names(row.get("withheld")))))
+        if isinstance(stamp, str) and isinstance(row.get("skills"), list):
+            found.append(
+                Offer(_names(row["skills"]), _names(row.get("named")), _names(row.get("withheld")), stamp)
+            )
     return found

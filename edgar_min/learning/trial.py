@@ -200,7 +200,8 @@ def _more_turns(used: Arm, withheld: Arm, min_turns: int, holdout: float) -> int
 
 
 def used_in(line: tuple[str, ...]) -> frozenset[str]:
-    """The skills a recorded turn used: the only place the comparison asks."""
+    """The skills a recorded turn used (its sixth field, in every version of the line): the only
+    place the comparison asks."""
     skills = line[5]
     return frozenset() if skills == "-" else frozenset(skills.split(","))
 
@@ -238,7 +239,7 @@ def trials(
             found = offers(layout, session)
         except EdgarError:  # a file whose name is no session id
             continue
-        if any(o.withheld or o.offered for o in found):
+        if any(o.withheld or o.names for o in found):
             sessions[session] = found
     arms: dict[str, list[Arm]] = {}
     by_session: dict[str, list[tuple[str, ...]]] = {}
@@ -246,13 +247,13 @@ def trials(
         by_session.setdefault(line[2], []).append(line)
     for session, prompts in sessions.items():
         withheld = set().union(*(o.withheld for o in prompts))
-        crossed = withheld & set().union(*(o.offered for o in prompts))
+        crossed = withheld & set().union(*(o.names for o in prompts))
         for prompt, line in _pairs(prompts, by_session.get(session, ())):
-            correction = "correction" in line[6].split(",")
-            for name in prompt.withheld - crossed:
+            correction = "correction" in line[-1].split(",")  # the triggers, the last field
+            for name in set(prompt.withheld) - crossed:
                 pair = arms.setdefault(name, [Arm(), Arm()])
                 pair[1] = pair[1].add(line[4], correction)
-            for name in (prompt.offered & used_in(line)) - crossed:
+            for name in (set(prompt.names) & used_in(line)) - crossed:
                 pair = arms.setdefault(name, [Arm(), Arm()])
                 pair[0] = pair[0].add(line[4], correction)
     wanted = sorted(arms) if names is None else list(names)
