@@ -183,7 +183,7 @@ class EvidenceConfig:
     # The chance that a session never sees a given learned skill the prompt hook would offer it;
     # 0 turns the holdout off. The default was chosen by bench/bench_holdout.py. Capped at one
     # half: a project may tune it, never withhold its skills from most sessions.
-    holdout: float = field(default=0.2, metadata={"min": 0.0, "max": 0.5})
+    holdout: float = field(default=0.1, metadata={"min": 0.0, "max": 0.5})
     # Whether the person's own skills (hand-authored) are held out too: the person's choice only.
     holdout_own: bool = field(default=False, metadata=TRUST)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 
+from edgar_min.config import EvidenceConfig
 from edgar_min.delivery.record import offers, recorded_sessions
 from edgar_min.errors import EdgarError
 from edgar_min.learning.store import ExperienceStore, lines_of
@@ -54,6 +55,7 @@ TAU = 0.1
 # The smallest effect "how many more turns" aims at, when the one seen so far is smaller.
 SMALLEST = 0.1
 MIN_TURNS = 10
+HOLDOUT = EvidenceConfig().holdout
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,7 @@ def _half_width(variance: float) -> float:
     )
 
 
-def judge(name: str, used: Arm, withheld: Arm, min_turns: int = MIN_TURNS, holdout: float = 0.2) -> Trial:
+def judge(name: str, used: Arm, withheld: Arm, min_turns: int = MIN_TURNS, holdout: float = HOLDOUT) -> Trial:
     """The verdict on one skill from its two arms (`holdout`: the share held out, for the estimate)."""
     if used.decided < min_turns or withheld.decided < min_turns:
         return Trial(name, used, withheld, None, None, None, "can't tell yet", min_turns, holdout)
@@ -232,7 +234,7 @@ def trials(
 ) -> dict[str, Trial]:
     """The holdout's verdict on every skill it has turns of (or on each of `names`)."""
     min_turns = config.skills.min_evidence_turns if config is not None else MIN_TURNS
-    holdout = config.evidence.holdout if config is not None else 0.2
+    holdout = config.evidence.holdout if config is not None else HOLDOUT
     sessions: dict[str, list[Offer]] = {}
     for session in recorded_sessions(layout):
         try:
