@@ -231,6 +231,8 @@ def end_to_end(quick: bool) -> None:
                     passed = rng.random() < rate
                     outcome.write_text("pass" if passed else "fail")
                     t = Claude().user(PROMPT)
+                    if offered:  # the agent loads what it was handed: a use its log shows
+                        t.skill("s1", SKILL)
                     t.tool("b1", "Bash", {"command": "pytest -q"}).result(
                         "b1", "ok" if passed else "Exit code 1"
                     )

@@ -251,6 +251,8 @@ def test_the_real_hooks_record_what_stats_reads_back(project, edgar):
             passed = rng.random() < 0.5
             outcome.write_text("pass" if passed else "fail")
             t = Claude().user(PROMPT)
+            if SKILL in said.stdout:  # the agent reads what it was handed: a use its log shows
+                t.skill("s1", SKILL)
             t.tool("b1", "Bash", {"command": "pytest -q"}).result("b1", "ok" if passed else "Exit code 1")
             stop = {"session_id": session, "transcript_path": str(t.write(project / "t.jsonl"))}
             done = run_hook(
