@@ -16,7 +16,8 @@ rates 0.3 to 0.8) go through edgar's own functions, never a copy of them:
    the project's declared check (a program that exits 0 or 1 as the stream says); then
    `trial.trials` reads the records back, and its counts are compared with what the stream did.
 3. Cost per prompt, in process: the prompt hook with the holdout on against off (interleaved,
-   medians), and the holdout's own decision alone.
+   medians), and the holdout's own decision alone; then what the verdict adds to `skills stats`
+   over a store whose every prompt has its offer recorded.
 
 `--design` prints, on the design seeds only, the grid the defaults were chosen from: the mixture
 scale `trial.TAU` and the default `evidence.holdout`, by the passes lost until a verdict (withheld
@@ -307,6 +308,44 @@ def cost(quick: bool) -> None:
         )
 
 
+def stats_cost(quick: bool) -> None:
+    """`trials` (what `skills stats` adds) over a store whose every turn has its offer recorded."""
+    import calendar
+
+    from edgar_min.layout import Layout, user_home
+
+    turns, sessions = (20_000, 200) if quick else (200_000, 2_000)
+    rng = random.Random(E2E_SEED)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["EDGAR_HOME"] = str(Path(tmp, "home"))
+        layout = Layout(str(Path(tmp, "project")), user_home())
+        Path(layout.experience, "turns", "h").mkdir(parents=True)
+        Path(layout.suggestions).mkdir(parents=True)
+        start = calendar.timegm((2026, 1, 1, 0, 0, 0))
+        lines, rows = [], {}
+        for i in range(turns):
+            s = i % sessions
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + i))
+            held = holdout.draw(f"s-{s}", SKILL) < 0.1
+            row = {"time": stamp, "skills": [] if held else [SKILL]} | ({"withheld": [SKILL]} if held else {})
+            rows.setdefault(s, []).append(json.dumps(row))
+            verdict = "passed" if rng.random() < 0.5 else "failed"
+            lines.append(f"1\t{stamp}\ts-{s}\tmain:shell\t{verdict}\t{'-' if held else SKILL}\t-")
+        Path(layout.experience, "turns", "h", "2026-01.tsv").write_text("\n".join(lines) + "\n")
+        for s, found in rows.items():
+            Path(layout.suggestions, f"s-{s}.jsonl").write_text("\n".join(found) + "\n")
+        took = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            trial.trials(layout, None, [SKILL])
+            took.append(time.perf_counter() - t0)
+        print(
+            f"the holdout's verdict (`trials`, what `skills stats` adds) over {turns:,} turns in "
+            f"{sessions:,} sessions, every prompt's offer recorded: "
+            f"{statistics.median(took):.2f} s (median of 3)"
+        )
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     if "--design" in argv:
@@ -325,6 +364,7 @@ def main(argv: list[str]) -> int:
     if "--no-e2e" not in argv:
         end_to_end(quick)
     cost(quick)
+    stats_cost(quick)
     return 0
 
 

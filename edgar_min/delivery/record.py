@@ -149,10 +149,21 @@ def recorded_sessions(layout: Layout) -> list[str]:
 def offers(layout: Layout, session: str) -> list[Offer]:
     """The session's prompts in the order they came; a torn or garbage line is left out."""
     found = []
+    # A session's rows repeat a few lists of names: each is checked once.
+    checked: dict[tuple[object, ...], tuple[tuple[str, ...], ...]] = {}
     for row in read_rows(session_file(layout, session)).rows:
         stamp = row.get("time")
-        if isinstance(stamp, str) and isinstance(row.get("skills"), list):
-            found.append(
-                Offer(_names(row["skills"]), _names(row.get("named")), _names(row.get("withheld")), stamp)
-            )
+        lists = (row.get("skills"), row.get("named"), row.get("withheld"))
+        if not isinstance(stamp, str) or not isinstance(lists[0], list):
+            continue
+        try:
+            key = tuple(tuple(v) if isinstance(v, list) else None for v in lists)
+            names = checked.get(key)
+        except TypeError:  # a list holding a list or an object: no key, checked as it is
+            key, names = None, None
+        if names is None:
+            names = tuple(_names(v) for v in lists)
+            if key is not None:
+                checked[key] = names
+        found.append(Offer(*names, stamp))
     return found

@@ -278,10 +278,13 @@ def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
     return result
 
 
-def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[str, ...]]:
-    """The well-formed turn lines of `sessions`, each as its `RECORD_FIELDS`, in the order written."""
+def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[bytes, ...]]:
+    """The main agent's turn lines of `sessions`, each as its fields, in the order written; a line
+    that is not whole (torn, garbage, a field missing or a verdict unknown) is left out."""
     wanted = {s.encode() for s in sessions}
-    found = []
+    found: list[tuple[bytes, ...]] = []
+    if not wanted:
+        return found
     for path in store.files():
         try:
             with open(path, "rb") as handle:
@@ -289,7 +292,11 @@ def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[str, ...]
         except OSError:
             continue
         for line in data.split(b"\n")[:-1]:  # what follows the last newline is a torn write
-            parts = line.split(b"\t", 3)
-            if len(parts) == 4 and parts[2] in wanted and _LINE.fullmatch(line):
-                found.append(tuple(line.decode("utf-8", "replace").split("\t")))
+            head = line.split(b"\t", 4)
+            if len(head) < 5 or head[2] not in wanted or not head[3].startswith(b"main:"):
+                continue
+            parts = tuple(line.split(b"\t"))
+            whole = len(parts) >= len(RECORD_FIELDS) and len(parts[1]) == _TIME_WIDTH and all(parts)
+            if whole and parts[4] in VERDICTS:
+                found.append(parts)
     return found
