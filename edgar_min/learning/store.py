@@ -296,7 +296,8 @@ def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[bytes, ..
             if len(head) < 5 or head[2] not in wanted or not head[3].startswith(b"main:"):
                 continue
             parts = tuple(line.split(b"\t"))
-            whole = len(parts) >= len(RECORD_FIELDS) and len(parts[1]) == _TIME_WIDTH and all(parts)
+            # Seven fields at least: a later version adds fields before the triggers, never fewer.
+            whole = len(parts) >= 7 and len(parts[1]) == _TIME_WIDTH and all(parts)
             if whole and parts[4] in VERDICTS:
                 found.append(parts)
     return found
