@@ -32,6 +32,7 @@ __all__ = [
     "CheckConfig",
     "Config",
     "ControllerConfig",
+    "EvidenceConfig",
     "ModelConfig",
     "SemifConfig",
     "SkillsConfig",
@@ -177,6 +178,18 @@ class SuggestConfig:
     learn_from_use: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class EvidenceConfig:
+    """The randomised holdout that tells whether a skill helps (learning/trial.py, docs/learning.md)."""
+
+    # The chance that a session never sees a given learned skill the prompt hook would offer it;
+    # 0 turns the holdout off. The default was chosen by bench/bench_holdout.py. Capped at one
+    # half: a project may tune it, never withhold its skills from most sessions.
+    holdout: float = field(default=0.1, metadata={"min": 0.0, "max": 0.5})
+    # Whether the person's own skills (hand-authored) are held out too: the person's choice only.
+    holdout_own: bool = field(default=False, metadata=TRUST)
+
+
 SECTIONS: dict[str, type] = {
     "skills": SkillsConfig,
     "controller": ControllerConfig,
@@ -185,6 +198,7 @@ SECTIONS: dict[str, type] = {
     "check": CheckConfig,
     "adapters": AdaptersConfig,
     "suggest": SuggestConfig,
+    "evidence": EvidenceConfig,
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
@@ -211,6 +225,7 @@ class Config:
     check: CheckConfig = CheckConfig()
     adapters: AdaptersConfig = AdaptersConfig()
     suggest: SuggestConfig = SuggestConfig()
+    evidence: EvidenceConfig = EvidenceConfig()
     agent: dict[str, Any] = field(default_factory=lambda: dict(AGENT_DEFAULTS))
     # Human-readable names of the layers that were read, lowest first.
     sources: tuple[str, ...] = ("defaults",)

@@ -235,6 +235,7 @@ def test_the_keys_that_need_trust_are_marked_once_on_the_fields():
         "semif.api_key_env",
         "check.command",
         "adapters.hook_check",
+        "evidence.holdout_own",
         "agent.writable",
         "agent.data",
         "agent.drafts",

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
     from edgar_min.cli.context import Context
     from edgar_min.learning.evidence import SkillStats
+    from edgar_min.learning.trial import Trial
 
 __all__ = ["register_skills"]
 
@@ -42,11 +43,16 @@ def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-def _detail(ctx: Context, s: SkillStats, minimum: int) -> None:
+def _detail(ctx: Context, s: SkillStats, minimum: int, trial: Trial) -> None:
     ctx.out(f"{s.name} ({s.origin})")
     ctx.out(f"  offered in {s.offered} turn(s) (edgar put it before the agent)")
     ctx.out(f"  used in {s.used} turn(s): {s.passed} passed, {s.failed} failed, {s.unverified} unverified")
     ctx.out(f"  {s.sentence(minimum)}")
+    ctx.out(f"  holdout: {trial.sentence()}")
+    if trial.verdict == "hurts" and s.origin == "learned":
+        ctx.out(
+            "  proposed for retirement: `edgar skills prune` archives it once you confirm (--dry-run first)"
+        )
     ctx.out(f"  last used: {s.last_used or 'never'}")
     ctx.out(f"  history: {s.history_lines} line(s)")
     if s.stale:
@@ -55,6 +61,7 @@ def _detail(ctx: Context, s: SkillStats, minimum: int) -> None:
 
 def cmd_stats(ctx: Context) -> int:
     from edgar_min.learning.evidence import collect
+    from edgar_min.learning.trial import trials
 
     evidence = collect(ctx.layout, ctx.config)
     found = evidence.scan
@@ -66,28 +73,36 @@ def cmd_stats(ctx: Context) -> int:
             msg = f"no skill named {name[:80]!r}, and no recorded turn used or was offered one"
             raise NotFound(msg)
         s = evidence.stats(name)
-        ctx.emit({**s.as_json(), "min_turns": evidence.min_turns, "turns": found.turns})
-        _detail(ctx, s, evidence.min_turns)
+        trial = trials(ctx.layout, ctx.config, [name])[name]
+        ctx.emit(
+            {**s.as_json(), "holdout": trial.as_json(), "min_turns": evidence.min_turns, "turns": found.turns}
+        )
+        _detail(ctx, s, evidence.min_turns, trial)
         return 0
     all_stats = evidence.all_stats()
+    held = trials(ctx.layout, ctx.config, [s.name for s in all_stats])
     ctx.emit(
         {
             "turns": found.turns,
             "torn_lines": found.torn,
             "min_turns": evidence.min_turns,
-            "skills": [s.as_json() for s in all_stats],
+            "skills": [{**s.as_json(), "holdout": held[s.name].as_json()} for s in all_stats],
         }
     )
     if not all_stats:
         ctx.out(f"no skills found and no recorded turn used one ({found.turns} turn(s) recorded)")
         return 0
     width = max(len(s.name) for s in all_stats)
-    ctx.out(f"{'skill':<{width}}  origin   offered  used  passed  failed  unverif  with  without  evidence")
+    ctx.out(
+        f"{'skill':<{width}}  origin   offered  used  passed  failed  unverif  with  without"
+        f"  {'holdout':<14}  evidence"
+    )
     for s in all_stats:
         verdict = s.verdict + (", stale" if s.stale else "")
         ctx.out(
             f"{s.name:<{width}}  {s.origin:<7}  {s.offered:>7}  {s.used:>4}  {s.passed:>6}  {s.failed:>6}"
-            f"  {s.unverified:>7}  {_rate(s.with_rate):>4}  {_rate(s.without_rate):>7}  {verdict}"
+            f"  {s.unverified:>7}  {_rate(s.with_rate):>4}  {_rate(s.without_rate):>7}"
+            f"  {held[s.name].verdict:<14}  {verdict}"
         )
     ctx.out(
         f"{found.turns} turn(s) recorded; a verdict needs {evidence.min_turns} decided turns with a skill "

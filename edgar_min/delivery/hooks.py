@@ -347,6 +347,7 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.context import render_context
+    from edgar_min.delivery.holdout import withheld
     from edgar_min.delivery.record import record_offer
     from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.names import slash_skill
@@ -364,9 +365,12 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
     # it is not handed over again, and the turn's load is the person's choice, not edgar's.
     ran = slash_skill(prompt)
+    session = _session(payload)
+    # The randomised holdout: recorded below like an offer, never said to the agent.
+    held = withheld(config.evidence, session, [p.name for p in found.picks if p.name != ran], catalog)
     picks, named = [], []
     for pick in found.picks:
-        if pick.name == ran:
+        if pick.name == ran or pick.name in held:
             continue
         if named_only(pick.probability, config.suggest.body_probability):
             named.append(pick)  # less sure: named for the agent to read, its body not handed over
@@ -375,9 +379,8 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
             picks.append((pick, catalog.entries[pick.name].body()))
         except EdgarError as exc:
             result.problems.append(f"skipped: {exc.message}")
-    session = _session(payload)
     if session is not None:
-        record_offer(layout, session, [pick.name for pick, _ in picks], [pick.name for pick in named])
+        record_offer(layout, session, [p.name for p, _ in picks], [p.name for p in named], held)
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"

@@ -1,12 +1,14 @@
 """What edgar offered each agent session, recorded apart from what the agent used.
 
-    STATE/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?}
+    STATE/suggestions/<session>.jsonl    one line per prompt: {"time", "skills", "named"?, "withheld"?}
 
 STATE is the person's state folder for the project (`Layout.state`, outside the tree), so a
 record a repository commits names nothing to the Stop hook.
 
 `skills` are those handed over with their bodies; `named` (when there are any) those only
-named, for the agent to read if they fit.
+named, for the agent to read if they fit. `withheld` (when there are any) those the
+randomised holdout kept from this session (`delivery/holdout.py`): recorded like an offer, so
+`learning/trial.py` can compare the turns that had a skill with those that could have.
 
 One file per session, only ever appended to (single `O_APPEND` writes), so
 copies from several machines merge by copying files, like the experience
@@ -24,7 +26,7 @@ import os
 
 from edgar_min import jsoncodec
 from edgar_min.learning.sessions import check_session
-from edgar_min.logfile import append_row, timestamp
+from edgar_min.logfile import append_row, files_ending, read_rows, timestamp
 from edgar_min.records import dataclass
 from edgar_min.skills.names import name_problem
 
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
     from edgar_min.layout import Layout
 
-__all__ = ["Offer", "last_offer", "record_offer", "session_file"]
+__all__ = ["Offer", "last_offer", "offers", "record_offer", "recorded_sessions", "session_file"]
 
 # The last line is read from the file's tail: a line names at most a few skills.
 TAIL_BYTES = 16_384
@@ -48,10 +50,13 @@ def session_file(layout: Layout, session: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Offer:
     """What edgar put before the agent for one prompt: skills handed over with their bodies, and
-    skills only named for it to read if they fit. An offer is not a use (`Turn.skills` is)."""
+    skills only named for it to read if they fit; those the holdout withheld; and when (the row's
+    time, when read whole). An offer is not a use (`Turn.skills` is)."""
 
     handed: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
+    time: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -60,12 +65,19 @@ class Offer:
 
 
 def record_offer(
-    layout: Layout, session: str, handed: tuple[str, ...] | list[str], named: tuple[str, ...] | list[str] = ()
+    layout: Layout,
+    session: str,
+    handed: tuple[str, ...] | list[str],
+    named: tuple[str, ...] | list[str] = (),
+    withheld: tuple[str, ...] | list[str] = (),
 ) -> None:
-    """Append what was offered (handed over, and only named) for this session's latest prompt."""
+    """Append what was offered (handed over, and only named) for this session's latest prompt,
+    and what the holdout withheld."""
     row: dict[str, object] = {"time": timestamp(), "skills": list(handed)}
     if named:
         row["named"] = list(named)
+    if withheld:
+        row["withheld"] = list(withheld)
     append_row(session_file(layout, session), row, root=layout.state)
 
 
@@ -102,3 +114,31 @@ def last_offer(layout: Layout, session: str, names: Container[str] | None = None
             named = tuple(n for n in named if n in names)
         return Offer(handed, named)
     return Offer()
+
+
+def recorded_sessions(layout: Layout) -> list[str]:
+    """Every session with an offer record, sorted."""
+    return [os.path.basename(p)[: -len(".jsonl")] for p in files_ending(layout.suggestions, ".jsonl")]
+
+
+def offers(layout: Layout, session: str) -> list[Offer]:
+    """The session's prompts in the order they came; a torn or garbage line is left out."""
+    found = []
+    # A session's rows repeat a few lists of names: each is checked once.
+    checked: dict[tuple[object, ...], tuple[tuple[str, ...], ...]] = {}
+    for row in read_rows(session_file(layout, session)).rows:
+        stamp = row.get("time")
+        lists = (row.get("skills"), row.get("named"), row.get("withheld"))
+        if not isinstance(stamp, str) or not isinstance(lists[0], list):
+            continue
+        try:
+            key = tuple(tuple(v) if isinstance(v, list) else None for v in lists)
+            names = checked.get(key)
+        except TypeError:  # a list holding a list or an object: no key, checked as it is
+            key, names = None, None
+        if names is None:
+            names = tuple(_names(v) for v in lists)
+            if key is not None:
+                checked[key] = names
+        found.append(Offer(*names, stamp))
+    return found

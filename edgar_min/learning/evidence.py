@@ -14,7 +14,8 @@ shapes that did not use it. Definitions:
   decided turns with the skill, or without it, in the compared shapes.
 - helps / hurts: the two rates differ by more than chance would explain (a
   one-sided two-proportion z-test at 5%, |z| >= 1.645); otherwise "no clear
-  difference". Only "hurts" makes a skill a prune candidate.
+  difference". Only "hurts" makes a skill a prune candidate, as does a `hurts` from the
+  randomised holdout (`learning/trial.py`), which a person confirms with `skills prune`.
 - stale (learned skills only): not used since it was last used (or
   created) for `skills.stale_turns` (200) recorded turns, or for
   `skills.stale_days` (30) days up to the newest recorded turn while at least
@@ -35,6 +36,7 @@ from edgar_min.invocation import program
 from edgar_min.learning.ledger import read_ledger
 from edgar_min.learning.observations import read_history
 from edgar_min.learning.store import VERDICTS, ExperienceStore, Scan
+from edgar_min.learning.trial import trials
 from edgar_min.logfile import timestamp
 from edgar_min.records import dataclass
 from edgar_min.skills.discovery import discover
@@ -143,8 +145,10 @@ class Evidence:
         stale_turns: int = STALE_TURNS,
         stale_days: int = STALE_DAYS,
         index: SkillSet | None = None,
+        config: Config | None = None,
     ) -> None:
         self.layout = layout
+        self.config = config
         self.scan = found
         self.min_turns = min_turns
         self.stale_turns = stale_turns
@@ -288,13 +292,19 @@ class Evidence:
         return [self.stats(name) for name in self.names()]
 
     def prune_candidates(self) -> list[tuple[str, str]]:
-        """Learned skills (never a person's) that are stale or measured as hurting, with the reason."""
+        """Learned skills (never a person's) that are stale or measured as hurting, with the reason.
+
+        Measured as hurting: by the randomised holdout with confidence (`learning/trial.py`), or
+        by the comparison with turns of the same shapes.
+        """
+        learned = sorted(name for name, skill in self.index.skills.items() if skill.origin == "learned")
+        held = trials(self.layout, self.config, learned)
         found = []
-        for name, skill in sorted(self.index.skills.items()):
-            if skill.origin != "learned":
-                continue
+        for name in learned:
             s = self.stats(name)
-            if s.verdict == "hurts":
+            if held[name].verdict == "hurts":
+                found.append((name, f"the holdout measured it as hurting: {held[name].sentence()}"))
+            elif s.verdict == "hurts":
                 found.append((name, f"measured as hurting: {s.sentence(self.min_turns)}"))
             elif s.stale:
                 found.append((name, f"stale: {s.stale}"))
@@ -333,7 +343,7 @@ def collect(
             "stale_turns": config.skills.stale_turns,
             "stale_days": config.skills.stale_days,
         }
-    return Evidence(layout, store.scan(), index=index, **kw)
+    return Evidence(layout, store.scan(), index=index, config=config, **kw)
 
 
 def usefulness_order(
@@ -355,9 +365,16 @@ def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None
     """
     evidence = evidence if evidence is not None else collect(layout, config)
     found = []
-    for s in evidence.all_stats():
+    every = evidence.all_stats()
+    held = trials(layout, config, [s.name for s in every if s.origin != "gone"])
+    for s in every:
         if s.origin == "gone":
             continue
+        if held[s.name].verdict == "hurts":
+            line = f"skill {s.name} ({s.origin}) hurts by the holdout: {held[s.name].sentence()}"
+            if s.origin == "learned":
+                line += "; proposed for retirement (`edgar skills prune` archives it)"
+            found.append(line)
         if s.verdict == "hurts":
             found.append(
                 f"skill {s.name} ({s.origin}) is measured as hurting: {s.sentence(evidence.min_turns)}"

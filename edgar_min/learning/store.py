@@ -46,6 +46,7 @@ __all__ = [
     "ExperienceStore",
     "Scan",
     "check_session",
+    "lines_of",
     "new_session_id",
     "scan",
 ]
@@ -311,3 +312,28 @@ def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
             result.torn += 1
         result.times.append(_Times(b"".join(blobs)))
     return result
+
+
+def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[bytes, ...]]:
+    """The main agent's turn lines of `sessions`, each as its fields, in the order written; a line
+    that is not whole (torn, garbage, a field missing or a verdict unknown) is left out."""
+    wanted = {s.encode() for s in sessions}
+    found: list[tuple[bytes, ...]] = []
+    if not wanted:
+        return found
+    for path in store.files():
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        for line in data.split(b"\n")[:-1]:  # what follows the last newline is a torn write
+            head = line.split(b"\t", 4)
+            if len(head) < 5 or head[2] not in wanted or not head[3].startswith(b"main:"):
+                continue
+            parts = tuple(line.split(b"\t"))
+            # Seven fields at least: a later version adds fields before the triggers, never fewer.
+            whole = len(parts) >= 7 and len(parts[1]) == _TIME_WIDTH and all(parts)
+            if whole and parts[4] in VERDICTS:
+                found.append(parts)
+    return found
