@@ -46,7 +46,28 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="remove edgar's hooks, and only those (the file as it was before install, when it can)",
     )
+    p.add_argument(
+        "--offline-writer",
+        action="store_true",
+        help="keep the offline writer: do not have the agent write skills (takes out the [model] "
+        "an earlier install set in your config)",
+    )
     p.set_defaults(handler=cmd_install, scope="local")
+
+
+def offer_writer(ctx: Context) -> tuple[dict[str, object] | None, str]:
+    """Set the agent as the model that writes skills where none is configured (delivery/writer_offer.py):
+    what was done, for --json and as a line to print; nothing on uninstall."""
+    from edgar_min.delivery.writer_offer import offer_writer as offer
+
+    ns = ctx.ns
+    if ns.uninstall:
+        return None, ""
+    done = offer(ctx.layout, ctx.config, ns.agent, decline=ns.offline_writer, dry_run=ns.dry_run)
+    lead = "dry run, nothing written: " if ns.dry_run and done.action != "none" else ""
+    line = f"{lead}{done.sentence}" if done.sentence else ""
+    doc = {"action": done.action, "path": done.path, "program": done.program, "message": done.sentence}
+    return doc, line
 
 
 def cmd_install(ctx: Context) -> int:
@@ -79,6 +100,7 @@ def cmd_install(ctx: Context) -> int:
     if ns.scope == "local" and not ns.uninstall and plan.current is None and plan.changes:
         ignored = _git_ignores(ctx.layout.root, path)
     past = None if ns.uninstall else _past(ctx)
+    writer, said = offer_writer(ctx)
     if ctx.json:
         ctx.emit(
             {
@@ -93,6 +115,7 @@ def cmd_install(ctx: Context) -> int:
                 "also_in": also,
                 "git_ignores": ignored,
                 "past_sessions": past,
+                "writer": writer,
             }
         )
         return 0
@@ -126,6 +149,8 @@ def cmd_install(ctx: Context) -> int:
             f"{past['sessions']} past Claude Code session(s) of this project are in {past['folder']}; "
             f"to learn from the skills their agent loaded, run: {past['command']}"
         )
+    if said:
+        ctx.out(said)
     return 0
 
 

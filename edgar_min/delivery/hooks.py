@@ -313,7 +313,7 @@ def _stop_json(result: HookResult) -> str:
     outcome = result.document.get("outcome") if result.document else None
     if result.problems:
         document["systemMessage"] = f"edgar: hook: {result.problems[0]}"
-    elif outcome in ("proposed", "learned") and result.stdout:
+    elif outcome in ("proposed", "learned", "started") and result.stdout:
         document["systemMessage"] = result.stdout
     return jsoncodec.dumps(document, ensure_ascii=False)
 
@@ -451,7 +451,11 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         from edgar_min.learning.check import run_check
 
         turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
-    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
+    from edgar_min.models import AGENT_PROVIDERS
+
+    # The person's own agent writing the skill takes a model turn: never while the person waits.
+    apart = config.model.provider in AGENT_PROVIDERS
+    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining(), apart=apart)
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))
