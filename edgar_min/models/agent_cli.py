@@ -144,10 +144,11 @@ class AgentProvider:
     def _program(self) -> str:
         import shutil
 
-        found = shutil.which(self.agent.program, path=self._env.get("PATH"))
-        program = self.command[0] if self.command else found
+        wanted = self.command[0] if self.command else self.agent.program
+        program = shutil.which(wanted, path=self._env.get("PATH"))
         if not program:
-            msg = f"{self.name} provider: the program {self.agent.program!r} was not found on PATH"
+            where = "" if os.sep in wanted else " on PATH"
+            msg = f"{self.name} provider: the program {wanted!r} was not found{where} (or cannot be run)"
             raise ModelError(msg)
         return program
 
