@@ -130,6 +130,8 @@ def cmd_install(ctx: Context) -> int:
             ctx.out(f"{'would remove' if ns.dry_run else 'removed'} {shown}: install made it")
         elif plan.restored:
             ctx.out(f"{shown}: {'would be' if ns.dry_run else 'is'} as it was before install, byte for byte")
+    if said:
+        ctx.out(said)
     if also is not None:
         flag = "--shared" if ns.scope == "local" else "--local"
         why = (
@@ -149,8 +151,6 @@ def cmd_install(ctx: Context) -> int:
             f"{past['sessions']} past Claude Code session(s) of this project are in {past['folder']}; "
             f"to learn from the skills their agent loaded, run: {past['command']}"
         )
-    if said:
-        ctx.out(said)
     return 0
 
 
