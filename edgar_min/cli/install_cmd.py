@@ -49,8 +49,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--offline-writer",
         action="store_true",
-        help="keep the offline writer: do not have the agent write skills (takes out the [model] "
-        "an earlier install set in your config)",
+        help="claude-code: keep the offline writer, do not have Claude Code write skills (takes out "
+        "the [model] an earlier install set in your config)",
     )
     p.set_defaults(handler=cmd_install, scope="local")
 
