@@ -304,3 +304,73 @@ def test_a_projects_config_cannot_choose_to_run_the_agent(tmp_path):
     config = load_config(Layout(str(root), os.environ["EDGAR_HOME"]), environ={})
     assert config.model.provider == "offline"
     assert set(config.untrusted) == {"model.provider", "model.command"}
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+REAL_LOGS = [
+    ("claude-code", FIXTURES / "claude-code-2.1.39-compaction-task-notification.jsonl"),
+    ("claude-code", FIXTURES / "claude-code-project" / "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"),
+    ("codex", FIXTURES / "codex-0.171-two-turns.jsonl"),
+    ("gemini", FIXTURES / "gemini-0.61-two-turns.jsonl"),
+]
+
+
+def strings_of(path: Path, least: int = 24) -> set[str]:
+    """Every string of at least `least` characters anywhere in a log (tool output, file text, ...)."""
+    found: set[str] = set()
+
+    def walk(value):
+        if isinstance(value, str):
+            if len(value) >= least:
+                found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    text = path.read_text()
+    try:
+        walk(json.loads(text))
+    except ValueError:
+        for line in text.splitlines():
+            if line.strip():
+                walk(json.loads(line))
+    return found
+
+
+@needs_claude
+@pytest.mark.parametrize(("agent", "log"), REAL_LOGS, ids=[p.name for _, p in REAL_LOGS])
+def test_from_real_agents_logs_the_writer_gets_the_outline_and_nothing_else(
+    tmp_path, edgar, monkeypatch, agent, log
+):
+    root, home = tmp_path / "project", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    with WriterServer() as server:
+        for name, value in claude_env(home, server.base_url).items():
+            monkeypatch.setenv(name, value)
+        flags = [
+            *("--set", "model.provider=claude-code", "--set", f"model.command={json.dumps([CLAUDE])}"),
+            *(
+                "--set",
+                'check.command=["true"]',
+                "--set",
+                "model.timeout_s=120",
+                "--set",
+                "skills.min_tool_calls=1",
+            ),
+        ]
+        done = edgar("--root", str(root), *flags, "--json", "learn", "--from", agent, str(log), "--check")
+    # The scripted answer is another turn's skill: the writer's walls may refuse it here.
+    assert done.json()["triggers"], done
+    (writer,) = server.requests
+    (message,) = writer["messages"]
+    outline = message["content"][-1]["text"]
+    assert outline.startswith("what tripped: ")
+    sent = json.dumps(writer)
+    assert len(strings_of(log)) >= 5  # tool output, file text, commands: what must stay behind
+    leaked = [s for s in strings_of(log) if json.dumps(s)[1:-1] in sent and s not in outline]
+    assert leaked == []
+    assert [t["name"] for t in writer.get("tools", [])] == ["StructuredOutput"]
