@@ -374,3 +374,31 @@ def test_from_real_agents_logs_the_writer_gets_the_outline_and_nothing_else(
     leaked = [s for s in strings_of(log) if json.dumps(s)[1:-1] in sent and s not in outline]
     assert leaked == []
     assert [t["name"] for t in writer.get("tools", [])] == ["StructuredOutput"]
+
+
+def test_apart_the_turn_is_recorded_at_once_and_the_skill_written_by_a_process_of_its_own(tmp_path):
+    program = fake_agent(
+        tmp_path,
+        "import json, os, sys, time\nif '--help' in sys.argv: print('--tools'); sys.exit(0)\n"
+        f"open({str(tmp_path / 'pid')!r}, 'w').write(str(os.getppid()))\n"
+        f"while not os.path.exists({str(tmp_path / 'go')!r}): time.sleep(0.05)\n"
+        "sys.exit(7)\n",
+    )
+    root = tmp_path / "proj"
+    root.mkdir()
+    layout = Layout(str(root), os.environ["EDGAR_HOME"])
+    config = replace(Config(), model=ModelConfig(provider="claude-code", command=(program,), timeout_s=30))
+    outcome = Gate(layout, config).learn(
+        turn_record("upgrade the test runner and fix what breaks"), "s-1", apart=True
+    )
+    # The agent waits for a file this test writes only now: nothing waited for it.
+    assert outcome.outcome == "started"
+    assert outcome.message.startswith("recovered fired: claude-code writes in the background")
+    assert (root / ".edgar" / "experience").is_dir()  # the turn itself is recorded before the answer
+    proposals = root / ".edgar" / "proposals"
+    assert not list(proposals.glob("*/SKILL.md"))
+    (tmp_path / "go").touch()
+    assert wait_for(lambda: list(proposals.glob("*/SKILL.md")), 60)
+    assert int((tmp_path / "pid").read_text()) != os.getpid()  # run by another process
+    rows = (root / ".edgar" / "rejections.jsonl").read_text()
+    assert "claude-code provider: the agent exited with status 7" in rows
