@@ -64,10 +64,11 @@ def test_undo_leaves_the_persons_own_lines_as_they_were(tmp_path, edgar, agent_o
 )
 def test_a_model_the_person_configured_is_never_touched(tmp_path, edgar, agent_on_path, mine):
     person_config().write_text(mine)
-    done = edgar("--root", str(tmp_path), "install", "claude-code")
-    assert done.code == 0, done
-    assert "skills:" not in done.out
-    assert person_config().read_text() == mine
+    for flags in ((), ("--offline-writer",)):
+        done = edgar("--root", str(tmp_path), "install", "claude-code", *flags)
+        assert done.code == 0, done
+        assert ("skills:" in done.out) == (flags != () and "openai" not in mine)  # said only of offline
+        assert person_config().read_text() == mine
 
 
 def test_dry_run_and_declining_write_nothing(tmp_path, edgar, agent_on_path):

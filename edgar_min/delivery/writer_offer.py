@@ -124,7 +124,8 @@ def offer_writer(
     found = _ours(text) if text is not None else None
     if decline:
         if found is None:
-            return WriterOffer("none", "skills: written by the offline writer (nothing set)", path)
+            said = "skills: written by the offline writer (nothing set)"
+            return WriterOffer("none", said if config.model.provider == "offline" else "", path)
         if not dry_run:
             _take_out(path, text, found)  # type: ignore[arg-type]  # found: the text holds the block
         return WriterOffer(
