@@ -106,8 +106,10 @@ class ModelConfig:
 
     # Where turns are sent, which program runs, which variable's key goes with them, and which
     # model the person's key pays for. The sampling settings and the timeout are a project's own.
+    # `claude-code` runs the person's own agent headless (models/agent_cli.py): a program, so trusted.
     provider: str = field(
-        default="offline", metadata={**TRUST, "choices": ("offline", "openai", "anthropic", "command")}
+        default="offline",
+        metadata={**TRUST, "choices": ("offline", "openai", "anthropic", "command", "claude-code")},
     )
     command: tuple[str, ...] = field(default=(), metadata=TRUST)
     name: str = field(default="", metadata=TRUST)

@@ -207,7 +207,8 @@ def test_real_claude_code_fixing_a_failing_test_gives_a_verified_proposal(tmp_pa
         f"def pytest_sessionstart(session):\n    open({str(sessions)!r}, 'a').write('ran\\n')\n"
     )
     done = subprocess.run(
-        [sys.executable, str(pyz), "--root", str(root), "install", "claude-code"],
+        # The offline writer: what is measured here is the verdict, not the agent writing the skill.
+        [sys.executable, str(pyz), "--root", str(root), "install", "claude-code", "--offline-writer"],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -170,7 +170,7 @@ def test_a_committed_check_runs_at_stop_only_once_trusted(edgar, root, tmp_path,
     # The check runs after the hook has answered; the turn is learned when its verdict is in.
     assert trusted.json()["outcome"] == "checking"
     assert wait_until(lambda: marker.exists() and len(recorded_turns(root)) == 2)
-    assert recorded_turns(root)[-1][4:] == ["passed", "-", "recovered"]
+    assert recorded_turns(root)[-1][4:] == ["passed", "-", "-", "recovered"]
     marker.unlink()
     edit(root)
     stop()

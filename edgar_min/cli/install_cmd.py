@@ -48,7 +48,28 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="remove edgar's hooks, and only those (the file as it was before install, when it can)",
     )
+    p.add_argument(
+        "--offline-writer",
+        action="store_true",
+        help="claude-code: keep the offline writer, do not have Claude Code write skills (takes out "
+        "the [model] an earlier install set in your config)",
+    )
     p.set_defaults(handler=cmd_install, scope="local")
+
+
+def offer_writer(ctx: Context) -> tuple[dict[str, object] | None, str]:
+    """Set the agent as the model that writes skills where none is configured (delivery/writer_offer.py):
+    what was done, for --json and as a line to print; nothing on uninstall."""
+    from edgar_min.delivery.writer_offer import offer_writer as offer
+
+    ns = ctx.ns
+    if ns.uninstall:
+        return None, ""
+    done = offer(ctx.layout, ctx.config, ns.agent, decline=ns.offline_writer, dry_run=ns.dry_run)
+    lead = "dry run, nothing written: " if ns.dry_run and done.action != "none" else ""
+    line = f"{lead}{done.sentence}" if done.sentence else ""
+    doc = {"action": done.action, "path": done.path, "program": done.program, "message": done.sentence}
+    return doc, line
 
 
 def cmd_install(ctx: Context) -> int:
@@ -83,6 +104,7 @@ def cmd_install(ctx: Context) -> int:
         ignored = _git_ignores(ctx.layout.root, path)
     past = None if ns.uninstall else _past(ctx)
     check = None if ns.uninstall else declare_and_say(ctx.layout, ctx.config, dry_run=ns.dry_run)
+    writer, said = offer_writer(ctx)
     if ctx.json:
         ctx.emit(
             {
@@ -98,6 +120,7 @@ def cmd_install(ctx: Context) -> int:
                 "git_ignores": ignored,
                 "past_sessions": past,
                 "check": check and check[0],
+                "writer": writer,
             }
         )
         return 0
@@ -112,6 +135,8 @@ def cmd_install(ctx: Context) -> int:
             ctx.out(f"{'would remove' if ns.dry_run else 'removed'} {shown}: install made it")
         elif plan.restored:
             ctx.out(f"{shown}: {'would be' if ns.dry_run else 'is'} as it was before install, byte for byte")
+    if said:
+        ctx.out(said)
     if also is not None:
         flag = "--shared" if ns.scope == "local" else "--local"
         why = (

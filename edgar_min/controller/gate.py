@@ -18,7 +18,7 @@ import time
 
 from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
-from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.errors import EdgarError, ModelError, NotFound, Refused
 from edgar_min.invocation import program
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import as_text, triggers
@@ -35,6 +35,7 @@ distill = deferred.module("edgar_min.learning.distill")
 drafts = deferred.module("edgar_min.learning.drafts")
 injection = deferred.module("edgar_min.learning.injection")
 models = deferred.module("edgar_min.models")
+detach_ = deferred.module("edgar_min.detach")
 observations = deferred.module("edgar_min.learning.observations")
 outline = deferred.module("edgar_min.learning.outline")
 rejected = deferred.module("edgar_min.learning.rejected")
@@ -54,12 +55,13 @@ if TYPE_CHECKING:
     from edgar_min.learning.turn import Turn
     from edgar_min.learning.walls import Source
     from edgar_min.learning.writer import Draft, Provenance, Target
-    from edgar_min.models import Provider
+    from edgar_min.models import Provider, ReplySchema
     from edgar_min.skills.discovery import SkillSet
 
     Mode = Literal["off", "propose", "auto"]
     Place = Literal["nowhere", "proposal", "learned"]
-    Result = Literal["none", "proposed", "learned", "refused", "off"]
+    # `started`: the model's work goes on in a process of its own (`after_turn(apart=True)`).
+    Result = Literal["none", "proposed", "learned", "refused", "off", "started"]
 
 __all__ = ["AUTO_SYNTHESIS", "Gate", "Outcome", "Pending", "log_rejection", "route"]
 
@@ -214,9 +216,15 @@ class Gate:
             self._provider = models.get_provider(self.config.model)
         return self._provider
 
-    def after_turn(self, turn: Turn, session: str, offered: tuple[str, ...] = ()) -> Pending:
+    def after_turn(
+        self, turn: Turn, session: str, offered: tuple[str, ...] = (), *, apart: bool = False
+    ) -> Pending:
         """Record the turn (with the skills edgar `offered` for it) and start synthesis in the
-        background; returns at once."""
+        background; returns at once.
+
+        `apart`: the caller is a hook the person waits on, so the model's work (synthesis and
+        any distill) runs in a process of its own that outlives it (`edgar_min/detach.py`).
+        """
         if not self.config.controller.enabled:
             return Pending((), Outcome((), "off", message=INERT))
         fired = triggers(turn, self.config.skills, self.store, session)
@@ -224,44 +232,82 @@ class Gate:
         problems: list[str] = []
         due = self._observe(turn, problems)
         place, why = route(self.mode, verified=turn.verified, fired=fired)
+        if place == "nowhere":
+            due = []
         if not fired:
             pending = Pending(fired, Outcome(fired, "none", message="no trigger fired; nothing to learn"))
         elif place == "nowhere":
             message = f"{', '.join(fired)} fired, but {why}: no model call, nothing written"
             pending = Pending(fired, Outcome(fired, "off", message=message))
         else:
-            import threading
-
             pending = Pending(fired)
-            thread = threading.Thread(
-                target=self._run,
-                args=(pending, turn, fired, session),
-                name="edgar-synthesis",
-                daemon=True,
-            )
-            thread.start()
+        asked = () if pending.done() else fired  # the triggers a synthesis answers, if one is due
+        if asked or due:
+            if apart and self._started_apart(pending, turn, asked, session, due):
+                pending = Pending(fired, Outcome(fired, "started", message=self._apart_message(asked, due)))
+            else:
+                self._start_threads(pending, turn, asked, session, due)
         pending.problems = problems
-        if place != "nowhere":
-            # The turn's own corrections travel as a flag: its history line may be cut.
-            verified, corrected = turn.verified, bool(turn.corrections)
-            for name in due:
-                import threading
-
-                thread = threading.Thread(
-                    target=self._run_distill,
-                    args=(pending, name, verified, corrected, session),
-                    name="edgar-distill",
-                    daemon=True,
-                )
-                pending.distill_threads.append(thread)
-                thread.start()
         return pending
 
+    def _start_threads(
+        self, pending: Pending, turn: Turn, fired: tuple[Trigger, ...], session: str, due: list[str]
+    ) -> None:
+        """The synthesis (when `fired`) and each due distill, each in a thread of this process."""
+        import threading
+
+        if fired:
+            thread = threading.Thread(
+                target=self._run, args=(pending, turn, fired, session), name="edgar-synthesis", daemon=True
+            )
+            thread.start()
+        # The turn's own corrections travel as a flag: its history line may be cut.
+        verified, corrected = turn.verified, bool(turn.corrections)
+        for name in due:
+            thread = threading.Thread(
+                target=self._run_distill,
+                args=(pending, name, verified, corrected, session),
+                name="edgar-distill",
+                daemon=True,
+            )
+            pending.distill_threads.append(thread)
+            thread.start()
+
+    def _started_apart(
+        self, pending: Pending, turn: Turn, fired: tuple[Trigger, ...], session: str, due: list[str]
+    ) -> bool:
+        """The model's work of this turn, started in a process that outlives this one (False: not started)."""
+
+        def work() -> None:
+            self._start_threads(pending, turn, fired, session, due)
+            pending.wait(None)
+            for thread in pending.distill_threads:
+                thread.join()
+
+        return detach_.detach(work)
+
+    def _apart_message(self, fired: tuple[Trigger, ...], due: list[str]) -> str:
+        what = []
+        if fired:
+            what.append(f"{', '.join(fired)} fired")
+        if due:
+            what.append(f"{', '.join(due)} due for a distill")
+        return (
+            f"{'; '.join(what)}: {self.config.model.provider} writes in the background "
+            "(see `edgar skills proposals`, and `edgar skills rejections` if it refuses)"
+        )
+
     def learn(
-        self, turn: Turn, session: str, timeout: float | None = None, offered: tuple[str, ...] = ()
+        self,
+        turn: Turn,
+        session: str,
+        timeout: float | None = None,
+        offered: tuple[str, ...] = (),
+        *,
+        apart: bool = False,
     ) -> Outcome:
         """`after_turn`, then wait for the synthesis and any distill (bounded by the model timeout)."""
-        pending = self.after_turn(turn, session, offered)
+        pending = self.after_turn(turn, session, offered, apart=apart)
         limit = self.config.model.timeout_s + 5 if timeout is None else timeout
         deadline = time.monotonic() + limit
         outcome = pending.wait(limit)
@@ -336,12 +382,14 @@ class Gate:
         schema = drafts.skill_schema(self.config.model.max_tokens)
         reply = None
         try:
-            reply = models.ask(
-                self.provider,
+            reply = self._ask(
                 outline_.render(),
                 brief=drafts.BRIEF,
                 json_brief=drafts.BRIEF_JSON,
                 schema=schema,
+                fired=fired,
+                skill=None,
+                session=session,
             )
             draft = drafts.parse_reply(reply)
         except EdgarError as exc:
@@ -351,6 +399,29 @@ class Gate:
             return Outcome(fired, "refused", message=exc.message)
         source = walls.Source.of(outline_)
         return self.apply(draft, how, verified=turn.verified, source=source, reply=reply)
+
+    def _ask(
+        self,
+        prompt: str,
+        *,
+        brief: str,
+        json_brief: str,
+        schema: ReplySchema,
+        fired: tuple[Trigger, ...],
+        skill: str | None,
+        session: str,
+    ) -> str:
+        """The model's reply. A provider that runs the person's agent and fails is a logged
+        rejection, and the offline writer answers instead: a failed agent still leaves a proposal."""
+        try:
+            return models.ask(self.provider, prompt, brief=brief, json_brief=json_brief, schema=schema)
+        except ModelError as exc:
+            if self.provider.name not in models.AGENT_PROVIDERS:
+                raise
+            sentence = f"{exc.message}; the offline writer wrote this one instead"
+            log_rejection(self.layout, fired=fired, skill=skill, error=sentence, session=session)
+        offline = models.get_provider(replace(self.config.model, provider="offline", command=()))
+        return models.ask(offline, prompt, brief=brief, json_brief=json_brief, schema=schema)
 
     def distill(self, name: str, *, verified: bool, corrected: bool, session: str = "") -> Outcome:
         """Ask for a patched body of NAME from its history and put it, as a patch, where `route` says.
@@ -388,12 +459,14 @@ class Gate:
                     f"distill works on up to {writer.MAX_BODY_CHARS}"
                 )
                 raise Refused(msg)
-            reply = models.ask(
-                self.provider,
+            reply = self._ask(
                 distill.outline(body, lines),
                 brief=drafts.PATCH_BRIEF,
                 json_brief=drafts.PATCH_BRIEF_JSON,
                 schema=drafts.patch_schema(self.config.model.max_tokens),
+                fired=fired,
+                skill=name,
+                session=how.session,
             )
             description, new_body = drafts.parse_patch(name, reply, skill.description)
         except EdgarError as exc:

@@ -304,7 +304,7 @@ def _stop_json(result: HookResult) -> str:
     outcome = result.document.get("outcome") if result.document else None
     if result.problems:
         document["systemMessage"] = f"edgar: hook: {result.problems[0]}"
-    elif outcome in ("proposed", "learned") and result.stdout:
+    elif outcome in ("proposed", "learned", "started") and result.stdout:
         document["systemMessage"] = result.stdout
     return jsoncodec.dumps(document, ensure_ascii=False)
 
@@ -455,9 +455,9 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     turn = from_log(config, turn, adapted.runs, layout.root)
     gate = Gate(layout, config)
 
-    def learn(turn: Turn, timeout: float | None = None) -> Outcome:
+    def learn(turn: Turn, timeout: float | None = None, *, apart: bool = False) -> Outcome:
         """The turn through the gate: at once, or once the check's verdict is in (in the background)."""
-        return gate.learn(turn, session, timeout=timeout, offered=offer.names)
+        return gate.learn(turn, session, timeout=timeout, offered=offer.names, apart=apart)
 
     if wants_check(config, gate, turn, session):
 
@@ -485,7 +485,10 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
             "the declared check cannot run in the background here (no fork, or other threads); "
             "this turn is recorded unverified"
         )
-    outcome = learn(turn, timeout=clock.remaining())
+    from edgar_min.models import AGENT_PROVIDERS
+
+    # The person's own agent writing the skill takes a model turn: never while the person waits.
+    outcome = learn(turn, timeout=clock.remaining(), apart=config.model.provider in AGENT_PROVIDERS)
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))

@@ -21,7 +21,7 @@ import os
 import time
 
 from edgar_min.atomic import create_empty, open_read
-from edgar_min.delivery.background import can_detach, detach
+from edgar_min.detach import can_detach, detach
 from edgar_min.errors import EdgarError
 from edgar_min.learning.check import check_program, run_check, verdict_of_runs
 from edgar_min.learning.triggers import needs_verdict

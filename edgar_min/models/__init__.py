@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from edgar_min.config import ModelConfig
 
 __all__ = [
+    "AGENT_PROVIDERS",
     "MAX_REPLY_CHARS",
     "PROVIDERS",
     "Provider",
@@ -67,7 +68,14 @@ PROVIDERS = {
     "command": "edgar_min.models.command:CommandProvider",
     "openai": "edgar_min.models.openai:OpenAIProvider",
     "anthropic": "edgar_min.models.anthropic:AnthropicProvider",
+    "claude-code": "edgar_min.models.agent_cli:AgentProvider",
 }
+
+
+# The providers that run the person's own agent headless (models/agent_cli.py): a call costs the
+# agent's start and a whole model turn, so no hook waits for one, and one that fails leaves the
+# offline writer's skill instead (controller/gate.py).
+AGENT_PROVIDERS = ("claude-code",)
 
 
 def get_provider(config: ModelConfig, environ: Mapping[str, str] | None = None) -> Provider:

@@ -1,4 +1,6 @@
-"""Work a hook hands on to run after it has answered: a process of its own, never waited for.
+"""Work that must not keep a person waiting, run after the hook has answered: a process of its own.
+
+The declared check and a model writing a skill are both handed here.
 
 An agent waits for a hook until the hook's process exits and its stdout and stderr close. Work
 that may take long (the declared check, a model writing a skill) is forked off instead: the
