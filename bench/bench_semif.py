@@ -57,6 +57,16 @@ def lexical(n: int) -> None:
     print(f"lexical engine, 10 options, new option set:   {cold:,.0f} decisions/s")
 
 
+def single_order(engine, decision: DecisionRequest):
+    """`decision` asked as the openai engine asked one before position fairness.
+
+    One chat request, the options in their given order only (criterion and options first, the
+    evidence last), the letter slot read by the engine's own `read`: a softmax over the letters.
+    """
+    reply = engine._post(engine.letter_body(decision, "options_first"))
+    return engine.read(decision, reply, "options_first")
+
+
 def start_server() -> tuple[subprocess.Popen | None, str]:
     import socket
 
