@@ -61,10 +61,10 @@ def make_store(folder: Path, turns: int, skills: list[str], rng: random.Random) 
         for i in range(per_file):
             n = month * per_file + i
             stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + n * 30))
-            loaded = "-" if rng.random() < 0.6 else ",".join(rng.sample(skills, rng.randint(1, 2)))
-            lines.append(
-                f"1\t{stamp}\ts-{n // 20}\t{rng.choice(shapes)}\t{rng.choice(verdicts)}\t{loaded}\t-\n"
-            )
+            used = "-" if rng.random() < 0.6 else ",".join(rng.sample(skills, rng.randint(1, 2)))
+            offered = "-" if rng.random() < 0.5 else ",".join(rng.sample(skills, rng.randint(1, 3)))
+            shape, verdict = rng.choice(shapes), rng.choice(verdicts)
+            lines.append(f"2\t{stamp}\ts-{n // 20}\t{shape}\t{verdict}\t{used}\t{offered}\t-\n")
         path = Path(folder) / "turns" / "box" / f"2026-{month + 1:02d}.tsv"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(lines))

@@ -32,12 +32,14 @@ __all__ = [
     "CheckConfig",
     "Config",
     "ControllerConfig",
+    "EvidenceConfig",
     "ModelConfig",
     "SemifConfig",
     "SkillsConfig",
     "SuggestConfig",
     "load_config",
     "needs_trust",
+    "read_toml",
     "trust_keys",
 ]
 
@@ -145,8 +147,9 @@ class AdaptersConfig:
     # "AgentTool=edgar_tool" entries laid over the built-in tool-name table, e.g. "Bash=shell"
     # (names in a turn record: a project's own).
     tool_map: tuple[str, ...] = ()
-    # Whether `learn --hook` runs the declared check before learning: a program at every Stop.
-    hook_check: bool = field(default=False, metadata=TRUST)
+    # Whether the Stop hook runs the declared check itself, after it has answered, when the agent
+    # did not run it after its last edit and a pass would make a trigger fire: a program edgar runs.
+    hook_check: bool = field(default=True, metadata=TRUST)
     # The longest a Claude Code hook runs as a whole (reading the transcript and any model call), in seconds.
     hook_timeout_s: float = field(default=20.0, metadata={"min": 0.001, "max": HOUR})
 
@@ -175,6 +178,18 @@ class SuggestConfig:
     learn_from_use: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class EvidenceConfig:
+    """The randomised holdout that tells whether a skill helps (learning/trial.py, docs/learning.md)."""
+
+    # The chance that a session never sees a given learned skill the prompt hook would offer it;
+    # 0 turns the holdout off. The default was chosen by bench/bench_holdout.py. Capped at one
+    # half: a project may tune it, never withhold its skills from most sessions.
+    holdout: float = field(default=0.1, metadata={"min": 0.0, "max": 0.5})
+    # Whether the person's own skills (hand-authored) are held out too: the person's choice only.
+    holdout_own: bool = field(default=False, metadata=TRUST)
+
+
 SECTIONS: dict[str, type] = {
     "skills": SkillsConfig,
     "controller": ControllerConfig,
@@ -183,6 +198,7 @@ SECTIONS: dict[str, type] = {
     "check": CheckConfig,
     "adapters": AdaptersConfig,
     "suggest": SuggestConfig,
+    "evidence": EvidenceConfig,
 }
 
 AGENT_DEFAULTS: dict[str, Any] = {"data": "data", "drafts": "data/drafts", "writable": ["drafts"]}
@@ -209,6 +225,7 @@ class Config:
     check: CheckConfig = CheckConfig()
     adapters: AdaptersConfig = AdaptersConfig()
     suggest: SuggestConfig = SuggestConfig()
+    evidence: EvidenceConfig = EvidenceConfig()
     agent: dict[str, Any] = field(default_factory=lambda: dict(AGENT_DEFAULTS))
     # Human-readable names of the layers that were read, lowest first.
     sources: tuple[str, ...] = ("defaults",)
@@ -408,7 +425,7 @@ class _Layers:
         return Config(**sections, agent=self.agent, sources=tuple(sources), untrusted=untrusted)
 
 
-def _read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
+def read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
     """The bytes of a config file and the TOML document they hold; None when there is no file."""
     try:
         fd = os.open(path, READ_FLAGS)
@@ -503,8 +520,8 @@ def load_config(
     `Config.untrusted`. `trusts` is asked only when the file sets such a key.
     """
     env = os.environ if environ is None else environ
-    user = _read_toml(layout.user_config)
-    project = _read_toml(layout.project_config)
+    user = read_toml(layout.user_config)
+    project = read_toml(layout.project_config)
     env_pairs = []
     for name in sorted(env):
         if not name.startswith("EDGAR_") or name == "EDGAR_HOME":

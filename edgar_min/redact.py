@@ -20,9 +20,7 @@ character becomes U+FFFD, so a reader sees that something stood there.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
+from edgar_min.regex import lazy
 
 __all__ = ["MARK", "redact", "without_controls"]
 
@@ -287,7 +285,8 @@ _RULES: tuple[tuple[str, str, tuple[str, ...], int, bool], ...] = (
         True,
     ),
 )
-_compiled: dict[int, re.Pattern[str]] = {}
+# `(?s)`: a dot matches a line break too, so a block cut short is cut to the end.
+_PATTERNS = tuple(lazy("(?s)" + pattern) for pattern, *_ in _RULES)
 
 
 def redact(text: str) -> str:
@@ -297,18 +296,13 @@ def redact(text: str) -> str:
     # past ASCII (`K`, the Kelvin sign, matches `k`), every rule runs.
     screen = text.isascii()
     lowered, longest, runs = _screen(text) if screen else ("", 0, "")
-    for i, (pattern, replacement, keys, run, token) in enumerate(_RULES):
+    for compiled, (_, replacement, keys, run, token) in zip(_PATTERNS, _RULES, strict=True):
         if screen:
             if token and longest < _TOKEN:
                 continue
             within = runs if token else lowered
             if not (run and longest >= run) and not any(key in within for key in keys):
                 continue
-        compiled = _compiled.get(i)
-        if compiled is None:
-            import re
-
-            compiled = _compiled[i] = re.compile(pattern, re.DOTALL)
         changed = compiled.sub(replacement, text)
         if changed != text:
             text = changed

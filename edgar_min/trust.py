@@ -15,9 +15,10 @@ from edgar_min import jsoncodec
 from edgar_min.atomic import write_text
 from edgar_min.digests import sha256_hex
 from edgar_min.errors import BadInput
+from edgar_min.invocation import program
 from edgar_min.logfile import read_capped, timestamp
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -135,7 +136,7 @@ def _where(layout: Layout) -> tuple[str, str]:
     except OSError:
         here = ""
     if here == os.path.realpath(layout.root):
-        return layout.relative(layout.project_config), "edgar trust"
+        return layout.relative(layout.project_config), f"{program()} trust"
     import shlex  # only for a project other than the current folder's
 
-    return layout.project_config, f"edgar --root {shlex.quote(layout.root)} trust"
+    return layout.project_config, f"{program()} --root {shlex.quote(layout.root)} trust"

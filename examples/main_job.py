@@ -60,7 +60,8 @@ def main() -> int:
         logs = (tree / ".edgar" / "decisions").glob("*.jsonl")
         rows = sum(len(p.read_text().splitlines()) for p in logs)
         print(
-            f"--- {rows} decisions logged under tree/.edgar/decisions/ (edgar decisions export --format chat)"
+            f"--- {rows} decisions logged under tree/.edgar/decisions/ "
+            "(python3 edgar.pyz decisions export --format chat)"
         )
     return 0
 

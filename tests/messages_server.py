@@ -52,9 +52,16 @@ def claude_env(home: Path, base_url: str) -> dict[str, str]:
 
 
 def run_claude(
-    prompt: str, *, cwd: Path, home: Path, server: MessagesServer, debug_file: Path
+    prompt: str,
+    *,
+    cwd: Path,
+    home: Path,
+    server: MessagesServer,
+    debug_file: Path,
+    args: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """One headless Claude Code turn (`claude -p PROMPT`) in `cwd`, its hooks logged to `debug_file`."""
+    """One headless Claude Code turn (`claude -p PROMPT`) in `cwd`, its hooks logged to `debug_file`;
+    `args` are more of the CLI's flags (`--resume SESSION`)."""
     binary = claude_binary()
     if binary is None:
         msg = "no Claude Code CLI here"
@@ -62,7 +69,7 @@ def run_claude(
     env = {**claude_env(home, server.base_url), "CLAUDE_CODE_DEBUG_LOG_LEVEL": "verbose"}
     command = [binary, "-p", prompt, "--output-format", "json", "--debug-file", str(debug_file)]
     return subprocess.run(
-        [*command, "--permission-mode", "bypassPermissions"],
+        [*command, "--permission-mode", "bypassPermissions", *args],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180, check=False, stdin=subprocess.DEVNULL,
     )  # fmt: skip
 

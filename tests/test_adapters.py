@@ -31,7 +31,7 @@ from edgar_min.adapters.common import error_kind, program_word
         ("source .venv/bin/activate && pytest", "pytest"),
         ("python3 -m pytest -q", "pytest"),
         ("(cd web && npm ci)", "npm"),
-        ("git status | head", "git"),
+        ("git status | head", "head"),  # a pipeline's status is its last stage's
         ("cd build", "cd"),
         ('echo "unclosed', "echo"),
         ("", ""),
@@ -39,6 +39,29 @@ from edgar_min.adapters.common import error_kind, program_word
 )
 def test_the_program_is_the_command_actually_run(command, program):
     assert program_word(command) == program
+
+
+@pytest.mark.parametrize(
+    ("command", "said", "program"),
+    [
+        # The log names the stage that failed.
+        ("head -50 data.csv | python3 summarise.py", "Exit code 1\nhead: cannot open 'data.csv'", "head"),
+        ("cat a | /usr/bin/grep x | wc -l", "Exit code 2\n/usr/bin/grep: a: No such file", "grep"),
+        ("bash -lc 'head -5 x | python3 y.py'", "Process exited with code 1\nOutput:\nhead: x: oops", "head"),
+        # It names none (or a program that is not a stage): the last stage, whose status it is.
+        (
+            "head -50 data.csv | python3 summarise.py",
+            "Exit code 1\nTraceback (most recent call last):",
+            "python3",
+        ),
+        ("head -50 data.csv | python3 summarise.py", "Exit code 1\nValueError: bad row", "python3"),
+        ("cd src && make 2>&1 | tee build.log", "Exit code 1\nmake: *** [all] Error 2", "make"),
+        # One program: whatever the log says.
+        ("pytest -x", "head: not this one", "pytest"),
+    ],
+)
+def test_a_pipeline_is_named_by_the_stage_that_failed_else_its_last(command, said, program):
+    assert program_word(command, said) == program
 
 
 @pytest.mark.parametrize(

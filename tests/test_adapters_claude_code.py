@@ -26,6 +26,7 @@ from transcripts import (
 
 from edgar_min.adapters.claude_code import read_transcript
 from edgar_min.adapters.common import tool_table
+from edgar_min.learning.check import verdict_of_runs
 
 CANARY = "CANARY-7f3e9d"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "transcripts"
@@ -793,6 +794,61 @@ def test_reading_a_skills_file_loads_it_unless_it_failed_or_was_read_to_be_edite
     assert record["skills"] == ["pdf"]
 
 
+def test_a_skills_file_printed_through_the_shell_is_a_use_unless_the_command_failed(tmp_path):
+    names = {"pdf", "xlsx", "docx"}
+    t = Claude().user("shrink the scan")
+    t.tool("b1", "Bash", {"command": "cat .claude/skills/pdf/SKILL.md | head -50"}).result("b1", "---")
+    t.tool("b2", "Bash", {"command": "sed -n 1,80p /p/.claude/skills/xlsx/SKILL.md"})
+    t.result("b2", "Exit code 2\nsed: can't read", is_error=True)
+    t.tool("b3", "Bash", {"command": "grep -n name .claude/skills/docx/SKILL.md"}).result("b3", "2:name")
+    t.tool("b4", "Bash", {"command": "cat .claude/skills/docx/SKILL.md > /tmp/copy.md"}).result("b4", "")
+    record = _read(t.write(tmp_path / "t.jsonl"), names).record
+    # A search shows a few lines and a copy into a file shows none: neither is the skill used.
+    assert record["skills"] == ["pdf"]
+    assert record["errors"] == [{"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "sed"}]
+
+
+def test_every_record_claude_code_2_1_332_writes_is_known():
+    adapted = _read(FIXTURES / "claude-code-2.1.332-headless.jsonl", {"pin-bump"})
+    assert adapted.notes() == []  # was "14 record(s) of a type this version does not know ..."
+    assert adapted.record["prompt"] == "bump the pin"
+    assert (adapted.record["tools"], adapted.record["skills"]) == (["shell", "skill"], ["pin-bump"])
+
+
+def test_a_failing_pipeline_is_named_by_the_stage_its_result_names_else_the_last(tmp_path):
+    t = Claude().user("summarise the data")
+    t.tool("b1", "Bash", {"command": "head -50 data.csv | python3 summarise.py"})
+    t.result("b1", 'Exit code 1\nTraceback (most recent call last):\n  File "summarise.py"', is_error=True)
+    t.tool("b2", "Bash", {"command": "head -50 data.csv | python3 summarise.py"})
+    t.result("b2", "Exit code 1\nhead: cannot open 'data.csv' for reading", is_error=True)
+    record = _read(t.write(tmp_path / "t.jsonl"), set()).record
+    assert [e["program"] for e in record["errors"]] == ["python3", "head"]
+
+
+def test_a_slash_command_after_an_interruption_is_not_a_correction(tmp_path):
+    # marot/spotter: the person stopped the agent, ran `/mcp`, then typed the next task.
+    from edgar_min.adapters.claude_code import read_turns
+
+    path = FIXTURES / "claude-code-2.1.38-interrupt-slash-command.jsonl"
+    turns = [(a.record["prompt"][:27], a.record["corrections"]) for a in read_turns(path, tool_table(()))]
+    assert turns == [
+        ("start phoenix in background", []),
+        ("/mcp", []),
+        ("scrolling back in xterm.js ", []),
+    ]
+    # Typed, or queued while the agent worked: a command, never a correction; words still are.
+    t = Claude().user("fix the build").tool("b1", "Bash", {"command": "make"}).interrupt("b1")
+    t.user("/compact keep the errors")
+    t.user("fix the lint too").interrupt().user("no, only the tests")
+    _queued(t, "/mcp", {"kind": "human"})
+    _queued(t, "and be quick", {"kind": "human"})
+    record = _read(t.write(tmp_path / "t.jsonl"), set()).record
+    assert (record["prompt"], record["corrections"]) == (
+        "fix the lint too",
+        ["no, only the tests", "and be quick"],
+    )
+
+
 def test_the_real_failed_skill_call_is_not_a_load():
     # marot/spotter: the agent called the commit skill, whose own `git log main..HEAD` failed.
     from edgar_min.adapters.claude_code import read_turns
@@ -817,3 +873,36 @@ def test_a_subagents_own_log_is_a_typed_refusal():
         list(read_turns(path / "agent-aac57f5.jsonl", tool_table(())))
     with pytest.raises(SubagentLog):
         _read(path / "agent-aac57f5.jsonl")
+
+
+# --- the shell commands since the last edit, beside the record --------------------------------------
+
+
+def test_the_shell_commands_since_the_last_edit_are_kept_with_their_exit_codes(tmp_path):
+    t = Claude()
+    t.user("fix the leap year bug")
+    t.tool("t1", "Bash", {"command": "pytest -q"})
+    t.result("t1", "Exit code 1\n1 failed", is_error=True)
+    t.tool("t2", "Edit", {"file_path": "/p/dates.py", "old_string": "a", "new_string": "b"})
+    t.result("t2", "The file /p/dates.py has been updated.")
+    t.tool("t3", "Bash", {"command": "pytest -q", "description": "Run the tests"})
+    t.result("t3", "3 passed", tool_use_result={"stdout": "3 passed", "stderr": "", "interrupted": False})
+    t.tool("t4", "Bash", {"command": "pytest -q 2>&1 | tail", "run_in_background": True})
+    t.result("t4", "Command running in background with ID: b1")
+    t.tool("t5", "Bash", {"command": "sleep 100"})
+    t.result("t5", "", tool_use_result={"stdout": "", "stderr": "", "interrupted": True})
+    t.tool("t6", "Bash", {"command": "git diff --stat"})
+    adapted = _read(t.write(tmp_path / "t.jsonl"))
+    # Before the edit: gone. In the background, interrupted, or with no result yet: no exit code.
+    assert adapted.runs == (("pytest -q", 0), ("sleep 100", None), ("git diff --stat", None))
+    assert "runs" not in adapted.record  # never part of the turn record
+
+
+def test_a_real_transcripts_commands_and_exit_codes(tmp_path):
+    adapted = _read(FIXTURES / "claude-code-2.1.39-compaction-task-notification.jsonl")
+    assert len(adapted.runs) == 22  # this turn made no edit with an edit tool
+    assert ("git push 2>&1", 128) in adapted.runs  # its one failure, as the record has it
+    assert [e["exit_code"] for e in adapted.record["errors"]] == [128]
+    assert ("mix test 2>&1 | tail -10", 0) in adapted.runs
+    # That whole-suite run went through `tail`, whose exit code it is: no verdict of `mix test`.
+    assert verdict_of_runs(adapted.runs, ("mix", "test"), str(tmp_path)) is None

@@ -9,7 +9,7 @@ import pytest
 from conftest import state_of, tree_snapshot
 from transcripts import Codex, config_toml, files_containing, recording_model, toml_list
 
-from edgar_min.adapters.codex import read_session
+from edgar_min.adapters.codex import read_session, read_turns
 from edgar_min.adapters.common import tool_table
 
 CANARY = "CANARY-5b1c0a"
@@ -646,3 +646,13 @@ def test_a_failed_patch_is_an_edit_error_and_a_poll_finds_its_command_once(tmp_p
         {"tool": "edit", "kind": "invalid_input", "exit_code": None, "program": ""},
         {"tool": "shell", "kind": "nonzero_exit", "exit_code": 2, "program": "npm"},
     ]
+
+
+def test_the_shell_commands_since_the_last_edit_of_a_real_rollout():
+    first, second = read_turns(str(REAL_171), tool_table(()))
+    # After its patches, the turn read a skill and ran a command that exited 3 (its failure).
+    assert first.runs == (
+        ("sed -n '1,200p' .agents/skills/release-notes/SKILL.md", 0),
+        ("sleep 1; exit 3", 3),
+    )
+    assert second.runs == (("cat ~/.codex/skills/deploy-check/SKILL.md", 0),)

@@ -230,3 +230,9 @@ def test_the_older_session_file_one_json_object_is_read_too(tmp_path):
     ]
     assert adapted.session == "gemini-sess-001"
     assert adapted.notes() == []
+
+
+def test_the_shell_commands_since_the_last_edit_of_a_real_session():
+    first, second = read_turns(str(REAL), tool_table(()), NAMES)
+    assert first.runs == ()  # its shell commands all came before its edits
+    assert second.runs == (("cat ~/.gemini/skills/deploy-check/SKILL.md", 0),)

@@ -12,7 +12,7 @@ from transcripts import config_toml, toml_list
 
 from edgar_min.config import CheckConfig
 from edgar_min.errors import ConfigError
-from edgar_min.learning.check import check_program, describe_check, run_check
+from edgar_min.learning.check import check_program, describe_check, run_check, runs_check, verdict_of_runs
 
 PY = sys.executable
 
@@ -116,3 +116,53 @@ def test_learn_check_with_a_missing_program_exits_2_and_stores_nothing(tmp_path,
 )
 def test_the_checks_program_is_the_name_a_skill_can_say(command, program):
     assert check_program(command) == program
+
+
+# --- the agent's own run of the declared check, as its log states it ------------------------------
+
+DECLARED = ("python3", "-m", "pytest", "-q")
+
+
+@pytest.mark.parametrize(
+    ("command", "runs"),
+    [
+        ("python3 -m pytest -q", True),
+        ("pytest", True),  # the same program, its -m and its output options aside
+        ("python -m pytest -x --tb=short", True),
+        (".venv/bin/pytest -q 2>&1", True),
+        ("cd {root} && pytest -q", True),
+        ("cd . && python3 -m pytest", True),
+        ("cd /elsewhere && pytest -q", False),
+        ("pytest -q 2>&1 | tail -20", False),  # exits as tail does
+        ("pytest -q; echo done", False),
+        ("pytest -q > out.txt", False),
+        ("pytest tests/test_dates.py", False),  # part of the suite is not the check
+        ("pytest -k leap", False),
+        ("PYTHONPATH=src pytest", False),
+        ("python3 -m unittest", False),
+        ("pytest 'unclosed", False),
+        ("", False),
+    ],
+)
+def test_a_shell_command_runs_the_declared_check_only_as_it_is(tmp_path, command, runs):
+    assert runs_check(command.format(root=tmp_path), DECLARED, str(tmp_path)) is runs
+
+
+def test_other_declared_checks_are_matched_by_their_words(tmp_path):
+    root = str(tmp_path)
+    assert runs_check("npm test", ("npm", "test"), root)
+    assert runs_check("go test ./...", ("go", "test", "./..."), root)
+    assert not runs_check("go test ./pkg/...", ("go", "test", "./..."), root)
+    assert runs_check("make test", ("make", "test"), root)
+    assert not runs_check("make lint", ("make", "test"), root)
+    assert not runs_check("pytest", (), root)
+
+
+def test_the_verdict_is_the_last_run_of_the_check_whose_exit_code_the_log_states(tmp_path):
+    root = str(tmp_path)
+    assert verdict_of_runs((("pytest -q", 1), ("ls", 0)), DECLARED, root) == "failed"
+    assert verdict_of_runs((("pytest -q", 1), ("pytest -q", 0)), DECLARED, root) == "passed"
+    assert verdict_of_runs((("pytest -q", 0), ("pytest -q", None)), DECLARED, root) == "passed"
+    assert verdict_of_runs((("pytest -q", None),), DECLARED, root) is None
+    assert verdict_of_runs((("pytest -k one", 0),), DECLARED, root) is None
+    assert verdict_of_runs((), DECLARED, root) is None

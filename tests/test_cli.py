@@ -10,6 +10,7 @@ import pytest
 from conftest import tree_snapshot
 from skillfiles import BODY, write_skill
 
+from edgar_min.invocation import program
 from edgar_min.layout import Layout
 from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
 
@@ -187,7 +188,7 @@ def test_auto_proposes_a_typed_ignore_all_previous_instructions_turn_with_its_fl
     )
     hint = edgar("--root", str(root), "skills", "show", name)
     assert hint.code == 1
-    assert f"`edgar skills show --proposal {name}`" in hint.err
+    assert f"`{program()} skills show --proposal {name}`" in hint.err
 
     accepted = edgar("--root", str(root), "skills", "accept", name)
     assert accepted.code == 0
@@ -535,7 +536,7 @@ def test_committed_keys_waiting_for_trust_are_said_once_a_run_on_stderr(edgar, r
     )
     sentence = (
         f"edgar: {root}/.edgar/config.toml sets check.command, model.provider, which take effect only once "
-        f"you trust this file: run `edgar --root {root} trust`"
+        f"you trust this file: run `{program()} --root {root} trust`"
     )
     for args in (["skills", "list"], ["--json", "learn", turn_file(root)], ["skills", "proposals"]):
         result = edgar("--root", str(root), *args)

@@ -210,7 +210,7 @@ def _is_default(config) -> None:
         "",
     )
     assert config.check.command == ()
-    assert config.adapters.hook_check is False
+    assert config.adapters.hook_check is True  # the default: the check itself is what needs trust
     assert (config.agent["writable"], config.agent["data"], config.agent["drafts"]) == (
         ["drafts"],
         "data",
@@ -235,6 +235,7 @@ def test_the_keys_that_need_trust_are_marked_once_on_the_fields():
         "semif.api_key_env",
         "check.command",
         "adapters.hook_check",
+        "evidence.holdout_own",
         "agent.writable",
         "agent.data",
         "agent.drafts",

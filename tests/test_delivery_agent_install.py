@@ -305,7 +305,7 @@ def test_a_real_codex_turn_with_edgars_hooks_is_read_exactly_and_its_skill_load_
         {"tool": "shell", "kind": "nonzero_exit", "exit_code": 1, "program": "python3"}
     ]
     stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
-    assert stats["loaded"] == 1  # the Stop hook recorded the turn that read it
+    assert stats["used"] == 1  # the Stop hook recorded the turn that read it
     print(f"codex hook run times (ms), as Codex reported them: {server.hook_durations()}")
 
 
@@ -350,5 +350,5 @@ def test_a_real_gemini_turn_with_edgars_hooks_is_read_exactly_and_its_skill_load
     dry = edgar("--root", str(root), "--json", "learn", "--from", "gemini", str(log), "--dry-run").json()
     assert dry["turn"]["prompt"] == TYPED
     stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
-    assert stats["loaded"] == 1
+    assert stats["used"] == 1
     print("gemini hook run times, as Gemini CLI reported them:", *(line.split(": ", 1)[1] for line in ran))

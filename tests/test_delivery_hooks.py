@@ -20,6 +20,7 @@ from transcripts import SESSION, Claude, config_toml, stdin_bytes
 from edgar_min.delivery import hooks
 from edgar_min.delivery.hooks import EVENTS
 from edgar_min.errors import BadInput
+from edgar_min.invocation import program
 
 PROMPT = "the ci checks on my pull request are failing, figure out why and fix it"
 
@@ -205,9 +206,12 @@ def test_the_old_stop_hook_name_runs_the_same_hook(project, edgar, monkeypatch):
     assert "/dev/zero: is a device, not a log file" in result.out
 
 
-def failing_turn(root):
-    """A Claude Code transcript whose last turn ran the tests, which failed, and stopped there."""
+def failing_turn(root, used=""):
+    """A Claude Code transcript whose last turn ran the tests, which failed, and stopped there;
+    with `used`, the agent first loaded that skill with the Skill tool."""
     t = Claude().user(PROMPT)
+    if used:
+        t.skill("t0", used)
     t.tool("t1", "Bash", {"command": "gh pr checks"}).result("t1", "Exit code 1\nX lint", is_error=True)
     t.tool("t2", "Bash", {"command": "pytest -q"}).result("t2", "Exit code 1\n2 failed", is_error=True)
     t.assistant({"type": "text", "text": "The checks still fail."})
@@ -217,24 +221,25 @@ def failing_turn(root):
 def test_the_whole_loop_suggest_then_a_failing_turn_then_history_then_stats(project, edgar, monkeypatch):
     # 1. At prompt time, edgar hands the agent gh-fix-ci and records it for the session.
     assert "gh-fix-ci" in prompt_hook(edgar, monkeypatch, project).out
-    # 2. The turn ends badly; the Stop hook computes the turn and lists the suggested skill.
-    transcript = failing_turn(project)
-    stdin_bytes(
-        monkeypatch,
-        json.dumps(
-            {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": "Stop"}
-        ).encode(),
-    )
-    stop = edgar("--root", str(project), "--json", "hook", "stop")
-    assert stop.code == 0, stop
-    assert stop.json()["skills"] == ["gh-fix-ci"]
-    # 3. The bad turn left a history line for that skill.
+    # 2. The turn ends badly without the agent using the skill: the offer is recorded, the skill
+    # is not blamed.
     history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
-    assert "shell nonzero_exit exit 1 (gh)" in history.read_text()
+    stop = stop_hook(edgar, monkeypatch, project, failing_turn(project))
+    assert stop.code == 0, stop
+    assert (stop.json()["skills"], stop.json()["offered"]) == ([], ["gh-fix-ci"])
+    assert not history.exists()
+    # 3. The next turn, offered it again, uses it (the Skill tool) and ends badly: a history line.
+    prompt_hook(edgar, monkeypatch, project)
+    stop = stop_hook(edgar, monkeypatch, project, failing_turn(project, used="gh-fix-ci"))
+    assert (stop.json()["skills"], stop.json()["offered"]) == (["gh-fix-ci"], ["gh-fix-ci"])
+    assert history.read_text().count("shell nonzero_exit exit 1 (gh)") == 1
     assert edgar("--root", str(project), "skills", "history", "gh-fix-ci").out.startswith("- ")
-    # 4. The evidence counts the turn that loaded it.
+    # 4. The evidence counts both offers and the one use.
     stats = edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()
-    assert stats["loaded"] == 1
+    assert (stats["offered"], stats["used"]) == (2, 1)
+    words = edgar("--root", str(project), "skills", "stats", "gh-fix-ci").out
+    assert "offered in 2 turn(s)" in words
+    assert "used in 1 turn(s): 0 passed, 0 failed, 1 unverified" in words
 
 
 def test_a_later_prompt_with_no_suggestion_is_not_blamed_on_an_earlier_skill(project, edgar, monkeypatch):
@@ -392,7 +397,7 @@ def test_a_linked_history_folder_keeps_the_turn_and_logs_the_lost_observation(
     prompt_hook(edgar, monkeypatch, project)
     payload = {
         "session_id": SESSION,
-        "transcript_path": str(failing_turn(project)),
+        "transcript_path": str(failing_turn(project, used="gh-fix-ci")),
         "hook_event_name": "Stop",
     }
     stdin_bytes(monkeypatch, json.dumps(payload).encode())
@@ -408,7 +413,7 @@ def test_a_linked_history_folder_keeps_the_turn_and_logs_the_lost_observation(
     logged = [json.loads(line) for line in (project / ".edgar/hook-problems.jsonl").read_text().splitlines()]
     assert [row["problem"] for row in logged] == [problem]
     # The turn itself is stored.
-    assert edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()["loaded"] == 1
+    assert edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()["used"] == 1
 
 
 def _pipe_stream(payload: bytes | None, *, later: bytes = b"", close: bool = True):
@@ -718,10 +723,8 @@ def test_learn_from_use_off_keeps_no_example_from_the_hook_or_from_learn(project
     assert [row["source"] for row in kept_examples(project)] == ["person"]
 
 
-def session_start(edgar, monkeypatch, root):
-    stdin_bytes(
-        monkeypatch, json.dumps({"session_id": SESSION, "source": "startup", "cwd": str(root)}).encode()
-    )
+def session_start(edgar, monkeypatch, root, source="startup"):
+    stdin_bytes(monkeypatch, json.dumps({"session_id": SESSION, "source": source, "cwd": str(root)}).encode())
     return edgar("--root", str(root), "hook", "session-start")
 
 
@@ -732,7 +735,7 @@ def test_session_start_tells_the_person_which_committed_keys_wait_for_trust(proj
     doc = json.loads(result.out)
     sentence = (
         f"{project}/.edgar/config.toml sets model.provider, model.command, which take effect only once you "
-        f"trust this file: run `edgar --root {project} trust`"
+        f"trust this file: run `{program()} --root {project} trust`"
     )
     assert doc["systemMessage"] == f"edgar: {sentence}"  # Claude Code shows it to the person
     assert sentence not in doc["hookSpecificOutput"]["additionalContext"]  # the model's is the index
@@ -765,6 +768,19 @@ def test_session_start_shows_the_person_the_auto_warning(project, edgar, monkeyp
     assert problems(project) == []  # a mode the person chose, not a problem
 
 
+def test_a_resumed_session_gets_no_second_index_but_still_the_warning(project, edgar, monkeypatch):
+    index = "lists the skills available here"
+    for source in ("startup", "clear", "compact"):  # a new or emptied context needs the index
+        assert index in session_start(edgar, monkeypatch, project, source).out
+    resumed = session_start(edgar, monkeypatch, project, "resume")
+    assert (resumed.code, resumed.out) == (0, "")
+    (Path(os.environ["EDGAR_HOME"]) / "config.toml").write_text('[skills]\nsynthesis = "auto"\n')
+    doc = json.loads(session_start(edgar, monkeypatch, project, "resume").out)
+    assert set(doc) == {"systemMessage"}  # what the person must see, at every session
+    assert doc["systemMessage"].startswith("edgar: warning: skills.synthesis is 'auto'")
+    assert problems(project) == []
+
+
 def turn_lines(root) -> list[str]:
     turns = root / ".edgar" / "experience" / "turns"
     return [line for path in sorted(turns.rglob("*.tsv")) for line in path.read_text().splitlines()]
@@ -774,7 +790,7 @@ def test_a_stop_that_another_stop_hook_kept_going_records_the_turn_once(project,
     # Claude Code runs every Stop hook; when another one blocks, the agent goes on and the Stop
     # hooks run again for the same prompt with stop_hook_active true.
     prompt_hook(edgar, monkeypatch, project)
-    transcript = failing_turn(project)
+    transcript = failing_turn(project, used="gh-fix-ci")
     first = stop_hook(edgar, monkeypatch, project, transcript, stop_hook_active=False)
     assert first.code == 0, first
     assert first.json()["skills"] == ["gh-fix-ci"]
@@ -786,12 +802,44 @@ def test_a_stop_that_another_stop_hook_kept_going_records_the_turn_once(project,
     assert again.json()["message"] == (
         "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
     )
-    assert edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()["loaded"] == 1
+    assert edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()["used"] == 1
     assert problems(project) == []
     # The next prompt's Stop, with the flag false again, is a turn of its own.
     prompt_hook(edgar, monkeypatch, project)
     stop_hook(edgar, monkeypatch, project, failing_turn(project), stop_hook_active=False)
     assert len(turn_lines(project)) == 2
+
+
+def test_the_stop_hook_waits_for_the_lines_of_its_own_turn(project, edgar, monkeypatch):
+    # Resumed under load, Claude Code ran the Stop hook before this turn's lines reached the
+    # transcript: the hook read the turn before and recorded it again.
+    import threading
+
+    earlier = Claude().user("merge these two pdfs into one", promptId="p-1")
+    earlier.assistant({"type": "text", "text": "Done."})
+    path = earlier.write(project / "t.jsonl")
+    now = Claude().user("now read the skill first", promptId="p-2")
+    now.tool("b1", "Bash", {"command": "cat .claude/skills/gh-fix-ci/SKILL.md"}).result("b1", "---")
+    now.assistant({"type": "text", "text": "I read the gh-fix-ci skill and followed it."})
+
+    def late():
+        with path.open("a", encoding="utf-8") as out:
+            out.writelines(json.dumps(line) + "\n" for line in now.lines)
+
+    threading.Timer(0.3, late).start()
+    stop = stop_hook(
+        edgar, monkeypatch, project, path,
+        prompt_id="p-2", last_assistant_message="I read the gh-fix-ci skill and followed it.",
+    )  # fmt: skip
+    assert stop.code == 0, stop
+    assert stop.json()["skills"] == ["gh-fix-ci"]
+    assert turn_lines(project)[0].split("\t")[3] == "main:shell"
+    # A message that never comes costs the hook a bounded wait, and the turn written is read.
+    again = stop_hook(
+        edgar, monkeypatch, project, path, prompt_id="p-3", last_assistant_message="never written"
+    )
+    assert (again.code, again.json()["skills"]) == (0, ["gh-fix-ci"])
+    assert problems(project) == []
 
 
 @pytest.mark.parametrize(
@@ -1034,10 +1082,13 @@ CODEX_SESSION = "01a2353d-3439-7192-a058-0ed27c9e6047"
 
 
 def codex_failing_turn(root, session=CODEX_SESSION):
-    """A Codex 0.171 rollout whose last turn ran the checks, which failed."""
+    """A Codex 0.171 rollout whose last turn read the skill's file, ran the checks, which failed."""
     from transcripts import Codex
 
     c = Codex(session=session).said(PROMPT)
+    c.call("c0", "exec_command", {"cmd": "sed -n 1,200p .claude/skills/gh-fix-ci/SKILL.md"}).output(
+        "c0", "Process exited with code 0\nOutput:\n# gh-fix-ci"
+    )
     c.call("c1", "exec_command", {"cmd": "gh pr checks"}).output(
         "c1", "Process exited with code 1\nOutput:\nX"
     )
@@ -1060,7 +1111,7 @@ def codex_stop(edgar, monkeypatch, root, rollout, *flags, session=CODEX_SESSION)
     return edgar("--root", str(root), *flags, "hook", "stop")
 
 
-def test_codexs_stop_hook_learns_from_its_rollout_with_the_skill_handed_over(project, edgar, monkeypatch):
+def test_codexs_stop_hook_learns_from_a_rollout_that_used_the_skill_handed_over(project, edgar, monkeypatch):
     assert "gh-fix-ci" in prompt_hook(edgar, monkeypatch, project, session=CODEX_SESSION).out
     rollout = codex_failing_turn(project)
     stop = codex_stop(edgar, monkeypatch, project, rollout)
@@ -1070,7 +1121,7 @@ def test_codexs_stop_hook_learns_from_its_rollout_with_the_skill_handed_over(pro
     history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
     assert "shell nonzero_exit exit 1 (gh)" in history.read_text()
     stats = edgar("--root", str(project), "--json", "skills", "stats", "gh-fix-ci").json()
-    assert stats["loaded"] == 1
+    assert (stats["offered"], stats["used"]) == (1, 1)
 
 
 def test_codexs_stop_hook_says_a_problem_in_its_json_and_exits_0(project, edgar, monkeypatch):

@@ -15,6 +15,8 @@ from conftest import state_of, tree_snapshot
 from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
 
+from edgar_min.invocation import program
+
 REPO = Path(__file__).resolve().parent.parent
 EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
 
@@ -589,9 +591,9 @@ def test_install_says_when_the_other_settings_file_runs_edgars_hooks_too(tmp_pat
     # An earlier install wrote the committed file; each hook would now run twice.
     assert edgar("--root", str(tmp_path), "install", "claude-code", "--shared").code == 0
     local = edgar("--root", str(tmp_path), "install", "claude-code")
-    assert local.out.splitlines()[-1] == (
+    assert local.out.splitlines()[-2] == (
         "note: .claude/settings.json runs edgar's hooks too (an earlier install put them there), so each "
-        "would run twice; take them out with: edgar install claude-code --shared --uninstall"
+        f"would run twice; take them out with: {program()} install claude-code --shared --uninstall"
     )
     assert edgar("--root", str(tmp_path), "--json", "install", "claude-code").json()["also_in"] == (
         ".claude/settings.json"
@@ -599,7 +601,7 @@ def test_install_says_when_the_other_settings_file_runs_edgars_hooks_too(tmp_pat
     local_out = edgar("--root", str(tmp_path), "install", "claude-code", "--uninstall").out
     assert local_out.splitlines()[-1] == (
         "note: .claude/settings.json still runs edgar's hooks; take them out with: "
-        "edgar install claude-code --shared --uninstall"
+        f"{program()} install claude-code --shared --uninstall"
     )
     edgar("--root", str(tmp_path), "install", "claude-code", "--shared", "--uninstall")
     assert "note:" not in edgar("--root", str(tmp_path), "install", "claude-code").out
@@ -683,6 +685,52 @@ def test_real_claude_code_uninstall_leaves_the_settings_as_they_were(tmp_path, p
     log = (tmp_path / "without.log").read_text()
     assert hooks_that_ran(log) == {}
     assert "hook stop" not in log
+
+
+@needs_claude
+def test_real_claude_code_a_skill_offered_is_used_only_when_read_and_a_resume_adds_no_index(tmp_path, pyz):
+    root, home = tmp_path / "project", tmp_path / "home"
+    write_skills(root / ".claude" / "skills")
+    home.mkdir()
+    install_with(sys.executable, pyz, root)
+    prompt = "merge these two pdfs into one"
+    index = "lists the skills available here"
+
+    def pdf_stats():
+        done = subprocess.run(
+            [sys.executable, str(pyz), "--root", str(root), "--json", "skills", "stats", "pdf"],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        found = json.loads(done.stdout)
+        return found["offered"], found["used"]
+
+    with MessagesServer() as server:
+        first = run_claude(prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "first.log")
+        assert first.returncode == 0, first.stderr
+        assert "## Skill `pdf`" in json.dumps(server.requests[-1])  # handed over with its body
+        # The agent answered in text: the skill was offered, not used.
+        assert pdf_stats() == (1, 0)
+        # Resumed, the agent reads the skill's file through its shell.
+        read = {"command": "cat .claude/skills/pdf/SKILL.md", "description": "Read the skill"}
+        server.script.append([{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": read}])
+        session = json.loads(first.stdout)["session_id"]
+        again = run_claude(
+            prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "again.log",
+            args=("--resume", session),
+        )  # fmt: skip
+        assert again.returncode == 0, again.stderr
+        # The resumed history holds the index its start gave it; the hook added no second copy.
+        assert json.dumps(server.requests[-1]).count(index) == 1
+    assert pdf_stats() == (2, 1)
+    assert hook_problems(root) == []
+    (transcript,) = (home / ".claude" / "projects").rglob(f"{session}.jsonl")
+    dry = subprocess.run(
+        [sys.executable, str(pyz), "--root", str(root), "--json", "learn", "--from", "claude-code",
+         str(transcript), "--dry-run"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    # Every record this version writes is one edgar knows.
+    assert (json.loads(dry.stdout)["turn"]["skills"], json.loads(dry.stdout)["notes"]) == (["pdf"], [])
 
 
 def test_a_venvs_python_is_named_by_the_real_one_so_deleting_the_venv_breaks_nothing(tmp_path, pyz):

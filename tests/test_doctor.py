@@ -12,6 +12,8 @@ from test_models_http import CANARY, FakeAPI
 from test_semif_openai import Letters, LlamaLike
 from transcripts import trust_config
 
+from edgar_min.invocation import program
+
 
 @pytest.fixture
 def llama_like():
@@ -307,6 +309,7 @@ atomic.os.write = slow_write
 from pathlib import Path
 from edgar_min.layout import Layout
 from edgar_min.learning.writer import Draft, Provenance, write_learned
+from edgar_min.invocation import program
 body = open({body!r}).read()
 write_learned(Layout(Path({root!r}), Path({root!r}) / "home"), Draft("pin-bump", "Bump a pin.", body),
               Provenance("s-1", ("long",)))
@@ -445,7 +448,7 @@ def test_keys_an_untrusted_project_config_sets_need_attention(edgar, tmp_path):
     assert result.code == 1
     sentence = (
         f"{tmp_path}/.edgar/config.toml sets check.command, skills.synthesis, which take effect only once "
-        f"you trust this file: run `edgar --root {tmp_path} trust`"
+        f"you trust this file: run `{program()} --root {tmp_path} trust`"
     )
     assert f"trust: {sentence}" in result.out.splitlines()
     assert f"- trust: {sentence}" in result.out.splitlines()

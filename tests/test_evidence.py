@@ -35,9 +35,9 @@ def turn(verdict="passed", skills=(), tools=("shell", "edit")):
     return parse_turn({"prompt": "x", "tools": list(tools), "verification": verdict, "skills": list(skills)})
 
 
-def record(store, n, verdict="passed", skills=(), tools=("shell", "edit"), start=T0, step=60.0):
+def record(store, n, verdict="passed", skills=(), tools=("shell", "edit"), start=T0, step=60.0, offered=()):
     for i in range(n):
-        store.record(turn(verdict, skills, tools), f"s-{start + i}", now=start + i * step)
+        store.record(turn(verdict, skills, tools), f"s-{start + i}", now=start + i * step, offered=offered)
     return start + n * step
 
 
@@ -53,10 +53,12 @@ def test_counts_verdicts_and_says_plainly_when_there_are_too_few_turns(layout):
     store = ExperienceStore(layout.experience, host="box")
     t = record(store, 3, "passed", ["pin-bump"])
     t = record(store, 1, "failed", ["pin-bump"], start=t)
-    t = record(store, 2, "unverified", ["pin-bump"], start=t)
-    record(store, 5, "passed", start=t)
+    t = record(store, 2, "unverified", ["pin-bump"], start=t, offered=("pin-bump",))
+    record(store, 5, "passed", start=t, offered=("pin-bump", "other"))
     s = collect(layout, store=store).stats("pin-bump")
-    assert (s.loaded, s.passed, s.failed, s.unverified) == (6, 3, 1, 2)
+    assert (s.used, s.passed, s.failed, s.unverified) == (6, 3, 1, 2)
+    assert s.offered == 7  # offered in 7 turns, used in 2 of them: offers and uses are apart
+    # Five turns offered it and did not use it: they are turns "without" it.
     assert s.verdict == "too few turns to tell"
     assert s.with_rate == 0.75  # unverified turns say nothing either way
     assert s.without_rate == 1.0
@@ -113,7 +115,7 @@ def garbage_store(layout, torn_last=True):
         f.write(b"not a record at all\n")
         f.write(b"1\t2026-09-21T00:00:00Z\ts\tmain:x\tmaybe\t-\t-\n")  # a verdict outside the vocabulary
         f.write(b"\xff\xfe\x00binary\n")
-        f.write(b"2\t2026-09-21T00:00:00Z\ts\tmain:x\tpassed\t-\t-\n")  # another version
+        f.write(b"3\t2026-09-21T00:00:00Z\ts\tmain:x\tpassed\t-\t-\t-\n")  # another version
     t = record(store, 15, "passed", start=t)
     if torn_last:
         with path.open("ab") as f:
@@ -126,24 +128,24 @@ def test_garbage_and_torn_lines_are_skipped_and_counted(layout):
     found = scan(store)
     assert (found.turns, found.torn) == (30, 5)
     s = collect(layout, store=store).stats("bad")
-    assert (s.loaded, s.failed, s.verdict) == (15, 15, "hurts")
+    assert (s.used, s.failed, s.verdict) == (15, 15, "hurts")
 
 
 @pytest.mark.parametrize("block", [64, 100, 1 << 22])
 def test_block_boundaries_change_nothing(layout, block):
     store = garbage_store(layout)
     whole, small = scan(store), scan(store, block=block)
-    assert (small.turns, small.torn, small.combos, small.last_loaded) == (
-        whole.turns, whole.torn, whole.combos, whole.last_loaded,
+    assert (small.turns, small.torn, small.combos, small.offers, small.last_used) == (
+        whole.turns, whole.torn, whole.combos, whole.offers, whole.last_used,
     )  # fmt: skip
 
 
-def test_last_loaded_and_turns_since(layout):
+def test_last_used_and_turns_since(layout):
     store = ExperienceStore(layout.experience, host="box")
     t = record(store, 3, "passed", ["a-skill"])
     record(store, 7, "passed", start=t)
     found = scan(store)
-    assert found.last_loaded["a-skill"] == stamp(T0 + 120)
+    assert found.last_used["a-skill"] == stamp(T0 + 120)
     assert found.turns_after(stamp(T0 + 120)) == 7
     assert found.turns_after("2000-01-01T00:00:00Z") == 10
 
@@ -168,7 +170,7 @@ def test_stale_by_turns_by_days_and_never_while_the_project_is_idle(layout):
     record(store, 1, "passed", ["used-skill"], start=t)
     evidence = collect(layout, config)
     assert (
-        "never loaded since it was created 2026-09-21T00:00:00Z; 61 turns recorded since (stale after 50)"
+        "never used since it was created 2026-09-21T00:00:00Z; 61 turns recorded since (stale after 50)"
         in evidence.stats("unused-skill").stale
     )
     assert evidence.stats("used-skill").stale == ""
@@ -182,7 +184,7 @@ def test_stale_by_turns_by_days_and_never_while_the_project_is_idle(layout):
     t = record(store2, 1, "passed", ["old-skill"])
     record(store2, 20, "passed", start=t, step=DAY / 2)
     s = collect(layout2, config).stats("old-skill")
-    assert f"last loaded {stamp(T0)}; 9 days of use since (stale after 7)" in s.stale
+    assert f"last used {stamp(T0)}; 9 days of use since (stale after 7)" in s.stale
 
 
 def test_prune_candidates_are_learned_skills_only(layout):

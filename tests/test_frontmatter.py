@@ -1022,10 +1022,10 @@ def test_a_block_indicator_in_column_one_belongs_to_the_entry_above():
 
 def test_every_character_the_reader_refuses_is_one_isprintable_refuses():
     """`parse_skill` skips the character pattern for printable text: that is sound only if so."""
-    from edgar_min.skills._scalars import bad_char
+    from edgar_min.skills._scalars import BAD_CHAR
 
     every = "".join(map(chr, range(0x110000)))
-    refused = bad_char().findall(every)
+    refused = BAD_CHAR.findall(every)
     assert len(refused) > 2000  # controls, C1, surrogates, line separators, BOM, non-characters
     assert not [c for c in refused if c.isprintable()]
     assert "\x7f" in refused

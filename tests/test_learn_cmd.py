@@ -8,7 +8,7 @@ import pytest
 from conftest import tree_snapshot
 from transcripts import Claude, Codex
 
-from edgar_min.delivery.record import record_suggested
+from edgar_min.delivery.record import record_offer
 from edgar_min.layout import Layout, user_home
 
 TURN = {
@@ -114,7 +114,7 @@ def test_the_dry_run_says_what_learn_then_does(tmp_path, edgar, mode, record):
     assert real["outcome"] in expected[said], (would, real)
 
 
-def test_learn_from_a_log_counts_the_skill_the_prompt_hook_handed_over_in_its_session(tmp_path, edgar):
+def test_learn_from_a_log_counts_an_offer_in_its_session_apart_from_a_use(tmp_path, edgar):
     root = tmp_path / "proj"
     skill = root / ".agents" / "skills" / "release-notes"
     skill.mkdir(parents=True)
@@ -133,11 +133,22 @@ def test_learn_from_a_log_counts_the_skill_the_prompt_hook_handed_over_in_its_se
     )
     assert other.code == 0, other
     # What the prompt hook records when it hands the skill over at this session's prompt.
-    record_suggested(Layout(root, user_home()), session, ["release-notes"])
+    record_offer(Layout(root, user_home()), session, ["release-notes"])
     result = edgar("--root", str(root), "learn", "--from", "codex", str(rollout))
     assert result.code == 0, result
     stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
-    assert stats["loaded"] == 1  # this session's turn, not the one learned under another session
+    # Offered in this session's turn (not the one learned under another session), and not used:
+    # the agent ran `git log` and never read the skill.
+    assert (stats["offered"], stats["used"]) == (1, 0)
+    # The agent then reads the skill's file: that turn used it.
+    c.said("now follow the skill").call(
+        "c2", "exec_command", {"cmd": "cat .agents/skills/release-notes/SKILL.md"}
+    ).output("c2", "Process exited with code 0")
+    c.write(rollout)
+    record_offer(Layout(root, user_home()), session, [])
+    assert edgar("--root", str(root), "learn", "--from", "codex", str(rollout)).code == 0
+    stats = edgar("--root", str(root), "--json", "skills", "stats", "release-notes").json()
+    assert (stats["offered"], stats["used"]) == (1, 1)
 
 
 def test_the_offline_writer_names_the_failure_and_the_declared_check_it_was_shown(tmp_path, edgar):

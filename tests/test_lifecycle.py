@@ -8,6 +8,7 @@ import pytest
 from skillfiles import BODY, write_skill
 
 from edgar_min.errors import NotFound, Refused
+from edgar_min.invocation import program
 from edgar_min.layout import Layout
 from edgar_min.learning.lifecycle import accept, forget
 from edgar_min.learning.writer import Draft, Provenance, Target, write_learned
@@ -59,7 +60,7 @@ def test_accepting_a_proposal_for_a_name_a_person_owns_is_refused_by_the_writers
     assert refused.value.message == (
         f"refused deploy-the-app: a hand-authored skill of that name exists at {mine}; edgar never takes "
         f"a name a person owns: copy what you want from {proposal} yourself, then "
-        "`edgar skills reject deploy-the-app`"
+        f"`{program()} skills reject deploy-the-app`"
     )
     assert proposal.is_file()
     assert not (Path(layout.learned) / "deploy-the-app").exists()

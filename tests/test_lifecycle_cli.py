@@ -33,29 +33,32 @@ def learned(layout, name, extra=""):
     return Path(write_learned(layout, Draft(name, f"Handles {name}.", body), how, target))
 
 
-def record(layout, n, verdict, skills=(), start=T0):
+def record(layout, n, verdict, skills=(), start=T0, offered=()):
     store = ExperienceStore(layout.experience, host="box")
     for i in range(n):
         turn = parse_turn(
             {"prompt": "x", "tools": ["shell"], "verification": verdict, "skills": list(skills)}
         )
-        store.record(turn, f"s-{start}-{i}", now=start + i)
+        store.record(turn, f"s-{start}-{i}", now=start + i, offered=offered)
     return start + n
 
 
 def test_stats_for_one_skill_in_words_and_json(edgar, layout):
     learned(layout, "pin-bump")
-    t = record(layout, 15, "failed", ["pin-bump"])
-    record(layout, 15, "passed", start=t)
+    t = record(layout, 15, "failed", ["pin-bump"], offered=("pin-bump",))
+    t = record(layout, 15, "passed", start=t)
+    record(layout, 20, "unverified", start=t, offered=("pin-bump",))  # offered, never used
     result = edgar("--root", str(layout.root), "skills", "stats", "pin-bump")
     assert result.code == 0
     assert "pin-bump (learned)" in result.out
-    assert "loaded in 15 turn(s): 0 passed, 15 failed, 0 unverified" in result.out
+    assert "offered in 35 turn(s)" in result.out
+    assert "used in 15 turn(s): 0 passed, 15 failed, 0 unverified" in result.out
     assert "pass rate 0% with it vs 100% without it" in result.out
     assert "hurts" in result.out
     data = edgar("--root", str(layout.root), "--json", "skills", "stats", "pin-bump").json()
     assert data["verdict"] == "hurts"
     assert data["verdicts"] == {"passed": 0, "failed": 15, "unverified": 0}
+    assert (data["offered"], data["used"]) == (35, 15)
     assert (data["pass_rate_with"], data["pass_rate_without"]) == (0.0, 1.0)
     assert data["min_turns"] == 10
 
@@ -76,7 +79,7 @@ def test_stats_for_all_skills_says_when_there_are_too_few_turns(edgar, layout):
 def test_stats_for_an_unknown_skill_is_exit_1(edgar, layout):
     result = edgar("--root", str(layout.root), "skills", "stats", "no-such-skill")
     assert result.code == 1
-    assert "no skill named 'no-such-skill', and no recorded turn loaded one" in result.err
+    assert "no skill named 'no-such-skill', and no recorded turn used or was offered one" in result.err
     assert "Traceback" not in result.err
     bad = edgar("--root", str(layout.root), "--json", "skills", "stats", "no-such-skill")
     assert bad.json()["exit_code"] == 1
@@ -91,7 +94,7 @@ def test_stats_over_a_store_with_garbage_lines_counts_the_good_ones_and_says_so(
     result = edgar("--root", str(layout.root), "--json", "skills", "stats")
     assert result.code == 0
     assert result.json()["torn_lines"] == 3
-    assert result.json()["skills"][0]["loaded"] == 3
+    assert result.json()["skills"][0]["used"] == 3
     assert "skipped 3 torn or garbage line(s)" in result.err
 
 
@@ -132,7 +135,7 @@ def test_prune_archives_stale_learned_skills(edgar, layout):
     record(layout, 12, "passed")
     result = edgar("--root", str(layout.root), "--set", "skills.stale_turns=10", "skills", "prune")
     assert result.code == 0
-    assert "archived never-used: stale: never loaded since it was created" in result.out
+    assert "archived never-used: stale: never used since it was created" in result.out
 
 
 def test_log_shows_rows_and_warns_about_torn_lines(edgar, layout):

@@ -59,6 +59,7 @@ def test_tools_list_names_the_tools_with_schemas(server):
         "decide",
         "decide_many",
         "skills_suggest",
+        "skill_stats",
     ]
     assert all(t["inputSchema"]["type"] == "object" and t["description"] for t in tools)
 

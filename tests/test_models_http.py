@@ -485,3 +485,32 @@ def test_semif_engines_never_show_an_echoed_key(api, engine):
         get_engine(cfg, {"MY_KEY": CANARY}).call(decision)
     assert "HTTP 401" in caught.value.message
     assert CANARY not in caught.value.message
+
+
+def test_a_person_at_a_terminal_is_told_once_before_the_model_is_asked(api, monkeypatch):
+    import os
+    import pty
+
+    from edgar_min.models import http
+
+    monkeypatch.setattr(http, "_SAID", set())
+    leader, follower = pty.openpty()
+    with open(follower, "w") as terminal, open(leader, "rb", buffering=0) as screen:
+        monkeypatch.setattr("sys.stderr", terminal)
+        provider = get_provider(openai_cfg(api), ENV)
+        assert provider.complete("be brief", "say hello") == "hello from the server"
+        assert provider.complete("be brief", "say it again") == "hello from the server"
+        terminal.flush()
+        said = os.read(screen.fileno(), 4096).decode()
+    assert said.splitlines() == [
+        f"edgar: openai provider: asking {api.root}/v1/chat/completions (up to 5 s)..."
+    ]
+
+
+def test_stderr_that_is_not_a_terminal_is_told_nothing(api, monkeypatch, capsys):
+    from edgar_min.models import http
+
+    monkeypatch.setattr(http, "_SAID", set())
+    provider = get_provider(openai_cfg(api), ENV)
+    assert provider.complete("be brief", "say hello") == "hello from the server"
+    assert capsys.readouterr() == ("", "")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +40,51 @@ def test_once_used_every_method_of_the_compiled_pattern_is_there():
         assert hasattr(pattern, name) == hasattr(compiled, name)
     assert pattern.subn("x", "abab") == compiled.subn("x", "abab")
     assert repr(pattern) == "lazy('a(b)?')"
+
+
+PACKAGE = Path(__file__).resolve().parent.parent / "edgar_min"
+
+
+def test_a_module_that_imports_re_at_its_top_compiles_its_own_patterns():
+    """`lazy` saves importing `re`: in a module that imports it anyway it is lines for nothing."""
+    both = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        top = ast.parse(path.read_text()).body
+        imports_re = any(isinstance(n, ast.Import) and any(a.name == "re" for a in n.names) for n in top)
+        uses_lazy = any(isinstance(n, ast.ImportFrom) and n.module == "edgar_min.regex" for n in top)
+        if imports_re and uses_lazy:
+            both.append(str(path.relative_to(PACKAGE)))
+    assert both == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["learn", "turn.json", "--session", "s-1"], ["skills", "list"], ["doctor"]],
+    ids=["learn, nothing fires", "skills list", "doctor"],
+)
+def test_a_command_that_uses_no_pattern_does_not_import_re(tmp_path, argv):
+    """What the patterns' deferral is measured to save (edgar_min/regex.py) stays saved."""
+    turn = {"prompt": "list the files", "tools": ["shell", "shell"], "verification": "passed"}
+    (tmp_path / "turn.json").write_text(json.dumps(turn))
+    skill = tmp_path / ".edgar" / "skills" / "list-files"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: list-files\ndescription: Lists the files of a folder when asked to.\n---\n\n# List\n"
+    )
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from edgar_min.cli import main\n"
+        "status = main(sys.argv[2:])\n"
+        "print('re' in sys.modules, status, file=sys.stderr)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(PACKAGE.parent), *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    imported, status = run.stderr.split()[-2:]
+    assert status in {"0", "1"}, run.stderr  # doctor says 1 when something needs attention
+    assert imported == "False"

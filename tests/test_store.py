@@ -26,16 +26,34 @@ TURN = parse_turn(
 
 def test_a_record_holds_the_shape_session_verdict_and_skills_but_not_the_prompt(tmp_path):
     store = ExperienceStore(tmp_path, host="box")
-    store.record(TURN, "s-1", ["long"], now=0)
+    store.record(TURN, "s-1", ["long"], now=0, offered=("c-d", "a-b"))
     (path,) = map(Path, store.files())
     text = path.read_text()
     assert path.relative_to(tmp_path).as_posix() == "turns/box/1970-01.tsv"
-    assert text == "1\t1970-01-01T00:00:00Z\ts-1\tmain:shell>edit\tpassed\ta-b\tlong\n"
+    assert text == "2\t1970-01-01T00:00:00Z\ts-1\tmain:shell>edit\tpassed\ta-b\tc-d,a-b\tlong\n"
     assert "CANARY" not in text
     found = store.scan()
     assert (found.turns, found.torn, found.newest) == (1, 0, "1970-01-01T00:00:00Z")
     assert dict(found.combos) == {b"main:shell>edit\tpassed\ta-b": 1}
-    assert found.last_loaded == {"a-b": "1970-01-01T00:00:00Z"}
+    assert dict(found.offers) == {b"c-d,a-b": 1}
+    assert found.last_used == {"a-b": "1970-01-01T00:00:00Z"}
+
+
+def test_lines_written_before_offers_were_kept_apart_are_still_read(tmp_path):
+    store = ExperienceStore(tmp_path, host="box")
+    (tmp_path / "turns" / "box").mkdir(parents=True)
+    old = "1\t1970-01-01T00:00:00Z\ts-0\tmain:shell\tfailed\ta-b\t-\n"
+    (tmp_path / "turns" / "box" / "1970-01.tsv").write_text(old * 2)
+    store.record(TURN, "s-1", now=60)
+    store.record(TURN, "s-2", now=120, offered=("a-b",))
+    found = store.scan()
+    assert (found.turns, found.torn) == (4, 0)
+    assert dict(found.combos) == {b"main:shell\tfailed\ta-b": 2, b"main:shell>edit\tpassed\ta-b": 2}
+    assert dict(found.offers) == {b"-": 1, b"a-b": 1}  # a line of version 1 offered nothing it knew of
+    assert found.turns_after("1970-01-01T00:00:30Z") == 2  # the times stay in file order
+    # Read again in blocks too small for a whole run of one version: the same counts.
+    small = store.scan(block=40)
+    assert (small.combos, small.offers) == (found.combos, found.offers)
 
 
 def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
@@ -44,7 +62,7 @@ def test_a_torn_last_line_is_skipped_and_counted(tmp_path):
     store.record(TURN, "s-2", now=0)
     (path,) = map(Path, store.files())
     with path.open("ab") as handle:
-        handle.write(b"1\t1970-01-01T00:00:00Z\ts-3\tmain:she")  # a crash mid-write
+        handle.write(b"2\t1970-01-01T00:00:00Z\ts-3\tmain:she")  # a crash mid-write
     found = store.scan()
     assert (found.turns, found.torn) == (2, 1)
 
@@ -124,10 +142,10 @@ def test_eight_processes_appending_at_once_lose_and_tear_nothing(tmp_path):
             per_worker[worker] = per_worker.get(worker, 0) + 1
     assert per_worker == {f"w{w}": count for w in range(8)}
     assert store.repeats("main:shell") == 8 * 7
-    # Every line is whole: seven tab-separated fields and a newline.
+    # Every line is whole: eight tab-separated fields and a newline.
     for path in map(Path, store.files()):
         for line in filter(None, path.read_bytes().split(b"\n")[:-1]):
-            assert line.count(b"\t") == 6, line
+            assert line.count(b"\t") == 7, line
     assert os.listdir(tmp_path / "turns") == ["shared"]
 
 

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 
 import pytest
 from conftest import state_of, tree_snapshot
 from suggestfiles import write_skills
+from transcripts import stdin_bytes
+
+from edgar_min.skills.catalog import LONG_BUILD
 
 CLIP = "turn this clip of the cat into a looping reaction for the team chat"
 CLIP_AGAIN = "make a looping reaction of the dog for the team chat"
@@ -209,3 +214,46 @@ def test_examples_of_a_name_no_skill_could_have_is_a_sentence_and_exit_2(project
     assert result.code == 2
     assert "may use only lower-case letters" in result.err
     assert "Traceback" not in result.err
+
+
+def word(i):
+    """A word of its own for each skill: 7 is `hhho`, 12 is `hhij`."""
+    return "".join(chr(ord("h") + int(d)) for d in f"{i:04d}")
+
+
+def many_skills(root, count):
+    """`count` skills, written a minute ago: old enough for the routing cache to keep them."""
+    skills = root / ".edgar" / "skills"
+    for i in range(count):
+        (skills / f"skill-{i:04d}").mkdir(parents=True)
+        text = f"---\nname: skill-{i:04d}\ndescription: Keeps the {word(i)} ledger in order.\n---\n\n# W\n"
+        (skills / f"skill-{i:04d}" / "SKILL.md").write_text(text)
+    past = time.time() - 60
+    for path in [skills, *skills.rglob("*")]:
+        os.utime(path, (past, past))
+
+
+def test_reading_many_skills_for_routing_is_said_before_the_wait_and_only_once(tmp_path, edgar):
+    many_skills(tmp_path, LONG_BUILD + 1)
+    first = edgar("--root", str(tmp_path), "--json", "skills", "suggest", "update the hhho ledger")
+    assert first.code == 0, first
+    assert f"edgar: reading {LONG_BUILD + 1:,} skills for routing" in first.err
+    assert first.json()["candidates"][0]["name"] == "skill-0007"  # stdout is the document alone
+    again = edgar("--root", str(tmp_path), "skills", "suggest", "update the hhho ledger")
+    assert "reading" not in again.err  # from the cache
+
+
+def test_the_prompt_hook_reading_many_skills_says_nothing_of_it(tmp_path, edgar, monkeypatch):
+    many_skills(tmp_path, LONG_BUILD + 1)
+    payload = {"session_id": "s-1", "prompt": "update the hhho ledger", "cwd": str(tmp_path)}
+    stdin_bytes(monkeypatch, json.dumps(payload).encode())
+    result = edgar("--root", str(tmp_path), "hook", "user-prompt-submit")
+    assert result.code == 0, result
+    assert (result.out, result.err) == ("", "")  # nothing picked: the agent reads nothing at all
+
+
+def test_a_few_skills_read_afresh_say_nothing(tmp_path, edgar):
+    many_skills(tmp_path, 3)
+    result = edgar("--root", str(tmp_path), "skills", "suggest", "update the hhhj ledger")
+    assert result.code == 0, result
+    assert result.err == ""

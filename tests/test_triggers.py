@@ -6,7 +6,7 @@ import pytest
 
 from edgar_min.config import SkillsConfig
 from edgar_min.learning.store import ExperienceStore
-from edgar_min.learning.triggers import ORIGINS, TRIGGERS, as_text, from_text, triggers
+from edgar_min.learning.triggers import ORIGINS, TRIGGERS, as_text, from_text, needs_verdict, triggers
 from edgar_min.learning.turn import parse_turn
 
 CFG = SkillsConfig()
@@ -58,6 +58,40 @@ def test_repeated_does_not_fire_when_a_skill_was_loaded_or_the_check_did_not_pas
     assert triggers(t, CFG, store, "z") == ("repeated",)
     assert triggers(turn(tools=["shell"], verification="passed", skills=["pin-bump"]), CFG, store, "z") == ()
     assert triggers(turn(tools=["shell"], verification="unverified"), CFG, store, "z") == ()
+
+
+def test_a_chat_repeated_across_sessions_is_no_work_to_learn(tmp_path):
+    store = ExperienceStore(tmp_path, host="h")
+    chat = turn(verification="passed")
+    for session in ("a", "b", "c", "d"):
+        store.record(chat, session)
+    assert triggers(chat, CFG, store, "z") == ()
+    assert needs_verdict(turn(), CFG, store, "z") is False
+
+
+@pytest.mark.parametrize(
+    ("kw", "needed"),
+    [
+        ({}, False),  # no tool call: nothing a pass could make fire
+        ({"corrections": ["no, use uv"]}, False),  # a correction fires without a check
+        ({"tools": ["shell"] * 4}, False),  # short, nothing failed, never seen before
+        ({"tools": ["shell"] * 5}, True),  # long, if it passes
+        ({"tools": ["shell"], "errors": ERR}, True),  # recovered, if it passes
+        ({"tools": ["shell"], "errors": ERR, "corrections": ["no"]}, True),
+    ],
+)
+def test_a_verdict_is_needed_only_when_a_pass_would_fire_a_trigger(kw, needed):
+    assert needs_verdict(turn(**kw), CFG, None) is needed
+
+
+def test_a_shape_seen_in_other_sessions_needs_a_verdict(tmp_path):
+    store = ExperienceStore(tmp_path, host="h")
+    t = turn(tools=["shell", "edit"])
+    assert needs_verdict(t, CFG, store, "z") is False
+    for session in ("a", "b", "c"):
+        store.record(t, session)
+    assert needs_verdict(t, CFG, store, "z") is True
+    assert needs_verdict(turn(tools=["shell", "edit"], skills=["pin-bump"]), CFG, store, "z") is False
 
 
 def test_thresholds_come_from_config():

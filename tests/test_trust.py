@@ -18,7 +18,7 @@ from conftest import tree_snapshot
 from suggestfiles import write_skills
 from test_agent_loop import make_tree, run_tree
 from test_models_http import CANARY, FakeAPI
-from transcripts import SESSION, Claude, stdin_bytes, toml_list
+from transcripts import SESSION, Claude, recorded_turns, stdin_bytes, toml_list, wait_until
 
 from edgar_min.digests import sha256_hex
 from edgar_min.layout import user_home
@@ -167,12 +167,14 @@ def test_a_committed_check_runs_at_stop_only_once_trusted(edgar, root, tmp_path,
     assert f"sets check.command, adapters.hook_check, {SENTENCE}" in untrusted.err
     assert edgar("--root", str(root), "trust").code == 0
     trusted = stop()
-    assert marker.exists()
-    assert "recovered" in trusted.json()["triggers"]
+    # The check runs after the hook has answered; the turn is learned when its verdict is in.
+    assert trusted.json()["outcome"] == "checking"
+    assert wait_until(lambda: marker.exists() and len(recorded_turns(root)) == 2)
+    assert recorded_turns(root)[-1][4:] == ["passed", "-", "recovered"]
     marker.unlink()
     edit(root)
     stop()
-    assert not marker.exists()
+    assert not wait_until(marker.exists, seconds=2)
 
 
 # The gate's mode.

@@ -354,3 +354,22 @@ def files_containing(root: Path, needle: str) -> list[str]:
     """Every file under `root` whose bytes contain `needle`."""
     data = needle.encode()
     return [str(p) for p in root.rglob("*") if p.is_file() and data in p.read_bytes()]
+
+
+def wait_until(predicate, seconds: float = 60.0) -> bool:
+    """Whether `predicate()` holds within `seconds` (what the Stop hook left to run after it answered)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def recorded_turns(root: Path) -> list[list[str]]:
+    """The experience store's turn lines, split into fields (verdict 4, used 5, offered 6, triggers 7)."""
+    turns = root / ".edgar" / "experience" / "turns"
+    lines = [line for path in sorted(turns.rglob("*.tsv")) for line in path.read_text().splitlines()]
+    return [line.split("\t") for line in lines]

@@ -19,16 +19,25 @@ where the next one starts.
 - corrections: a message a person typed right after interrupting the agent, a
   line queued while the agent worked (`attachment` `queued_command` of human
   origin), and the reason given when rejecting a tool call, taken only when
-  the record itself marks the result as a rejection (`_said_no`);
+  the record itself marks the result as a rejection (`_said_no`). A slash
+  command (`/mcp`, `/compact`, `/NAME args`) is the person running a command,
+  never a correction: typed after an interruption it starts a turn as it would
+  have without one, and queued it is passed over;
 - tools: each `tool_use` name, mapped through the tool table;
 - errors: one per `tool_result` with `is_error` (not a call cancelled because
   a sibling failed): the tool, a kind, the exit code the result states
-  ("Exit code 1"), and the program the shell command ran; nothing else from
+  ("Exit code 1"), and the program the shell command ran (of a pipeline, the
+  stage the result names, else the last: `program_word`); nothing else from
   the result;
+- runs (beside the record, never in it): each `Bash` command since the turn's last edit
+  (`Edit`, `Write`, ...), with its exit code: 0 for a result that is not an error (Claude Code
+  marks a non-zero exit as one) unless it was interrupted, else the code it states; a command
+  run in the background has none;
 - skills: the `Skill` tool's argument, kept only when it names a discovered skill
   and the call did not fail (a failed call, a rejected one included, loaded nothing);
-  a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`), unless the
-  turn then edits that file;
+  a discovered skill's `SKILL.md` opened with `Read` (`…/skills/NAME/SKILL.md`) or printed
+  by a shell command (`cat`, `sed -n`, ...: `adapters/reads.py`), unless the turn then edits
+  that file;
   and a skill the person ran as a slash command (`/NAME args`, `/plugin:NAME`);
 - agent: `main`; or, for a subagent's own transcript, the subagent's type.
 """
@@ -38,7 +47,9 @@ from __future__ import annotations
 import os
 
 from edgar_min.adapters.common import (
+    COMMAND_CHARS,
     MAX_PENDING,
+    SKILL_FILE,
     AdaptedTurn,
     NoTurn,
     SubagentLog,
@@ -52,6 +63,7 @@ from edgar_min.adapters.common import (
     stated_exit_code,
 )
 from edgar_min.adapters.jsonl import ReadStats
+from edgar_min.adapters.reads import SkillReads
 from edgar_min.errors import BadInput
 from edgar_min.learning.turn import is_tool_name
 from edgar_min.regex import lazy
@@ -80,6 +92,14 @@ KNOWN_TYPES = frozenset(
         "tag",
         "last-prompt",
         "permission-mode",
+        "mode",  # 2.1.197: the session's mode ("normal")
+        # Claude Code 2.1.332: each model request and its shape, tool and cost summaries.
+        "api-request",
+        "api-request-blob",
+        "api-request-shape",
+        "atis-latch",
+        "tools-used",
+        "cost-state",
     }
 )
 INTERRUPTED = "[Request interrupted by user"
@@ -218,7 +238,8 @@ class _Reader(TurnReader):
         self.turn: TurnBuilder | None = TurnBuilder() if side else None
         self.ended: TurnBuilder | None = None  # the turn a new prompt has just ended
         self.session: str | None = None
-        self.pending: dict[str, tuple[str, str, str, str]] = {}
+        self.pending: dict[str, tuple[str, str, str, tuple[str, ...]]] = {}
+        self.reads = SkillReads(skill_names)
         self.seen: set[str] = set()
         self.read_skills: set[str] = set()  # the skills this turn loaded by reading their file
         self.interrupted = False
@@ -270,42 +291,55 @@ class _Reader(TurnReader):
             tool = map_tool(name, self.table)
             turn.add_tool(tool)
             arguments = block.get("input") if isinstance(block.get("input"), dict) else {}
-            program = ""
+            command = ""  # the start of a shell command, read for its program if the call fails
             if tool == "shell" and isinstance(arguments.get("command"), str):
-                program = program_word(arguments["command"])
-            if name == "Skill":
-                skill = self._skill(arguments)
-            elif name == "Read" and isinstance(arguments.get("file_path"), str):
-                skill = self._read(arguments["file_path"])
-            else:
-                skill = ""
-                if tool == "edit" and isinstance(arguments.get("file_path"), str):
-                    self._edited(arguments["file_path"])
+                command = arguments["command"][:COMMAND_CHARS]
+                # A command left running in the background states no exit code of its own.
+                behind = arguments.get("run_in_background") is True
+                if name == "Bash" and isinstance(use_id, str) and not behind:
+                    turn.ran(use_id, arguments["command"])
+            if tool == "edit":
+                turn.edited()
+            skills = self._uses(name, tool, arguments, command)
             if isinstance(use_id, str) and len(self.pending) < MAX_PENDING:
-                self.pending[use_id] = (tool, program, name, skill)
+                self.pending[use_id] = (tool, command, name, skills)
 
-    def _skill(self, arguments: dict[str, Any]) -> str:
-        """The discovered skill a Skill call loads ("" for none), added to the turn's skills."""
+    def _uses(self, name: str, tool: str, arguments: dict[str, Any], command: str) -> tuple[str, ...]:
+        """The discovered skills a call uses (the Skill tool, a read of a skill's file), added to the
+        turn's skills; an edit of a skill's file takes back a read of it."""
+        if name == "Skill":
+            return self._skill(arguments)
+        if name == "Read" and isinstance(arguments.get("file_path"), str):
+            return self._read(skill_of_path(arguments["file_path"], None, self.skill_names))
+        if command and SKILL_FILE in arguments["command"]:
+            # `cat …/skills/NAME/SKILL.md` through the shell reads the skill as Read does.
+            found = self.reads.command(arguments["command"], None)
+            return tuple(s for skill in found for s in self._read(skill))
+        if tool == "edit" and isinstance(arguments.get("file_path"), str):
+            self._edited(arguments["file_path"])
+        return ()
+
+    def _skill(self, arguments: dict[str, Any]) -> tuple[str, ...]:
+        """The discovered skill a Skill call loads (none: `()`), added to the turn's skills."""
         if self.turn is None:
-            return ""
+            return ()
         value = arguments.get("skill", arguments.get("command"))
         if not isinstance(value, str):
-            return ""
+            return ()
         name = unqualified(value.strip().lstrip("/"))  # `plugin:name`: discovery knows the name
         if name not in self.skill_names:
-            return ""
+            return ()
         self.turn.skills.append(name)
-        return name
+        return (name,)
 
-    def _read(self, path: str) -> str:
-        """The discovered skill whose `SKILL.md` a Read call opens ("" for none), added to the turn's
-        skills: reading the file a skill's name points to loads it as the Skill tool does."""
-        name = skill_of_path(path, None, self.skill_names) if self.turn is not None else None
+    def _read(self, name: str | None) -> tuple[str, ...]:
+        """The discovered skill whose `SKILL.md` a call reads (none: `()`), added to the turn's
+        skills: reading the file a skill's name points to uses it as the Skill tool does."""
         if name is None or self.turn is None or name in self.turn.skills:
-            return ""
+            return ()
         self.turn.skills.append(name)
         self.read_skills.add(name)
-        return name
+        return (name,)
 
     def _edited(self, path: str) -> None:
         """A skill's file read to be edited was not loaded to be followed."""
@@ -333,7 +367,7 @@ class _Reader(TurnReader):
         typed = typed_text(text)
         if typed is None:
             return
-        if self.turn is not None and self.interrupted:
+        if self.turn is not None and self.interrupted and slash_skill(typed) is None:
             self.turn.add_correction(typed)
         else:
             self.ended = self.turn
@@ -355,7 +389,7 @@ class _Reader(TurnReader):
             return
         prompt = attachment.get("prompt")
         typed = typed_text(prompt if isinstance(prompt, str) else _text_of(prompt))
-        if typed is not None:
+        if typed is not None and slash_skill(typed) is None:
             self.turn.add_correction(typed)
 
     def _result(self, entry: dict[str, Any], block: dict[str, Any]) -> None:
@@ -365,12 +399,18 @@ class _Reader(TurnReader):
             self.orphans += 1
             return
         if block.get("is_error") is not True:
+            # Claude Code marks a command that exited non-zero as an error: this one exited 0,
+            # unless a person interrupted it.
+            result = entry.get("toolUseResult")
+            if not (isinstance(result, dict) and result.get("interrupted") is True):
+                self.turn.exited(use_id, 0)
             return
-        tool, program, name, skill = call
-        if skill and skill in self.turn.skills:
-            # A Skill call (or a Read of its file) that failed (a person said no, the skill's own
-            # commands failed, a sibling's failure cancelled it) gave the agent no body: not loaded.
-            self.turn.skills.remove(skill)
+        tool, command, name, skills = call
+        for skill in skills:
+            # A Skill call (or a read of its file) that failed (a person said no, the skill's own
+            # commands failed, a sibling's failure cancelled it) gave the agent no body: not used.
+            if skill in self.turn.skills:
+                self.turn.skills.remove(skill)
         said = _text_of(block.get("content"))
         head = said[:300]
         result = entry.get("toolUseResult")
@@ -381,7 +421,9 @@ class _Reader(TurnReader):
             # The person's reason for saying no is text a person typed.
             self.turn.add_correction(reason)
         exit_code = stated_exit_code(head)
-        self.turn.add_error(tool, error_kind(head, exit_code, person_said_no=person), exit_code, program)
+        self.turn.exited(use_id, exit_code)
+        kind = error_kind(head, exit_code, person_said_no=person)
+        self.turn.add_error(tool, kind, exit_code, program_word(command, said) if command else "")
 
 
 def _open_check(path: str) -> None:

@@ -8,7 +8,8 @@ Each line is `{"timestamp", "type", "payload"}`. Read here:
   such as `<environment_context>` and AGENTS.md, so they are used only when a
   log has no `user_message` events at all); `turn_aborted` marks an
   interruption, after which a typed message is a correction of the same turn;
-  `exec_command_end` states a command's `exit_code`;
+  `exec_command_end` states a command's `exit_code` (each shell command since the turn's last
+  edit is kept beside the record, never in it, with the exit code its end or output states);
 - `response_item` with `payload.type` `function_call` / `custom_tool_call` /
   `local_shell_call` (a tool call: `name`, `call_id`, `arguments` JSON text or
   `input`) and `function_call_output` / `custom_tool_call_output` (its result:
@@ -57,6 +58,7 @@ import os
 
 from edgar_min import jsoncodec
 from edgar_min.adapters.common import (
+    COMMAND_CHARS,
     MAX_PENDING,
     SKILL_FILE,
     AdaptedTurn,
@@ -143,27 +145,28 @@ CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
 OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
 
 
-def _program(arguments: Any) -> str:
-    """The first word of the command a shell call ran, from its arguments."""
+def _command(arguments: Any) -> str | None:
+    """The shell command a shell call ran, from its arguments (the script of `bash -lc SCRIPT`)."""
     if isinstance(arguments, str):
         if len(arguments) >= STRING_CAP:
-            return ""
+            return None
         try:
             arguments = jsoncodec.loads(arguments)
         except ValueError:
-            return ""
+            return None
     if not isinstance(arguments, dict):
-        return ""
+        return None
     command = arguments.get("command", arguments.get("cmd"))
     if isinstance(command, str):
-        return program_word(command)
-    if isinstance(command, list) and command and all(isinstance(c, str) for c in command[:3]):
+        return command
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
         first = command[0].rsplit("/", 1)[-1]
-        # ["bash", "-lc", "pytest -x"]: the program is the script's first word.
         if first in SHELLS and len(command) >= 3 and command[1] in ("-c", "-lc", "-ic"):
-            return program_word(command[2])
-        return program_word(" ".join(command[:2]))
-    return ""
+            return command[2]
+        import shlex  # only for a command given as a list of words
+
+        return shlex.join(command)
+    return None
 
 
 # The tools whose arguments name a file to read rather than a command.
@@ -344,6 +347,8 @@ class _Reader(TurnReader):
             self.interrupted = True
         elif kind == "exec_command_end":
             call_id, code = payload.get("call_id"), payload.get("exit_code")
+            if self.turn is not None and isinstance(call_id, str) and type(code) is int:
+                self.turn.exited(call_id, code)
             if (
                 isinstance(call_id, str)
                 and isinstance(code, int)
@@ -353,9 +358,11 @@ class _Reader(TurnReader):
                 and call_id not in self.failed
                 and self.turn is not None
             ):
-                tool, program = self.pending[call_id]
+                tool, command = self.pending[call_id]
                 self.failed.add(call_id)
-                self.turn.add_error(tool, error_kind("", code), code, program)
+                said = payload.get("stderr")
+                said = said if isinstance(said, str) else ""
+                self.turn.add_error(tool, error_kind("", code), code, program_word(command, said))
 
     def _typed_event(self, kind: str, text: str) -> None:
         """A message a person typed, as an event of `kind` states it; only one kind of event counts."""
@@ -430,14 +437,18 @@ class _Reader(TurnReader):
         own = not (isinstance(namespace, str) and namespace)
         tool = map_tool(name if own else f"{namespace.removesuffix('__')}__{name}", self.table)
         self.turn.add_tool(tool)
-        program = _program(arguments) if tool == "shell" else ""
+        command = _command(arguments) if tool == "shell" else None
         call_id = payload.get("call_id")
+        if tool == "edit":
+            self.turn.edited()
+        elif own and command is not None and isinstance(call_id, str):
+            self.turn.ran(call_id, command)
         if isinstance(call_id, str) and len(self.pending) < MAX_PENDING:
             polled = self._polled(arguments) if own and name == "write_stdin" else None
             if polled is not None:
                 self.origin[call_id] = polled
-                tool, program = self.pending.get(polled, (tool, program))
-            self.pending[call_id] = (tool, program)
+                tool, command = self.pending.get(polled, (tool, command))
+            self.pending[call_id] = (tool, (command or "")[:COMMAND_CHARS])
         # Only Codex's own shell or file reader reads a skill (an MCP tool's `command` is its business).
         reads = own and (tool in READS or name == "exec")
         skills = _reads(self.reads, name, arguments, self.cwd) if reads else []
@@ -467,6 +478,7 @@ class _Reader(TurnReader):
             return
         head, code = _output_facts(payload.get("output"))
         self._running(call_id, head)
+        self.turn.exited(command, code)  # a poll's exit code is its command's
         lowered = head.lstrip().lower()
         # "execution error: No such file or directory (os error 2)": the command never started.
         spawn = lowered.startswith("execution error")
@@ -479,8 +491,8 @@ class _Reader(TurnReader):
         unapplied = lowered.startswith(PATCH_FAILED)
         if (code is not None and code != 0) or spawn or denied or unapplied or "timed out" in lowered:
             self.failed.update((call_id, command))
-            tool, program = call
-            self.turn.add_error(tool, error_kind(head, code), code, program)
+            tool, command = call
+            self.turn.add_error(tool, error_kind(head, code), code, program_word(command, head))
 
     def _running(self, call_id: str, head: str) -> None:
         """Remember a command Codex left running in the background, by the session id it reports."""

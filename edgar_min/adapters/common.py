@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from edgar_min.adapters.jsonl import ReadStats
 
 __all__ = [
+    "COMMAND_CHARS",
     "DEFAULT_TOOL_MAP",
     "SKILL_FILE",
     "AdaptedTurn",
@@ -32,6 +33,7 @@ __all__ = [
     "error_kind",
     "known_lines",
     "map_tool",
+    "pipeline",
     "program_word",
     "skill_of_path",
     "tool_table",
@@ -94,6 +96,9 @@ MAX_TOOLS = 500
 MAX_ERRORS = 500
 MAX_CORRECTIONS = 50
 MAX_PENDING = 10_000
+# The shell commands kept per turn since its last edit (the latest ones), and each one's length.
+MAX_RUNS = 50
+RUN_CHARS = 1000
 
 
 def tool_table(entries: tuple[str, ...]) -> dict[str, str]:
@@ -174,6 +179,10 @@ _WRAPPERS: dict[tuple[str, ...], frozenset[str]] = {
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish", "ksh"})
 
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "(", ")", "{", "}", "!"})
+# How much of a failed command's output is searched for the program it names, and how much of
+# a command is kept until its result says whether it failed (`_words` reads no more of it).
+SAID_CHARS = 2000
+COMMAND_CHARS = 512
 _DIGITS = DIGITS + "."
 _NOT_LOWER = "0123456789_.-"  # what a mapped name may hold besides a-z
 # Characters shell quoting leaves alone (shlex's own "safe" set) and the spaces between words.
@@ -193,7 +202,7 @@ def _is_duration(word: str) -> bool:
 
 def _words(command: str) -> list[str]:
     """Shell words and operators of a command's start; plain splitting when quotes do not close."""
-    head = command[:512]
+    head = command[:COMMAND_CHARS]
     if _PLAIN.issuperset(head):
         return head.split()  # no quote, escape or operator: the words are as shlex reads them
     import shlex  # its import compiles a pattern: only for a command that needs it
@@ -207,8 +216,9 @@ def _words(command: str) -> list[str]:
         return head.split()
 
 
-def _unwrap(words: list[str], depth: int) -> str:
-    """The program of one simple command: its words after assignments and wrappers."""
+def _unwrap(words: list[str], depth: int) -> tuple[str, ...]:
+    """The program of one simple command, its words after assignments and wrappers (a shell's
+    script: the programs of its pipeline)."""
     i = 0
     while i < len(words):
         word = words[i]
@@ -234,16 +244,18 @@ def _unwrap(words: list[str], depth: int) -> str:
             while j < len(words) and words[j].startswith("-") and "c" not in words[j][1:]:
                 j += 1
             if j < len(words) and words[j].startswith("-") and "c" in words[j][1:] and j + 1 < len(words):
-                return program_word(words[j + 1], depth + 1)
+                return pipeline(words[j + 1], depth + 1)
         if _is_python(name) and i + 2 < len(words) and words[i + 1] == "-m":
-            return words[i + 2]
-        return name
-    return ""
+            return (words[i + 2],)
+        return (name,)
+    return ()
 
 
-def program_word(command: str, depth: int = 0) -> str:
-    """The program a shell command actually runs, past `cd … &&`, `VAR=1` and wrappers like `sudo`."""
+def pipeline(command: str, depth: int = 0) -> tuple[str, ...]:
+    """The programs of the pipeline a shell command runs, in order (`head -5 a | python3 b`: head,
+    python3), past `cd … &&`, `VAR=1` and wrappers like `sudo`."""
     words = _words(command)
+    stages: list[str] = []
     segment: list[str] = []
     first = ""
     for word in [*words, ";"]:
@@ -255,12 +267,24 @@ def program_word(command: str, depth: int = 0) -> str:
             if not first and not _is_assignment(segment[0]):
                 first = name
             if name not in _SETUP and not all(_is_assignment(w) for w in segment):
-                found = _unwrap(segment, depth)
-                if found:
-                    return found
+                stages.extend(_unwrap(segment, depth))
             segment = []
+        if stages and word != "|":
+            return tuple(stages)  # the first pipeline that runs a program
     # Only set-up words (`cd build`): that word is what ran.
-    return first
+    return tuple(stages) or ((first,) if first else ())
+
+
+def program_word(command: str, said: str = "") -> str:
+    """The program a shell command ran that gave its exit status: of a pipeline, the stage its
+    output names (`head: cannot open 'x'`), else its last stage, whose status the shell returns."""
+    stages = pipeline(command)
+    if len(stages) > 1 and said:
+        for line in said[:SAID_CHARS].splitlines():
+            named = line.partition(":")[0].rsplit("/", 1)[-1] if ":" in line else ""
+            if named in stages:
+                return named
+    return stages[-1] if stages else ""
 
 
 # How a harness words a person saying no (Claude Code's rejection and interruption lines, Codex's).
@@ -357,6 +381,25 @@ class TurnBuilder:
     agent: str = "main"
     dropped_tools: int = 0
     session: str | None = None  # the session the prompt was typed in, where the log says
+    # The shell commands run since the turn's last edit, by call, each with the exit code its
+    # result states (None until, or unless, the log says): whether the agent ran the declared
+    # check on the work as it ends. Never part of the turn record.
+    runs: dict[str, list[Any]] = field(default_factory=dict)
+
+    def ran(self, key: str, command: str) -> None:
+        """A shell call of `command` (its exit code comes with its result, `exited`)."""
+        if len(self.runs) >= MAX_RUNS:
+            del self.runs[next(iter(self.runs))]
+        self.runs[key] = [command[:RUN_CHARS], None]
+
+    def exited(self, key: str, code: int | None) -> None:
+        """The exit code the log states for the shell call `key` (kept while it is after the last edit)."""
+        if key in self.runs and code is not None:
+            self.runs[key][1] = code
+
+    def edited(self) -> None:
+        """A file was edited: what ran before says nothing of the work as it now stands."""
+        self.runs.clear()
 
     def add_tool(self, name: str) -> None:
         if len(self.tools) < MAX_TOOLS:
@@ -409,6 +452,7 @@ class TurnReader:
             unknown_types=self.unknown,
             orphan_results=self.orphans,
             dropped_tools=turn.dropped_tools,
+            runs=tuple((command, code) for command, code in turn.runs.values()),
         )
 
     def turns(self, path: str) -> Iterator[TurnBuilder]:
@@ -432,6 +476,9 @@ class AdaptedTurn:
     unknown_types: int = 0
     orphan_results: int = 0
     dropped_tools: int = 0
+    # The shell commands of the turn since its last edit and their exit codes (None: not stated),
+    # oldest first: what `learning/check.verdict_of_runs` reads. Never stored, never shown.
+    runs: tuple[tuple[str, int | None], ...] = ()
 
     def notes(self) -> list[str]:
         """Plain sentences about what was skipped; empty when the log read cleanly."""

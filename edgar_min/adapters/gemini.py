@@ -31,6 +31,8 @@ What is computed for each turn (a turn starts at a message a person typed):
 - errors: a call whose status is `error` (its `error`, classified), `cancelled` (the person
   stopped it: `denied`), or a shell command whose result states a non-zero `Exit Code`, with
   the program it ran;
+- runs (beside the record, never in it): each shell command since the turn's last edit, with
+  its exit code (0 when its result states none);
 - skills: the `activate_skill` call's skill (a discovered one, when the call did not fail),
   and a discovered skill's `SKILL.md` read with `read_file` or a shell command that prints it
   (`adapters/reads.py`), unless the turn then edits that file;
@@ -249,10 +251,20 @@ class _Reader(TurnReader):
         tool = map_tool(call.name, self.table)
         turn.add_tool(tool)
         command = call.args.get("command")
-        program = program_word(command) if tool == "shell" and isinstance(command, str) else ""
         failure = call.failure or _failure(result, shell=call.name == SHELL)
+        if tool in EDITS:
+            turn.edited()
+        elif call.name == SHELL and isinstance(command, str):
+            key = str(len(turn.tools))
+            turn.ran(key, command)
+            # A shell result states a non-zero exit code; one without it, or an error, exited 0.
+            done = result is not None and call.failure is None
+            turn.exited(key, failure[1] if failure is not None else (0 if done else None))
         if failure is not None:
             kind, code = failure
+            said = result.get("output") if result is not None else None
+            said = said if isinstance(said, str) else ""
+            program = program_word(command, said) if tool == "shell" and isinstance(command, str) else ""
             turn.add_error(tool, kind, code, program)
             return  # a failed call loaded no skill
         path = call.args.get("file_path")

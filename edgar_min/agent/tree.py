@@ -16,8 +16,8 @@ import re
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.invocation import program
 from edgar_min.records import dataclass
-from edgar_min.regex import lazy
 from edgar_min.semif.lexical import tokens
 
 TYPE_CHECKING = False
@@ -37,8 +37,8 @@ __all__ = [
     "registry_problems",
 ]
 
-NAME_RE = lazy(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
-CATEGORY_RE = lazy(r"[a-z0-9_]+")
+NAME_RE = re.compile(r"[a-z0-9_]+(?:\.[a-z0-9_]+)*")
+CATEGORY_RE = re.compile(r"[a-z0-9_]+")
 MANIFEST_FIELDS = (
     "name",
     "category",
@@ -326,7 +326,7 @@ def load_registry(path: str) -> Registry:
     registry, problems = parse_registry(read_registry_text(path), path)
     if problems or registry is None:
         more = (
-            f" (and {len(problems) - 1} more problem(s); run `edgar skills validate`)"
+            f" (and {len(problems) - 1} more problem(s); run `{program()} skills validate`)"
             if len(problems) > 1
             else ""
         )

@@ -54,7 +54,7 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ),
     (
         "install",
-        "put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+        "put edgar's hooks into an agent's settings, and record the project's test command",
         "edgar_min.cli.install_cmd",
     ),
 )
@@ -88,7 +88,7 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "stats",
-        "turns that loaded each skill, verdicts, pass rate with vs without it",
+        "turns each skill was offered in and used in, verdicts, pass rate with vs without it",
         "edgar_min.cli.lifecycle_cmd",
     ),
     ("prune", "archive learned skills that are stale or measured as hurting", "edgar_min.cli.lifecycle_cmd"),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from edgar_min.cli.quick import Option, Spec
+from edgar_min.invocation import program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -398,6 +399,16 @@ def _on_this_machine(url: str) -> bool:
     return host == "localhost" or host.startswith("127.") or host == "::1"
 
 
+def _stop_check(config: Config, attention: list[str]) -> str | None:
+    """How the Stop hook has its turns' verdict (delivery/verdict.py), when a check is declared."""
+    from edgar_min.delivery.verdict import describe
+
+    line, trouble = describe(config)
+    if trouble:
+        attention.append(f"check: {line}")
+    return line
+
+
 def diagnose(
     layout: Layout, environ: dict[str, str], overrides: tuple[str, ...], network: bool
 ) -> dict[str, Any]:
@@ -434,6 +445,7 @@ def diagnose(
     report["places"] = _places(layout, attention)
     report["derived"] = _derived(layout, attention)
     report["check"] = describe_check(config.check)
+    report["stop_check"] = _stop_check(config, attention)
     # One pass over the store serves both the store's health and the skills' evidence.
     evidence = collect(layout, config)
     health = evidence.scan
@@ -629,7 +641,7 @@ def cmd_doctor(ctx: Context) -> int:
             f"  {', '.join(derived['ignored'])}: in the project, where edgar no longer reads derived data; "
             f"ignored (edgar keeps its own in {derived['state']})"
         )
-    ctx.out(report["check"])
+    ctx.out("\n".join(filter(None, (report["check"], report["stop_check"]))))
     ctx.out(f"proposals waiting: {report['proposals']['waiting']}")
     histories = report["histories"]
     every = histories["distill_after"]
@@ -640,7 +652,7 @@ def cmd_doctor(ctx: Context) -> int:
     rejections = report["rejections"]
     ctx.out(
         f"rejections logged: {rejections['logged']} ({rejections['path']}); refused replies kept: "
-        f"{rejections['replies_kept']} (`edgar skills rejections`)"
+        f"{rejections['replies_kept']} (`{program()} skills rejections`)"
     )
     examples = report["examples"]
     if examples["problem"] is None:

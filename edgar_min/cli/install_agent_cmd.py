@@ -14,6 +14,7 @@ __all__ = ["cmd_install_agent"]
 
 def cmd_install_agent(ctx: Context) -> int:
     from edgar_min.delivery.agent_install import FORMATS, hooks_file, plan_install, trust_steps
+    from edgar_min.delivery.declare import declare_and_say
     from edgar_min.delivery.install import apply_plan, edgar_command, read_before
 
     ns = ctx.ns
@@ -36,6 +37,7 @@ def cmd_install_agent(ctx: Context) -> int:
         else trust_steps(agent, root, path, shared=shared)
     )
     shown = ctx.layout.relative(path)
+    check = None if ns.uninstall else declare_and_say(ctx.layout, ctx.config, dry_run=ns.dry_run)
     if ctx.json:
         ctx.emit(
             {
@@ -50,6 +52,7 @@ def cmd_install_agent(ctx: Context) -> int:
                 "restored": plan.restored,
                 "removed_file": plan.remove,
                 "trust": steps,
+                "check": check and check[0],
             }
         )
         return 0
@@ -74,4 +77,6 @@ def cmd_install_agent(ctx: Context) -> int:
         )
     if steps:
         ctx.out(steps)
+    for line in check[1] if check else ():
+        ctx.out(line)
     return 0

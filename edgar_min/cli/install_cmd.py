@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+from edgar_min.invocation import program
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -19,7 +21,7 @@ SETTINGS = {"local": "settings.local.json", "shared": "settings.json"}
 def register(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser(
         "install",
-        help="put edgar's hooks (SessionStart, UserPromptSubmit, Stop) into an agent's settings",
+        help="put edgar's hooks into an agent's settings, and record the project's test command",
     )
     p.add_argument("agent", choices=("claude-code", "codex", "gemini"), help="the agent")
     where = p.add_mutually_exclusive_group()
@@ -54,6 +56,7 @@ def cmd_install(ctx: Context) -> int:
         from edgar_min.cli.install_agent_cmd import cmd_install_agent
 
         return cmd_install_agent(ctx)
+    from edgar_min.delivery.declare import declare_and_say
     from edgar_min.delivery.install import (
         apply_plan,
         edgar_command,
@@ -79,6 +82,7 @@ def cmd_install(ctx: Context) -> int:
     if ns.scope == "local" and not ns.uninstall and plan.current is None and plan.changes:
         ignored = _git_ignores(ctx.layout.root, path)
     past = None if ns.uninstall else _past(ctx)
+    check = None if ns.uninstall else declare_and_say(ctx.layout, ctx.config, dry_run=ns.dry_run)
     if ctx.json:
         ctx.emit(
             {
@@ -93,6 +97,7 @@ def cmd_install(ctx: Context) -> int:
                 "also_in": also,
                 "git_ignores": ignored,
                 "past_sessions": past,
+                "check": check and check[0],
             }
         )
         return 0
@@ -114,13 +119,15 @@ def cmd_install(ctx: Context) -> int:
             if ns.uninstall
             else ("runs edgar's hooks too (an earlier install put them there), so each would run twice")
         )
-        ctx.out(f"note: {also} {why}; take them out with: edgar install claude-code {flag} --uninstall")
+        ctx.out(f"note: {also} {why}; take them out with: {program()} install claude-code {flag} --uninstall")
     if ignored is False:
         ctx.out(
             f"note: git does not ignore {shown} here; add it to .gitignore (Claude Code adds it to "
             "your global git ignore when it writes the file itself) so this machine's paths stay out "
             "of commits"
         )
+    for line in check[1] if check else ():
+        ctx.out(line)
     if past is not None:
         ctx.out(
             f"{past['sessions']} past Claude Code session(s) of this project are in {past['folder']}; "

@@ -5,9 +5,11 @@
     edgar learn --from claude-code --hook        (a Claude Code Stop hook; payload on stdin)
 
 `--from` builds the turn record of the log's last turn (computed by edgar,
-never copied), with the skills edgar handed over at that turn's prompt (its session's
-suggestion record) among those the agent loaded; `--check` runs the declared check
-and takes the verdict from its exit code alone. `--dry-run` prints the turn record
+never copied): its skills are those the log shows the agent used, and what edgar
+offered at that turn's prompt (its session's offer record) is recorded beside
+them; the verdict is that of the agent's own last run of the declared check after
+its last edit when the log states it; `--check` runs the declared check and takes
+the verdict from its exit code alone. `--dry-run` prints the turn record
 edgar computed and the triggers that would fire, and writes nothing. `--hook` is
 `edgar hook stop` (cli/hook_cmd.py): bounded as a whole, exit 0 always, one line on
 any problem (also logged in `.edgar/hook-problems.jsonl`).
@@ -160,20 +162,24 @@ def cmd_learn(ctx: Context) -> int:
     _usage(ctx.ns)
     ctx.say_config()
     from edgar_min.controller.gate import Gate
-    from edgar_min.delivery.record import with_suggestions
+    from edgar_min.delivery.record import Offer, last_offer
     from edgar_min.learning.turn import parse_turn, turn_from_json
 
     config = ctx.config
     extra: dict[str, Any] = {}
+    offer = Offer()
     if ctx.ns.from_agent:
         adapted, names = _adapt(ctx, ctx.ns.from_agent, ctx.ns.turn)
         for note in adapted.notes():
             ctx.warn(f"edgar: note: {note}")
         session = _session(ctx, adapted.session)
-        record, handed, named = adapted.record, (), ()
-        if adapted.session == session:  # the log's own session: what edgar suggested at its prompt
-            record, handed, named = with_suggestions(ctx.layout, adapted.record, session, names)
-        turn = parse_turn(record, config.skills.tools)
+        if adapted.session == session:  # the log's own session: what edgar offered at its prompt
+            offer = last_offer(ctx.layout, session, names)
+        turn = parse_turn(adapted.record, config.skills.tools)
+        if not ctx.ns.check:  # the agent's own run of the declared check, as the Stop hook reads it
+            from edgar_min.delivery.verdict import from_log
+
+            turn = from_log(config, turn, adapted.runs, ctx.layout.root)
         extra = {"session": session, "notes": adapted.notes()}
     else:
         session = _session(ctx, None)
@@ -188,11 +194,10 @@ def cmd_learn(ctx: Context) -> int:
         from edgar_min.delivery.hooks import learn_examples
 
         problems: list[str] = []
-        loaded = list(adapted.record.get("skills") or [])  # the skills the agent itself loaded
-        extra["examples"] = learn_examples(ctx.layout, turn, loaded, (*handed, *named), problems)
+        extra["examples"] = learn_examples(ctx.layout, turn, offer.names, problems)
         for problem in problems:
             ctx.warn(f"edgar: {problem}")
-    outcome = Gate(ctx.layout, config).learn(turn, session)
+    outcome = Gate(ctx.layout, config).learn(turn, session, offered=offer.names)
     _report(ctx, outcome, extra)
     return 1 if outcome.outcome == "refused" else 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from edgar_min.errors import NotFound
+from edgar_min.invocation import program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -10,12 +11,15 @@ if TYPE_CHECKING:
 
     from edgar_min.cli.context import Context
     from edgar_min.learning.evidence import SkillStats
+    from edgar_min.learning.trial import Trial
 
 __all__ = ["register_skills"]
 
 
 def register_skills(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("stats", help="turns that loaded each skill, verdicts, pass rate with vs without it")
+    p = sub.add_parser(
+        "stats", help="turns each skill was offered in and used in, verdicts, pass rate with vs without it"
+    )
     p.add_argument("name", nargs="?")
     p.set_defaults(handler=cmd_stats)
 
@@ -39,13 +43,17 @@ def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-def _detail(ctx: Context, s: SkillStats, minimum: int) -> None:
+def _detail(ctx: Context, s: SkillStats, minimum: int, trial: Trial) -> None:
     ctx.out(f"{s.name} ({s.origin})")
-    ctx.out(
-        f"  loaded in {s.loaded} turn(s): {s.passed} passed, {s.failed} failed, {s.unverified} unverified"
-    )
+    ctx.out(f"  offered in {s.offered} turn(s) (edgar put it before the agent)")
+    ctx.out(f"  used in {s.used} turn(s): {s.passed} passed, {s.failed} failed, {s.unverified} unverified")
     ctx.out(f"  {s.sentence(minimum)}")
-    ctx.out(f"  last loaded: {s.last_loaded or 'never'}")
+    ctx.out(f"  holdout: {trial.sentence()}")
+    if trial.verdict == "hurts" and s.origin == "learned":
+        ctx.out(
+            "  proposed for retirement: `edgar skills prune` archives it once you confirm (--dry-run first)"
+        )
+    ctx.out(f"  last used: {s.last_used or 'never'}")
     ctx.out(f"  history: {s.history_lines} line(s)")
     if s.stale:
         ctx.out(f"  stale: {s.stale}")
@@ -53,6 +61,7 @@ def _detail(ctx: Context, s: SkillStats, minimum: int) -> None:
 
 def cmd_stats(ctx: Context) -> int:
     from edgar_min.learning.evidence import collect
+    from edgar_min.learning.trial import trials
 
     evidence = collect(ctx.layout, ctx.config)
     found = evidence.scan
@@ -61,35 +70,43 @@ def cmd_stats(ctx: Context) -> int:
     name = ctx.ns.name
     if name is not None:
         if not evidence.known(name):
-            msg = f"no skill named {name[:80]!r}, and no recorded turn loaded one"
+            msg = f"no skill named {name[:80]!r}, and no recorded turn used or was offered one"
             raise NotFound(msg)
         s = evidence.stats(name)
-        ctx.emit({**s.as_json(), "min_turns": evidence.min_turns, "turns": found.turns})
-        _detail(ctx, s, evidence.min_turns)
+        trial = trials(ctx.layout, ctx.config, [name])[name]
+        ctx.emit(
+            {**s.as_json(), "holdout": trial.as_json(), "min_turns": evidence.min_turns, "turns": found.turns}
+        )
+        _detail(ctx, s, evidence.min_turns, trial)
         return 0
     all_stats = evidence.all_stats()
+    held = trials(ctx.layout, ctx.config, [s.name for s in all_stats])
     ctx.emit(
         {
             "turns": found.turns,
             "torn_lines": found.torn,
             "min_turns": evidence.min_turns,
-            "skills": [s.as_json() for s in all_stats],
+            "skills": [{**s.as_json(), "holdout": held[s.name].as_json()} for s in all_stats],
         }
     )
     if not all_stats:
-        ctx.out(f"no skills found and no recorded turn loaded one ({found.turns} turn(s) recorded)")
+        ctx.out(f"no skills found and no recorded turn used one ({found.turns} turn(s) recorded)")
         return 0
     width = max(len(s.name) for s in all_stats)
-    ctx.out(f"{'skill':<{width}}  origin   loaded  passed  failed  unverif  with  without  evidence")
+    ctx.out(
+        f"{'skill':<{width}}  origin   offered  used  passed  failed  unverif  with  without"
+        f"  {'holdout':<14}  evidence"
+    )
     for s in all_stats:
         verdict = s.verdict + (", stale" if s.stale else "")
         ctx.out(
-            f"{s.name:<{width}}  {s.origin:<7}  {s.loaded:>6}  {s.passed:>6}  {s.failed:>6}"
-            f"  {s.unverified:>7}  {_rate(s.with_rate):>4}  {_rate(s.without_rate):>7}  {verdict}"
+            f"{s.name:<{width}}  {s.origin:<7}  {s.offered:>7}  {s.used:>4}  {s.passed:>6}  {s.failed:>6}"
+            f"  {s.unverified:>7}  {_rate(s.with_rate):>4}  {_rate(s.without_rate):>7}"
+            f"  {held[s.name].verdict:<14}  {verdict}"
         )
     ctx.out(
         f"{found.turns} turn(s) recorded; a verdict needs {evidence.min_turns} decided turns with a skill "
-        "and without it in the same task shapes (`edgar skills stats NAME` for one skill)"
+        f"and without it in the same task shapes (`{program()} skills stats NAME` for one skill)"
     )
     return 0
 

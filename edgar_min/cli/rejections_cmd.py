@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from edgar_min.invocation import program
 from edgar_min.regex import lazy
 
 TYPE_CHECKING = False
@@ -48,5 +49,5 @@ def cmd_rejections(ctx: Context) -> int:
         return 0
     for r in rows:
         ctx.out(f"{r.id}  {r.trigger or '-'}  {_shown(' '.join(r.sentence.split())[:160])}")
-    ctx.out(f"{len(rows)} kept (the newest {KEEP}); `edgar skills rejections --show ID` prints one")
+    ctx.out(f"{len(rows)} kept (the newest {KEEP}); `{program()} skills rejections --show ID` prints one")
     return 0

@@ -6,6 +6,7 @@ import os
 
 from edgar_min.cli.quick import Option, Spec
 from edgar_min.errors import NotFound
+from edgar_min.invocation import program
 from edgar_min.skills.terminal import printable
 
 TYPE_CHECKING = False
@@ -117,7 +118,7 @@ def _find(ctx: Context, name: str) -> Skill:
     if skill is None:
         hint = ""
         if os.path.isfile(os.path.join(ctx.layout.proposals, name, "SKILL.md")):
-            hint = f"; a proposal of that name is waiting: `edgar skills show --proposal {name}`"
+            hint = f"; a proposal of that name is waiting: `{program()} skills show --proposal {name}`"
         msg = f"no skill named {name[:80]!r}{hint}"
         raise NotFound(msg)
     return skill

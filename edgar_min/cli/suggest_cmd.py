@@ -8,6 +8,7 @@ examples of an agent's past sessions (`delivery/backfill.py`).
 from __future__ import annotations
 
 from edgar_min.errors import BadInput, NotFound
+from edgar_min.invocation import program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +58,12 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_examples)
 
 
+def _reading(count: int) -> str:
+    return f"edgar: reading {count:,} skills for routing (once: a cache keeps them)..."
+
+
 def cmd_suggest(ctx: Context) -> int:
+    from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.suggest import named_note, suggest
 
     text = " ".join(ctx.ns.text)
@@ -68,7 +74,8 @@ def cmd_suggest(ctx: Context) -> int:
     if limit is not None and limit < 1:
         msg = f"--limit must be at least 1, not {limit}"
         raise BadInput(msg)
-    found = suggest(ctx.layout, ctx.config, text, limit=limit)
+    catalog = load_catalog(ctx.layout, before_long=lambda count: ctx.warn(_reading(count)))
+    found = suggest(ctx.layout, ctx.config, text, limit=limit, catalog=catalog)
     for warning in found.warnings:
         ctx.warn(f"edgar: warning: {warning}")
     least = ctx.config.suggest.body_probability
@@ -88,7 +95,7 @@ def _known(ctx: Context, name: str) -> None:
     from edgar_min.skills.examples import NONE
 
     if name != NONE and name not in SkillNames(ctx.layout):
-        msg = f"no skill named {name!r} was discovered; `edgar skills list` shows them (or say none)"
+        msg = f"no skill named {name!r} was discovered; `{program()} skills list` shows them (or say none)"
         raise NotFound(msg)
 
 
@@ -102,7 +109,7 @@ def cmd_teach(ctx: Context) -> int:
     if ctx.ns.forget:
         gone = forget_example(ctx.layout, text, name)
         if not gone:
-            msg = f"no example of {name} has this text; `edgar skills examples {name}` shows them"
+            msg = f"no example of {name} has this text; `{program()} skills examples {name}` shows them"
             raise NotFound(msg)
         kept = clean_text(text)
         if ctx.json:
@@ -151,7 +158,10 @@ def cmd_examples(ctx: Context) -> int:
         ctx.emit({"examples": rows})
         return 0
     if not any(row["texts"] for row in rows):
-        ctx.out("no examples yet: they come from the skills an agent loads itself, and `edgar skills teach`")
+        ctx.out(
+            "no examples yet: they come from the skills an agent loads itself, "
+            f"and `{program()} skills teach`"
+        )
         return 0
     for row in rows:
         away = "" if row["discovered"] else " (not discovered now: unused)"

@@ -7,7 +7,9 @@ change to the file withdraws the trust. Exit 0 when done, 1 when there is no con
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+from edgar_min.invocation import program
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
@@ -71,6 +73,6 @@ def cmd_trust(ctx: Context) -> int:
     ctx.emit({**document, "trusted": True, "own": False, "enables": list(config.untrusted), "sha256": digest})
     ctx.out(
         f"trusted {shown} (sha256 {digest[:16]}): it now sets {', '.join(config.untrusted)}. "
-        "Any change to the file withdraws this; `edgar trust --revoke` withdraws it now."
+        f"Any change to the file withdraws this; `{program()} trust --revoke` withdraws it now."
     )
     return 0

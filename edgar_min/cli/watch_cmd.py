@@ -46,7 +46,7 @@ def cmd_history(ctx: Context) -> int:
         )
         return 0
     if not history.lines:
-        ctx.out(f"no observations for {name}: every turn that loaded it went well")
+        ctx.out(f"no observations for {name}: every turn that used it went well")
     for line in history.lines:
         ctx.out(f"- {line}")
     if history.lines:

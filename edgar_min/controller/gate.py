@@ -19,6 +19,7 @@ import time
 from edgar_min import deferred
 from edgar_min.config import AUTO_SYNTHESIS, INERT
 from edgar_min.errors import EdgarError, NotFound, Refused
+from edgar_min.invocation import program
 from edgar_min.learning.store import ExperienceStore, new_session_id
 from edgar_min.learning.triggers import as_text, triggers
 from edgar_min.logfile import append_row, timestamp
@@ -103,9 +104,9 @@ class Outcome:
     path: str | None = None
     message: str = ""
     name: str | None = None
-    # Patches asked for because a loaded skill's history reached skills.distill_after.
+    # Patches asked for because a used skill's history reached skills.distill_after.
     distills: tuple[Outcome, ...] = ()
-    # What went wrong beside the turn (a loaded skill's history that could not be written).
+    # What went wrong beside the turn (a used skill's history that could not be written).
     problems: tuple[str, ...] = ()
     # What the written text says to the agent rather than about the task (`learning/injection.py`).
     flags: tuple[str, ...] = ()
@@ -171,7 +172,7 @@ class Pending:
         # Background distills started by this turn, and their outcomes as they finish.
         self.distill_threads: list[threading.Thread] = []
         self.distilled: list[Outcome] = []
-        # Sentences for what watching the loaded skills could not record.
+        # Sentences for what watching the used skills could not record.
         self.problems: list[str] = []
 
     def _finish(self, outcome: Outcome) -> None:
@@ -213,12 +214,13 @@ class Gate:
             self._provider = models.get_provider(self.config.model)
         return self._provider
 
-    def after_turn(self, turn: Turn, session: str) -> Pending:
-        """Record the turn and start synthesis in the background; returns at once."""
+    def after_turn(self, turn: Turn, session: str, offered: tuple[str, ...] = ()) -> Pending:
+        """Record the turn (with the skills edgar `offered` for it) and start synthesis in the
+        background; returns at once."""
         if not self.config.controller.enabled:
             return Pending((), Outcome((), "off", message=INERT))
         fired = triggers(turn, self.config.skills, self.store, session)
-        self.store.record(turn, session, fired)
+        self.store.record(turn, session, fired, offered=offered)
         problems: list[str] = []
         due = self._observe(turn, problems)
         place, why = route(self.mode, verified=turn.verified, fired=fired)
@@ -255,9 +257,11 @@ class Gate:
                 thread.start()
         return pending
 
-    def learn(self, turn: Turn, session: str, timeout: float | None = None) -> Outcome:
+    def learn(
+        self, turn: Turn, session: str, timeout: float | None = None, offered: tuple[str, ...] = ()
+    ) -> Outcome:
         """`after_turn`, then wait for the synthesis and any distill (bounded by the model timeout)."""
-        pending = self.after_turn(turn, session)
+        pending = self.after_turn(turn, session, offered)
         limit = self.config.model.timeout_s + 5 if timeout is None else timeout
         deadline = time.monotonic() + limit
         outcome = pending.wait(limit)
@@ -271,7 +275,8 @@ class Gate:
         return replace(outcome, message=message, distills=distills, problems=problems)
 
     def _observe(self, turn: Turn, problems: list[str]) -> list[str]:
-        """Watching loaded skills: a bad turn appends a line to each one's history.
+        """Watching used skills: a bad turn appends a line to each one the turn used (never one
+        only offered).
 
         Returns the names whose history just reached a multiple of `skills.distill_after`
         lines. Watching never breaks a turn: a history that cannot be written (a link, a
@@ -455,7 +460,7 @@ class Gate:
             shown = self.layout.relative(path)
             message = (
                 f"proposed a patch to {dup.existing}: {shown} ({dup.name} is a near-duplicate of it: "
-                f"{dup.match.reason}; review it, then `edgar skills accept {dup.existing}`)"
+                f"{dup.match.reason}; review it, then `{program()} skills accept {dup.existing}`)"
             )
             return Outcome(
                 fired, "proposed", shown, _because(message, reason, flag), dup.existing, flags=flags
@@ -465,9 +470,11 @@ class Gate:
         shown = self.layout.relative(path)
         if place == "learned":
             return Outcome(fired, "learned", shown, f"learned {name}: {shown}", name)
-        message = f"proposed {name}: {shown} (review it, then `edgar skills accept {name}`)"
+        message = f"proposed {name}: {shown} (review it, then `{program()} skills accept {name}`)"
         if waiting:
-            message += f"; it replaces the proposal that was waiting (`edgar skills log {name}` keeps it)"
+            message += (
+                f"; it replaces the proposal that was waiting (`{program()} skills log {name}` keeps it)"
+            )
         return Outcome(fired, "proposed", shown, _because(message, reason, flag), name, flags=flags)
 
     def _write(

@@ -11,6 +11,7 @@ What each prints on stdout follows the hooks reference of Claude Code 2.1
 (https://code.claude.com/docs/en/hooks): SessionStart and UserPromptSubmit
 print `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`
 or nothing at all, since anything they print reaches the model (SessionStart
+gives no index to a resumed session, `source` `resume`, whose history holds it; it
 adds a `systemMessage`, which Claude Code shows the person, when the project's
 config has keys left untrusted or the mode is `auto`); Stop prints one
 line for the transcript view (its stdout never reaches the model) and never a
@@ -36,7 +37,7 @@ except ImportError:  # another Python
 
 from edgar_min import jsoncodec
 from edgar_min.errors import BadInput, EdgarError
-from edgar_min.records import dataclass, field, replace
+from edgar_min.records import dataclass, field
 from edgar_min.trust import untrusted_sentence
 
 TYPE_CHECKING = False
@@ -44,8 +45,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, BinaryIO
 
+    from edgar_min.adapters.common import AdaptedTurn
     from edgar_min.adapters.logs import Agent
     from edgar_min.config import Config
+    from edgar_min.controller.gate import Outcome
     from edgar_min.layout import Layout
     from edgar_min.learning.turn import Turn
 
@@ -88,18 +91,6 @@ class HookResult:
     problems: list[str] = field(default_factory=list)
     # Lines for stderr only (never seen by the agent), such as the `auto` warning.
     notes: list[str] = field(default_factory=list)
-
-
-# Claude Code can run the Stop hooks of a short headless turn before its transcript file exists
-# (seen with 2.1.197 against a fast local server): the hook waits this long for it, then says so.
-TRANSCRIPT_WAIT_S = 2.0
-
-
-def _wait_for(path: str, seconds: float) -> None:
-    """Return once `path` exists, or after `seconds`; whoever reads it next says what is missing."""
-    deadline = time.monotonic() + max(0.0, seconds)
-    while path and not os.path.lexists(path) and time.monotonic() < deadline:
-        time.sleep(0.05)
 
 
 def _on_main_thread() -> bool:
@@ -326,12 +317,15 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
-    found = discover(layout)  # once: the order and the listing are of the same skills
-    room = config.suggest.index_budget_chars - listing_chars()
-    index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
     document = {}
-    if index.entries:
-        document = _context_document("session-start", fenced_listing(index.text), payload)
+    # A resumed session's history is sent again with the index its start put there: a second
+    # copy would cost the model its length on every request and say nothing new.
+    if payload.get("source") != "resume":
+        found = discover(layout)  # once: the order and the listing are of the same skills
+        room = config.suggest.index_budget_chars - listing_chars()
+        index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
+        if index.entries:
+            document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -353,7 +347,8 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.context import render_context
-    from edgar_min.delivery.record import record_suggested
+    from edgar_min.delivery.holdout import withheld
+    from edgar_min.delivery.record import record_offer
     from edgar_min.skills.catalog import load_catalog
     from edgar_min.skills.names import slash_skill
     from edgar_min.skills.suggest import named_only, suggest
@@ -370,9 +365,12 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
     # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
     # it is not handed over again, and the turn's load is the person's choice, not edgar's.
     ran = slash_skill(prompt)
+    session = _session(payload)
+    # The randomised holdout: recorded below like an offer, never said to the agent.
+    held = withheld(config.evidence, session, [p.name for p in found.picks if p.name != ran], catalog)
     picks, named = [], []
     for pick in found.picks:
-        if pick.name == ran:
+        if pick.name == ran or pick.name in held:
             continue
         if named_only(pick.probability, config.suggest.body_probability):
             named.append(pick)  # less sure: named for the agent to read, its body not handed over
@@ -381,9 +379,8 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
             picks.append((pick, catalog.entries[pick.name].body()))
         except EdgarError as exc:
             result.problems.append(f"skipped: {exc.message}")
-    session = _session(payload)
     if session is not None:
-        record_suggested(layout, session, [pick.name for pick, _ in picks], [pick.name for pick in named])
+        record_offer(layout, session, [p.name for p, _ in picks], [p.name for p in named], held)
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
@@ -401,8 +398,9 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.adapters.common import tool_table
     from edgar_min.adapters.logs import last_turn, log_agent
     from edgar_min.controller.gate import Gate
-    from edgar_min.delivery.record import with_suggestions
-    from edgar_min.learning.sessions import new_session_id
+    from edgar_min.delivery.record import last_offer
+    from edgar_min.delivery.waiting import TRANSCRIPT_WAIT_S, wait_for_turn
+    from edgar_min.learning.sessions import is_session, new_session_id
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
@@ -413,10 +411,10 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         document = {"triggers": [], "outcome": "none", "path": None, "message": message}
         return HookResult(
             stdout=f"edgar: {message}",
-            document={**document, "session": _session(payload), "skills": [], "examples": []},
+            document={**document, "session": _session(payload), "skills": [], "offered": [], "examples": []},
         )
     path = _path(payload, "transcript_path", required=True) or ""
-    _wait_for(path, min(TRANSCRIPT_WAIT_S, clock.remaining()))
+    wait_for_turn(path, min(TRANSCRIPT_WAIT_S, clock.remaining()), payload)
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
     if agent_path is not None:
@@ -429,29 +427,65 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     names = SkillNames(layout)
     # The log says whose it is (Codex's `transcript_path` is its rollout, Gemini CLI's its session).
     agent = log_agent(path) or payload_agent(payload)
-    if agent == "claude-code":
-        adapted = read_transcript(path, table, names, **subagent)
-    else:
-        adapted = last_turn(agent, path, table, names)
-    from edgar_min.learning.sessions import is_session
+
+    def read_log() -> AdaptedTurn:
+        if agent == "claude-code":
+            return read_transcript(path, table, names, **subagent)
+        return last_turn(agent, path, table, names)
+
+    adapted = read_log()
 
     session = _session(payload)
     if session is None:
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
-    loaded = list(adapted.record.get("skills") or [])  # those the agent loaded itself
-    record, handed, named = with_suggestions(layout, adapted.record, session, names)
-    turn = parse_turn(record, config.skills.tools)
+    # The skills the turn used are what its log shows (the adapter's); what edgar offered for
+    # its prompt is recorded beside them, never counted as a use.
+    turn = parse_turn(adapted.record, config.skills.tools)
+    offer = last_offer(layout, session, names)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
     learned = []
     if config.suggest.learn_from_use:
         # Neither a skill handed over nor one named teaches: edgar put both before the agent.
-        learned = learn_examples(layout, turn, loaded, (*handed, *named), result.problems)
-    if config.adapters.hook_check and config.check.command:
-        from edgar_min.learning.check import run_check
+        learned = learn_examples(layout, turn, offer.names, result.problems)
+    from functools import partial
 
-        turn = replace(turn, verification=run_check(config.check, layout.root).verdict)
-    outcome = Gate(layout, config).learn(turn, session, timeout=clock.remaining())
+    from edgar_min.delivery.verdict import from_log, learn_after_check, wants_check
+
+    turn = from_log(config, turn, adapted.runs, layout.root)
+    gate = Gate(layout, config)
+
+    def learn(turn: Turn, timeout: float | None = None) -> Outcome:
+        """The turn through the gate: at once, or once the check's verdict is in (in the background)."""
+        return gate.learn(turn, session, timeout=timeout, offered=offer.names)
+
+    if wants_check(config, gate, turn, session):
+
+        def reread() -> Turn:
+            later = read_log()
+            return from_log(config, parse_turn(later.record, config.skills.tools), later.runs, layout.root)
+
+        report = partial(log_problem, layout, "stop")  # the hook's stdout is closed by then
+        said = learn_after_check(
+            config, layout.root, turn, state=layout.state, learn=learn, report=report, log=(path, reread)
+        )
+        if said is not None:
+            result.stdout = f"edgar: {said}"
+            result.document = {
+                "triggers": [],
+                "outcome": "checking",
+                "path": None,
+                "message": said,
+                "session": session,
+                "skills": list(turn.skills),
+                "examples": learned,
+            }
+            return result
+        result.problems.append(
+            "the declared check cannot run in the background here (no fork, or other threads); "
+            "this turn is recorded unverified"
+        )
+    outcome = learn(turn, timeout=clock.remaining())
     unkept = list(result.problems)  # the examples' own, which the outcome does not know of
     if outcome.outcome == "refused":
         result.problems.append(" ".join(outcome.message.split()))
@@ -460,6 +494,7 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
         **outcome.as_json(),
         "session": session,
         "skills": list(turn.skills),
+        "offered": list(offer.names),
         "examples": learned,
     }
     if unkept:
@@ -469,16 +504,15 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     return result
 
 
-def learn_examples(
-    layout: Layout, turn: Turn, loaded: list[str], suggested: tuple[str, ...], problems: list[str]
-) -> list[str]:
-    """The turn's prompt as an example of each skill its agent loaded itself (a person's turn only).
+def learn_examples(layout: Layout, turn: Turn, offered: tuple[str, ...], problems: list[str]) -> list[str]:
+    """The turn's prompt as an example of each skill its agent used of its own choice (a person's
+    turn only).
 
-    A skill edgar handed over or named for this prompt (`suggested`) is left out even when the
-    agent loaded it too: a suggestion must not teach itself. The skills recorded; a file that
+    A skill edgar offered for this prompt (handed over or named) is left out even when the
+    agent used it: a suggestion must not teach itself. The skills recorded; a file that
     cannot be written is a problem, never a failure of the turn.
     """
-    chosen = [name for name in loaded if name not in suggested]
+    chosen = [name for name in turn.skills if name not in offered]
     if turn.agent != "main" or not chosen:
         return []
     from edgar_min.skills.examples import learn_from_loads

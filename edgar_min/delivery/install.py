@@ -24,11 +24,11 @@ import shlex
 import stat
 import sys
 
-import edgar_min
 from edgar_min import jsoncodec
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.digests import sha1_hex
 from edgar_min.errors import BadInput
+from edgar_min.invocation import invocation
 from edgar_min.logfile import kind_of, read_capped
 from edgar_min.records import dataclass
 from edgar_min.regex import lazy
@@ -128,15 +128,13 @@ def interpreter(executable: str | None = None) -> str:
 def edgar_command(argv0: str | None = None, executable: str | None = None) -> str:
     """How a shell runs this edgar: this Python and `edgar.pyz`, the `edgar` script, or the module."""
 
-    loader = getattr(edgar_min, "__loader__", None)
-    archive = getattr(loader, "archive", None)  # zipimport: edgar runs from a .pyz
-    if archive:
+    how = invocation(argv0)
+    if how.form == "archive":
         # Isolated and without `site`: the archive needs nothing installed, and a `site` that
         # reads many packages' .pth files would cost each hook more than edgar itself does.
-        return f"{shlex.quote(interpreter(executable))} -I -S {shlex.quote(os.path.realpath(archive))}"
-    script = argv0 if argv0 is not None else sys.argv[0]
-    if os.path.basename(script) == "edgar" and os.path.isfile(script):
-        return shlex.quote(os.path.realpath(script))
+        return f"{shlex.quote(interpreter(executable))} -I -S {shlex.quote(how.path)}"
+    if how.form == "script":
+        return shlex.quote(how.path)
     # The module needs the `site` that found it (a venv's, the user's): no -I -S here.
     return f"{shlex.quote(os.path.abspath(executable or sys.executable))} -m edgar_min"
 

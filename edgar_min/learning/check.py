@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from edgar_min.config import CheckConfig
 
-__all__ = ["CheckResult", "check_program", "describe_check", "run_check"]
+__all__ = ["CheckResult", "check_program", "describe_check", "run_check", "runs_check", "verdict_of_runs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,71 @@ def check_program(command: tuple[str, ...]) -> str:
     if program.rstrip("0123456789.") in _INTERPRETERS and len(command) > 2 and command[1] == "-m":
         return command[2]
     return program
+
+
+# Shell words that make a command more than one program run, whose exit code may not be the
+# check's (`pytest | tail` exits as `tail` does); a trailing `2>&1` changes no exit code.
+_OPERATORS = frozenset({"|", "||", "&&", ";", "&", "(", ")", "|&", ";;"})
+_SAME_EXIT = ["2", ">&", "1"]  # `2>&1`, as the lexer splits it
+
+
+# Options that change what a test runner prints, or how soon it stops at a failure, never
+# whether it passes: `pytest -x -q` passes exactly when `pytest` does.
+_QUIET = frozenset({"-q", "-qq", "-v", "-vv", "-s", "-x", "--quiet", "--verbose", "--silent", "--no-header"})
+_QUIET_PREFIXES = ("--tb=", "--color=")
+
+
+def _invocation(words: list[str]) -> list[str]:
+    """The words of a command as a check names them: `python3 -m pytest -q` and `pytest` alike,
+    a program by its file name (`.venv/bin/pytest` is `pytest`), without options of `_QUIET`."""
+    if not words:
+        return []
+    program = check_program(tuple(words))
+    rest = words[3:] if program != os.path.basename(words[0]) else words[1:]
+    return [program, *(w for w in rest if w not in _QUIET and not w.startswith(_QUIET_PREFIXES))]
+
+
+def runs_check(command: str, declared: tuple[str, ...], root: str) -> bool:
+    """Whether the shell `command` runs the declared check as it is, in the project root.
+
+    The same words (an interpreter's `-m`, a program's folder and options that only change
+    what is printed aside), optionally after `cd ROOT &&` and before `2>&1`; nothing else: a
+    pipe, a second command, a redirection or another argument (`-k one_test`) is another
+    command, whose exit code is not the check's.
+    """
+    if not declared:
+        return False
+    import shlex  # its import compiles a pattern: only for a turn that ran a shell command
+
+    try:
+        lexer = shlex.shlex(command[:1000], posix=True, punctuation_chars=";&|()<>")
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        words = list(lexer)
+    except ValueError:
+        return False
+    if len(words) >= 3 and words[0] == "cd" and words[2] == "&&":
+        folder = os.path.join(root, os.path.expanduser(words[1]))
+        if os.path.realpath(folder) != os.path.realpath(root):
+            return False
+        words = words[3:]
+    if words[-3:] == _SAME_EXIT:
+        words = words[:-3]
+    if any(w in _OPERATORS or w.startswith(("<", ">")) for w in words):
+        return False
+    return _invocation(words) == _invocation(list(declared))
+
+
+def verdict_of_runs(
+    runs: tuple[tuple[str, int | None], ...], declared: tuple[str, ...], root: str
+) -> Literal["passed", "failed"] | None:
+    """The verdict of the last run of the declared check among a turn's shell commands since its
+    last edit (`AdaptedTurn.runs`): its exit code alone, as `run_check` reads one; None when the
+    agent did not run it there, or the log does not state how it exited."""
+    for command, code in reversed(runs):
+        if code is not None and runs_check(command, declared, root):
+            return "passed" if code == 0 else "failed"
+    return None
 
 
 def describe_check(config: CheckConfig) -> str:

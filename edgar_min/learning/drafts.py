@@ -20,7 +20,6 @@ from edgar_min.errors import Refused
 from edgar_min.learning.walls import MIN_SECTION_WORDS, NAME_WORDS, RULES
 from edgar_min.learning.writer import MAX_BODY_CHARS, Draft
 from edgar_min.models import MAX_REPLY_CHARS, ReplySchema
-from edgar_min.regex import lazy
 from edgar_min.skills.names import NAME_MAX
 from edgar_min.skills.sections import BODY_SECTIONS, fenced
 from edgar_min.skills.validation import DESCRIPTION_MAX
@@ -176,14 +175,14 @@ def patch_schema(max_tokens: int) -> ReplySchema:
 
 # --- reading a reply -------------------------------------------------------------------------
 
-_FENCE = lazy(r" {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
-_KEY = lazy(
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_KEY = re.compile(
     r"\s*(?:[-*]\s+)?(?:\*\*|__)?\s*(name|description)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?(.*)$", re.IGNORECASE
 )
-_TITLE = lazy(r"\s*#\s+\S")
-_SECTION_LINE = lazy(r" {0,3}(?:#{1,4}[ \t]+|\*\*|__)?(.+?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*#*\s*$")
-_RULE = lazy(r" {0,3}([-*_])(?:\s*\1){2,}\s*$")
-_SIGN_OFF = lazy(
+_TITLE = re.compile(r"\s*#\s+\S")
+_SECTION_LINE = re.compile(r" {0,3}(?:#{1,4}[ \t]+|\*\*|__)?(.+?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*#*\s*$")
+_RULE = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*$")
+_SIGN_OFF = re.compile(
     r"\s*(?:let me know|i hope|hope this|feel free|happy to|if you(?:'d| would) like|want me to)",
     re.IGNORECASE,
 )

@@ -1,20 +1,22 @@
 """Evidence that a skill helps, from the experience store: one streaming pass over the turn lines.
 
-For each skill: the turns that loaded it and their verdicts, and its pass rate
-against turns of the same task shapes that did not load it. Definitions:
+For each skill: the turns that used it (the agent's log shows it: an offer is not a use) and
+their verdicts, the turns it was offered in, and its pass rate against turns of the same task
+shapes that did not use it. Definitions:
 
 - pass rate = passed / (passed + failed): turns whose declared check did not
   run (`unverified`) say nothing either way and are left out of both rates.
 - "without" is weighted to the skill's own mix of shapes: for each shape the
-  skill was loaded in, the pass rate of that shape's turns without it, weighted
+  skill was used in, the pass rate of that shape's turns without it, weighted
   by how many decided turns the skill had in that shape. Shapes seen only with
   the skill (or only without) are not compared.
 - too few turns to tell: fewer than `skills.min_evidence_turns` (default 10)
   decided turns with the skill, or without it, in the compared shapes.
 - helps / hurts: the two rates differ by more than chance would explain (a
   one-sided two-proportion z-test at 5%, |z| >= 1.645); otherwise "no clear
-  difference". Only "hurts" makes a skill a prune candidate.
-- stale (learned skills only): not loaded since it was last loaded (or
+  difference". Only "hurts" makes a skill a prune candidate, as does a `hurts` from the
+  randomised holdout (`learning/trial.py`), which a person confirms with `skills prune`.
+- stale (learned skills only): not used since it was last used (or
   created) for `skills.stale_turns` (200) recorded turns, or for
   `skills.stale_days` (30) days up to the newest recorded turn while at least
   `min_evidence_turns` turns were recorded. Days are counted against the
@@ -30,9 +32,11 @@ import os
 import time
 
 from edgar_min.errors import EdgarError
+from edgar_min.invocation import program
 from edgar_min.learning.ledger import read_ledger
 from edgar_min.learning.observations import read_history
 from edgar_min.learning.store import VERDICTS, ExperienceStore, Scan
+from edgar_min.learning.trial import trials
 from edgar_min.logfile import timestamp
 from edgar_min.records import dataclass
 from edgar_min.skills.discovery import discover
@@ -68,7 +72,8 @@ class SkillStats:
 
     name: str
     origin: Literal["hand", "learned", "gone"]  # gone: only in the store
-    loaded: int
+    used: int
+    offered: int
     passed: int
     failed: int
     unverified: int
@@ -77,7 +82,7 @@ class SkillStats:
     with_turns: int  # decided turns with the skill, in the compared shapes
     without_turns: int  # decided turns without it, in the same shapes
     verdict: Verdict
-    last_loaded: str
+    last_used: str
     history_lines: int
     stale: str = ""  # why a learned skill is stale; empty when it is not
 
@@ -85,14 +90,15 @@ class SkillStats:
         return {
             "name": self.name,
             "origin": self.origin,
-            "loaded": self.loaded,
+            "used": self.used,
+            "offered": self.offered,
             "verdicts": {"passed": self.passed, "failed": self.failed, "unverified": self.unverified},
             "pass_rate_with": self.with_rate,
             "pass_rate_without": self.without_rate,
             "compared_turns_with": self.with_turns,
             "compared_turns_without": self.without_turns,
             "verdict": self.verdict,
-            "last_loaded": self.last_loaded or None,
+            "last_used": self.last_used or None,
             "history_lines": self.history_lines,
             "stale": self.stale or None,
         }
@@ -139,40 +145,49 @@ class Evidence:
         stale_turns: int = STALE_TURNS,
         stale_days: int = STALE_DAYS,
         index: SkillSet | None = None,
+        config: Config | None = None,
     ) -> None:
         self.layout = layout
+        self.config = config
         self.scan = found
         self.min_turns = min_turns
         self.stale_turns = stale_turns
         self.stale_days = stale_days
         self.index = discover(layout) if index is None else index
         # shape -> [passed, failed, unverified], all turns; skill -> shape -> the same, turns that
-        # loaded it. Shapes stay bytes (never shown); each distinct skills field is split once.
+        # used it; skill -> turns it was offered in. Shapes stay bytes (never shown); each
+        # distinct skills field is split once.
         shapes: dict[bytes, list[int]] = {}
-        loaded_by: dict[str, dict[bytes, list[int]]] = {}
+        used_by: dict[str, dict[bytes, list[int]]] = {}
+        offers: dict[str, int] = {}
         names_of: dict[bytes, set[str]] = {}
+        for offered, n in found.offers.items():
+            if offered != b"-":
+                for name in set(offered.decode("utf-8", "replace").split(",")):
+                    offers[name] = offers.get(name, 0) + n
         for key, n in found.combos.items():
-            shape, verdict, loaded = key.split(b"\t")
+            shape, verdict, used = key.split(b"\t")
             slot = VERDICTS[verdict]
             row = shapes.get(shape)
             if row is None:
                 row = shapes[shape] = [0, 0, 0]
             row[slot] += n
-            if loaded == b"-":
+            if used == b"-":
                 continue
-            names = names_of.get(loaded)
+            names = names_of.get(used)
             if names is None:
-                names = names_of[loaded] = set(loaded.decode("utf-8", "replace").split(","))
+                names = names_of[used] = set(used.decode("utf-8", "replace").split(","))
             for name in names:
-                per = loaded_by.get(name)
+                per = used_by.get(name)
                 if per is None:
-                    per = loaded_by[name] = {}
+                    per = used_by[name] = {}
                 row = per.get(shape)
                 if row is None:
                     row = per[shape] = [0, 0, 0]
                 row[slot] += n
         self._shapes = shapes
-        self._with = loaded_by
+        self._with = used_by
+        self._offers = offers
         self._history = self._history_files()
 
     def _history_files(self) -> set[str]:
@@ -182,11 +197,11 @@ class Evidence:
             return set()
 
     def names(self) -> list[str]:
-        """Every skill on disk and every name a recorded turn loaded, sorted."""
-        return sorted(set(self.index.skills) | set(self._with))
+        """Every skill on disk and every name a recorded turn used or was offered, sorted."""
+        return sorted(set(self.index.skills) | set(self._with) | set(self._offers))
 
     def known(self, name: str) -> bool:
-        return name in self.index.skills or name in self._with
+        return name in self.index.skills or name in self._with or name in self._offers
 
     def history_lines(self, name: str) -> int:
         if name not in self._history:
@@ -225,17 +240,17 @@ class Evidence:
         if skill is None or skill.origin != "learned":
             return ""
         since = last
-        what = f"last loaded {last}"
+        what = f"last used {last}"
         if not since:
             since = skill.provenance.get("created", "")
-            what = f"never loaded since it was created {since}" if since else ""
+            what = f"never used since it was created {since}" if since else ""
         if not since:
             try:
                 mtime = os.stat(skill.path).st_mtime
             except OSError:
                 return ""
             since = timestamp(mtime)
-            what = f"never loaded since its file was written {since}"
+            what = f"never used since its file was written {since}"
         turns = self.scan.turns_after(since)
         if turns >= self.stale_turns:
             return f"{what}; {turns} turns recorded since (stale after {self.stale_turns})"
@@ -248,17 +263,18 @@ class Evidence:
         return ""
 
     def stats(self, name: str) -> SkillStats:
-        """The figures for one skill (zero counts for a skill no turn loaded)."""
+        """The figures for one skill (zero counts for a skill no turn used)."""
         p = f = u = 0
         for sp, sf, su in self._with.get(name, {}).values():
             p, f, u = p + sp, f + sf, u + su
         n_with, n_without, rate_with, rate_without, verdict = self._compare(name)
         skill = self.index.skills.get(name)
-        last = self.scan.last_loaded.get(name, "")
+        last = self.scan.last_used.get(name, "")
         return SkillStats(
             name=name,
             origin=skill.origin if skill is not None else "gone",
-            loaded=p + f + u,
+            used=p + f + u,
+            offered=self._offers.get(name, 0),
             passed=p,
             failed=f,
             unverified=u,
@@ -267,7 +283,7 @@ class Evidence:
             with_turns=n_with,
             without_turns=n_without,
             verdict=verdict,
-            last_loaded=last,
+            last_used=last,
             history_lines=self.history_lines(name),
             stale=self._stale(name, last),
         )
@@ -276,13 +292,19 @@ class Evidence:
         return [self.stats(name) for name in self.names()]
 
     def prune_candidates(self) -> list[tuple[str, str]]:
-        """Learned skills (never a person's) that are stale or measured as hurting, with the reason."""
+        """Learned skills (never a person's) that are stale or measured as hurting, with the reason.
+
+        Measured as hurting: by the randomised holdout with confidence (`learning/trial.py`), or
+        by the comparison with turns of the same shapes.
+        """
+        learned = sorted(name for name, skill in self.index.skills.items() if skill.origin == "learned")
+        held = trials(self.layout, self.config, learned)
         found = []
-        for name, skill in sorted(self.index.skills.items()):
-            if skill.origin != "learned":
-                continue
+        for name in learned:
             s = self.stats(name)
-            if s.verdict == "hurts":
+            if held[name].verdict == "hurts":
+                found.append((name, f"the holdout measured it as hurting: {held[name].sentence()}"))
+            elif s.verdict == "hurts":
                 found.append((name, f"measured as hurting: {s.sentence(self.min_turns)}"))
             elif s.stale:
                 found.append((name, f"stale: {s.stale}"))
@@ -293,15 +315,13 @@ class Evidence:
         ranked = []
         for name, skill in self.index.skills.items():
             _n_with, _n_without, rate_with, rate_without, verdict = self._compare(name)
-            loaded = sum(sum(v) for v in self._with.get(name, {}).values())
+            used = sum(sum(v) for v in self._with.get(name, {}).values())
             lift = rate_with - rate_without if rate_with is not None and rate_without is not None else 0.0
             tier = {"helps": 0, "no clear difference": 1, "too few turns to tell": 1, "hurts": 4}[verdict]
-            if tier == 1 and loaded == 0:
+            if tier == 1 and used == 0:
                 tier = 2 if skill.origin == "hand" else 3
-            ranked.append(
-                (tier, -lift if tier == 0 else 0.0, -loaded, self.scan.last_loaded.get(name, ""), name)
-            )
-        # Stable sorts: by name, then most recently loaded first, then by tier, lift and use.
+            ranked.append((tier, -lift if tier == 0 else 0.0, -used, self.scan.last_used.get(name, ""), name))
+        # Stable sorts: by name, then most recently used first, then by tier, lift and use.
         ranked.sort(key=lambda r: r[4])
         ranked.sort(key=lambda r: r[3], reverse=True)
         ranked.sort(key=lambda r: r[:3])
@@ -323,7 +343,7 @@ def collect(
             "stale_turns": config.skills.stale_turns,
             "stale_days": config.skills.stale_days,
         }
-    return Evidence(layout, store.scan(), index=index, **kw)
+    return Evidence(layout, store.scan(), index=index, config=config, **kw)
 
 
 def usefulness_order(
@@ -331,9 +351,9 @@ def usefulness_order(
 ) -> list[str]:
     """Every discovered skill's name, most useful first by the evidence.
 
-    Measured as helping (largest lift first); then loaded but not (yet) measured either
-    way, most loaded and most recently loaded first; then hand-authored skills never
-    loaded; then learned skills never loaded; last, skills measured as hurting.
+    Measured as helping (largest lift first); then used but not (yet) measured either
+    way, most used and most recently used first; then hand-authored skills never
+    used; then learned skills never used; last, skills measured as hurting.
     """
     return collect(layout, None, store, index).order()
 
@@ -345,15 +365,24 @@ def lifecycle_findings(layout: Layout, config: Config, evidence: Evidence | None
     """
     evidence = evidence if evidence is not None else collect(layout, config)
     found = []
-    for s in evidence.all_stats():
+    every = evidence.all_stats()
+    held = trials(layout, config, [s.name for s in every if s.origin != "gone"])
+    for s in every:
         if s.origin == "gone":
             continue
+        if held[s.name].verdict == "hurts":
+            line = f"skill {s.name} ({s.origin}) hurts by the holdout: {held[s.name].sentence()}"
+            if s.origin == "learned":
+                line += "; proposed for retirement (`edgar skills prune` archives it)"
+            found.append(line)
         if s.verdict == "hurts":
             found.append(
                 f"skill {s.name} ({s.origin}) is measured as hurting: {s.sentence(evidence.min_turns)}"
             )
         if s.stale:
-            found.append(f"learned skill {s.name} is stale: {s.stale} (`edgar skills prune` archives it)")
+            found.append(
+                f"learned skill {s.name} is stale: {s.stale} (`{program()} skills prune` archives it)"
+            )
     torn = read_ledger(layout).torn
     if torn:
         found.append(

@@ -19,6 +19,7 @@ import stat
 from edgar_min.atomic import check_writable, lstat, read_text, write_text
 from edgar_min.digests import sha256_hex
 from edgar_min.errors import NotFound, Refused
+from edgar_min.invocation import program
 from edgar_min.learning.triggers import as_text
 from edgar_min.logfile import append_row, read_rows, timestamp
 from edgar_min.records import dataclass, field
@@ -177,13 +178,13 @@ def version_text(layout: Layout, name: str, sha: str) -> tuple[str, str]:
     if len(wanted) < _MIN_PREFIX or not set(wanted) <= _HEX:
         msg = (
             f"{shown!r} is not a version hash: give at least {_MIN_PREFIX} hex digits "
-            f"from `edgar skills log {name}`"
+            f"from `{program()} skills log {name}`"
         )
         raise NotFound(msg)
     known = {h for r in read_ledger(layout, name).rows for h in (r.before, r.after) if h}
     found = sorted(h for h in known if h.startswith(wanted))
     if not found:
-        msg = f"no version {shown} of {name} in the ledger (`edgar skills log {name}` lists them)"
+        msg = f"no version {shown} of {name} in the ledger (`{program()} skills log {name}` lists them)"
         raise NotFound(msg)
     if len(found) > 1:
         msg = f"{shown} matches {len(found)} versions of {name}; give more digits"

@@ -11,6 +11,7 @@ import os
 
 from edgar_min.atomic import check_writable, move, read_text, remove_tree
 from edgar_min.errors import NotFound, Refused
+from edgar_min.invocation import program
 from edgar_min.learning.ledger import check_record, read_ledger, record, version_text
 from edgar_min.learning.proposals import proposal_path
 from edgar_min.learning.triggers import from_text
@@ -43,7 +44,7 @@ def accept(layout: Layout, name: str) -> str:
     if owned:
         msg = (
             f"refused {name}: {owned}: copy what you want from {path} yourself, "
-            f"then `edgar skills reject {name}`"
+            f"then `{program()} skills reject {name}`"
         )
         raise Refused(msg)
     target = write_stored(layout, name, text, str(path), actor="person", action="accept", index=index)
@@ -157,7 +158,7 @@ def restore(layout: Layout, name: str, to: str | None = None, actor: Actor = "pe
         if last.before is None:
             msg = (
                 f"{name} has no earlier version: its last change ({last.action}, {last.time}) created it "
-                f"(`edgar skills log {name}` lists its versions; `--to SHA` picks one)"
+                f"(`{program()} skills log {name}` lists its versions; `--to SHA` picks one)"
             )
             raise Refused(msg)
         to = last.before

@@ -17,6 +17,7 @@ import time
 from edgar_min import jsoncodec
 from edgar_min.atomic import remove_tree, write_text
 from edgar_min.errors import NotFound
+from edgar_min.invocation import program
 from edgar_min.learning.triggers import as_text
 from edgar_min.logfile import files_ending, open_plain, timestamp
 from edgar_min.records import asdict, dataclass
@@ -123,6 +124,6 @@ def read_rejected(layout: Layout, ident: str) -> Rejected:
         raise NotFound(msg)
     found = _read(os.path.join(layout.rejected, f"{ident}.json"))
     if found is None:
-        msg = f"no refused reply with id {ident} (`edgar skills rejections` lists the ones kept)"
+        msg = f"no refused reply with id {ident} (`{program()} skills rejections` lists the ones kept)"
         raise NotFound(msg)
     return found

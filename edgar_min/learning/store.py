@@ -13,6 +13,11 @@ Markers are kept for the first `MARKER_CAP` sessions of a shape only: the
 trigger needs to know "at least `min_repeats`", and a small folder keeps the
 query a few microseconds however popular the shape (the turn lines still name
 every session).
+
+A line's `skills` are those the turn used (its log shows it), `offered` those edgar
+put before the agent for its prompt. Lines of version 1 (before offers were kept
+apart) have no `offered` field, and their `skills` count offers as uses; they are
+read with nothing offered.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ __all__ = [
     "ExperienceStore",
     "Scan",
     "check_session",
+    "lines_of",
     "new_session_id",
     "scan",
 ]
@@ -48,8 +54,8 @@ __all__ = [
 MARKER_CAP = 64
 # Bytes `scan` reads at a time.
 _BLOCK = 1 << 22
-RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "triggers")
-_VERSION = "1"
+RECORD_FIELDS = ("version", "time", "session", "shape", "verification", "skills", "offered", "triggers")
+_VERSION = "2"
 _SAFE = frozenset(ALNUM + "._-")
 
 
@@ -100,9 +106,15 @@ class ExperienceStore:
         return names
 
     def record(
-        self, turn: Turn, session: str, fired: tuple[Trigger, ...] = (), now: float | None = None
+        self,
+        turn: Turn,
+        session: str,
+        fired: tuple[Trigger, ...] = (),
+        now: float | None = None,
+        offered: tuple[str, ...] = (),
     ) -> None:
-        """Append the turn's shape, session, verdict, loaded skills and fired triggers."""
+        """Append the turn's shape, session, verdict, the skills it used, those edgar `offered`
+        for it, and the triggers that fired."""
         when = time.gmtime(now)
         shape = turn.shape
         line = "\t".join(
@@ -113,6 +125,7 @@ class ExperienceStore:
                 shape,
                 turn.verification,
                 ",".join(turn.skills) or "-",
+                ",".join(offered) or "-",
                 as_text(fired) or "-",
             )
         )
@@ -161,13 +174,18 @@ _TIME_WIDTH = 20  # 2026-11-30T09:00:00Z
 VERDICTS = {b"passed": 0, b"failed": 1, b"unverified": 2}
 _VERDICT_SET = frozenset(VERDICTS)
 _FIELD = rb"[^\t\n]+"
-# One well-formed line, built from the fields `record` writes (the slow path of `scan` only).
+_STAMP = rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+_VERDICT = b"(?:" + b"|".join(VERDICTS) + b")"
+# One well-formed line of each version, built from the fields `record` writes (the slow path of
+# `scan` only). Version 1 had no offered field (and its skills counted offers as uses).
 _LINE = lazy(
-    rb"\t".join(
-        [_VERSION.encode(), rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", _FIELD, _FIELD,
-         b"(?:" + b"|".join(VERDICTS) + b")", _FIELD, _FIELD]
-    )
+    rb"1\t" + rb"\t".join([_STAMP, _FIELD, _FIELD, _VERDICT, _FIELD, _FIELD])
+    + rb"|2\t" + rb"\t".join([_STAMP, _FIELD, _FIELD, _VERDICT, _FIELD, _FIELD, _FIELD])
 )  # fmt: skip
+# The fields between two lines' versions: a line's last field and the next one's version are
+# one piece when a block is split on tabs.
+_PERIOD = {b"1": 6, b"2": 7}
+_NONE = b"-"
 
 
 class _Times:
@@ -194,10 +212,12 @@ class _Times:
 
 @dataclass(slots=True)
 class Scan:
-    """What one pass over the store found; counts keyed by `shape\\tverdict\\tskills` bytes."""
+    """What one pass over the store found: turns counted by `shape\\tverdict\\tused` bytes, and by
+    their `offered` field (each a comma list of skill names, or `-`)."""
 
     combos: dict[bytes, int] = field(default_factory=dict)
-    last_loaded: dict[str, str] = field(default_factory=dict)
+    offers: dict[bytes, int] = field(default_factory=dict)
+    last_used: dict[str, str] = field(default_factory=dict)
     times: list[_Times] = field(default_factory=list)
     turns: int = 0
     torn: int = 0
@@ -211,30 +231,43 @@ class Scan:
 
 
 def _fast(data: bytes, n: int, scan: Scan, blobs: list[bytes]) -> bool:
-    """Count a block whose n lines are all well formed; False (nothing counted) when one is not."""
-    fields = data.split(b"\t")
-    # Every line then has exactly seven fields starting with the version "1": see the module notes.
-    if len(fields) != 6 * n + 1 or fields[0] != b"1" or data.count(b"\n1\t") != n - 1:
+    """Count a block whose n lines are all well formed and of one version; False (nothing
+    counted) when one is not."""
+    version = data[:1]
+    period = _PERIOD.get(version)
+    # Every line then has exactly `period + 1` fields starting with the same version.
+    if (
+        period is None
+        or len(fields := data.split(b"\t")) != period * n + 1
+        or fields[0] != version
+        or data.count(b"\n" + version + b"\t") != n - 1
+    ):
         return False
-    stamps = b"".join(fields[1::6])
-    if len(stamps) != _TIME_WIDTH * n or b"\n" in stamps or b"\n" in b"".join(fields[2::6]):
+    stamps = b"".join(fields[1::period])
+    if len(stamps) != _TIME_WIDTH * n or b"\n" in stamps or b"\n" in b"".join(fields[2::period]):
         return False
     # No empty field anywhere, and only the three verdicts: checked by C loops, not one per line.
-    if b"\t\t" in data or b"\t\n" in data or not set(fields[4::6]) <= _VERDICT_SET:
+    if b"\t\t" in data or b"\t\n" in data or not set(fields[4::period]) <= _VERDICT_SET:
         return False
-    skills = fields[5::6]
+    used = fields[5::period]
+    offered = fields[6::period] if period == 7 else ()
+    if offered and b"\n" in b"".join(offered):
+        return False
     # A dict, not a Counter: collections is not imported by the interpreter on 3.12+.
     combos, seen = scan.combos, scan.combos.get
-    for key in map(b"\t".join, zip(fields[3::6], fields[4::6], skills, strict=True)):
+    for key in map(b"\t".join, zip(fields[3::period], fields[4::period], used, strict=True)):
         combos[key] = seen(key, 0) + 1
-    # The last line that loaded each combination of skills: its time is the skills' last load.
-    for loaded, at in dict(zip(skills, count(), strict=False)).items():
-        if loaded == b"-":
+    offers, seen = scan.offers, scan.offers.get
+    for key in offered:
+        offers[key] = seen(key, 0) + 1
+    # The last line that used each combination of skills: its time is the skills' last use.
+    for names, at in dict(zip(used, count(), strict=False)).items():
+        if names == _NONE:
             continue
         stamp = stamps[at * _TIME_WIDTH : (at + 1) * _TIME_WIDTH].decode()
-        for name in loaded.decode("utf-8", "replace").split(","):
-            if stamp > scan.last_loaded.get(name, ""):
-                scan.last_loaded[name] = stamp
+        for name in names.decode("utf-8", "replace").split(","):
+            if stamp > scan.last_used.get(name, ""):
+                scan.last_used[name] = stamp
     newest = stamps[-_TIME_WIDTH:].decode()
     scan.newest = max(scan.newest, newest)
     blobs.append(stamps)
@@ -250,8 +283,12 @@ def _block(data: bytes, scan: Scan, blobs: list[bytes]) -> None:
     good = [line for line in lines if _LINE.fullmatch(line)]
     # An empty line is no torn write: the newline an append put after a cut last line.
     scan.torn += n - len(good) - lines.count(b"")
-    if good:
-        _fast(b"\n".join(good) + b"\n", len(good), scan, blobs)
+    # Runs of one version, in file order (the times must stay in order for `_Times`).
+    start = 0
+    for end in range(1, len(good) + 1):
+        if end == len(good) or good[end][:1] != good[start][:1]:
+            _fast(b"\n".join(good[start:end]) + b"\n", end - start, scan, blobs)
+            start = end
 
 
 def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
@@ -275,3 +312,28 @@ def scan(store: ExperienceStore, block: int = _BLOCK) -> Scan:
             result.torn += 1
         result.times.append(_Times(b"".join(blobs)))
     return result
+
+
+def lines_of(store: ExperienceStore, sessions: set[str]) -> list[tuple[bytes, ...]]:
+    """The main agent's turn lines of `sessions`, each as its fields, in the order written; a line
+    that is not whole (torn, garbage, a field missing or a verdict unknown) is left out."""
+    wanted = {s.encode() for s in sessions}
+    found: list[tuple[bytes, ...]] = []
+    if not wanted:
+        return found
+    for path in store.files():
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        for line in data.split(b"\n")[:-1]:  # what follows the last newline is a torn write
+            head = line.split(b"\t", 4)
+            if len(head) < 5 or head[2] not in wanted or not head[3].startswith(b"main:"):
+                continue
+            parts = tuple(line.split(b"\t"))
+            # Seven fields at least: a later version adds fields before the triggers, never fewer.
+            whole = len(parts) >= 7 and len(parts[1]) == _TIME_WIDTH and all(parts)
+            if whole and parts[4] in VERDICTS:
+                found.append(parts)
+    return found

@@ -7,6 +7,8 @@ that writes it down, and becomes text only there (`as_text`).
 
 from __future__ import annotations
 
+from edgar_min.records import replace
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
@@ -21,9 +23,11 @@ if TYPE_CHECKING:
         "long", "recovered", "correction", "repeated", "distill", "generate", "accept", "restore"
     ]
 
-__all__ = ["ORIGINS", "TRIGGERS", "as_text", "from_text", "triggers"]
+__all__ = ["CHECKED", "ORIGINS", "TRIGGERS", "as_text", "from_text", "needs_verdict", "triggers"]
 
 TRIGGERS: tuple[Trigger, ...] = ("long", "recovered", "correction", "repeated")
+# The three that fire only on a turn whose declared check passed.
+CHECKED: tuple[Trigger, ...] = ("long", "recovered", "repeated")
 ORIGINS: tuple[Trigger, ...] = ("distill", "generate", "accept", "restore")
 
 
@@ -39,11 +43,22 @@ def triggers(
         fired.append("recovered")
     if turn.corrections:
         fired.append("correction")
-    if verified and not turn.skills and store is not None:
+    # A turn with no tool call did no work to repeat: its shape is the agent's alone.
+    if verified and turn.tools and not turn.skills and store is not None:
         seen = store.repeats(turn.shape, exclude_session=session, enough=config.min_repeats)
         if seen >= config.min_repeats:
             fired.append("repeated")
     return tuple(fired)
+
+
+def needs_verdict(turn: Turn, config: SkillsConfig, store: ExperienceStore | None, session: str = "") -> bool:
+    """Whether a passing check would make `long`, `recovered` or `repeated` fire for this turn:
+    when not, its verdict changes nothing learned, and the check need not run. A turn with no
+    tool call (a chat) never needs one."""
+    if not turn.tools:
+        return False
+    passed = replace(turn, verification="passed")
+    return any(fired in CHECKED for fired in triggers(passed, config, store, session))
 
 
 def as_text(fired: tuple[Trigger, ...]) -> str:

@@ -206,6 +206,20 @@ TOOLS: list[dict[str, Any]] = [
             "additionalProperties": False,
         },
     },
+    {
+        "name": "skill_stats",
+        "description": (
+            "What the evidence says of one skill, by name: the turns that used it and their verdicts, and "
+            "the randomised holdout's comparison with turns it was withheld from (the effect on the pass "
+            "rate with an interval, and helps, hurts or can't tell yet with about how many more turns)."
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+    },
 ]
 _TOOL_NAMES = frozenset(t["name"] for t in TOOLS)
 
@@ -497,6 +511,21 @@ class Server:
         data = {"run_id": run_id, "results": [_result_json(r) for r in results]}
         text = "\n".join(f"question {i}: selected {r.selected}" for i, r in enumerate(results, 1))
         return text, data
+
+    def _tool_skill_stats(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        from edgar_min.learning.evidence import collect
+        from edgar_min.learning.trial import trials
+
+        config = self.load_config()
+        evidence = collect(self.layout, config)
+        name = arguments["name"]
+        if not evidence.known(name):
+            msg = f"no skill named {name[:80]!r}, and no recorded turn loaded one"
+            raise ToolRefused(msg)
+        s = evidence.stats(name)
+        trial = trials(self.layout, config, [name])[name]
+        text = f"{s.name} ({s.origin}): {s.sentence(evidence.min_turns)}\nholdout: {trial.sentence()}"
+        return text, {**s.as_json(), "holdout": trial.as_json()}
 
     def _tool_skills_suggest(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from edgar_min.skills.suggest import named_note, suggest

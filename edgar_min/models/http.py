@@ -6,6 +6,8 @@ the provider and the URL, never a header value: keys live only in headers.
 
 from __future__ import annotations
 
+import sys
+
 from edgar_min import jsoncodec
 from edgar_min.errors import ConfigError, ModelError
 from edgar_min.models import MAX_REPLY_CHARS
@@ -97,12 +99,33 @@ def post_json(
         raise ModelError(message) from None
 
 
+# The URLs a person at a terminal was told this process waits for (`_say_wait`).
+_SAID: set[str] = set()
+
+
+def _say_wait(who: str, url: str, timeout: float) -> None:
+    """A word on stderr before a wait a person may sit through, once per URL a run.
+
+    Only when stderr is a terminal: a hook's stderr goes to its agent and the MCP server's to
+    the agent's log, where a line a run is noise, and a hook's stdout is never written here.
+    """
+    stream = sys.stderr
+    try:
+        at_terminal = stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        at_terminal = False
+    if at_terminal and url not in _SAID:
+        _SAID.add(url)
+        print(f"edgar: {who}: asking {url} (up to {timeout:g} s)...", file=stream, flush=True)
+
+
 def _post_json(who: str, url: str, body: dict[str, Any], headers: dict[str, str], timeout: float) -> Any:
     import socket
     import urllib.error
     import urllib.request
 
     request_url, url = url, shown_url(url)
+    _say_wait(who, url, timeout)
 
     data = jsoncodec.dumps(body).encode("utf-8")
     request = urllib.request.Request(  # noqa: S310 - the scheme is checked by check_base_url

@@ -21,7 +21,7 @@ import math
 
 from edgar_min.semif.types import DecisionRequest
 
-TYPE_CHECKING = False  # typing's own, without importing typing (~2 ms on every run)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

@@ -8,12 +8,14 @@ compiled on first use, so importing the reader costs no regular expression.
 
 from __future__ import annotations
 
+from edgar_min.regex import lazy
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from typing import Any
 
 __all__ = [
+    "BAD_CHAR",
     "ESCAPES",
     "HEX_DIGITS",
     "HEX_ESCAPES",
@@ -21,7 +23,6 @@ __all__ = [
     "PLAIN_ODD",
     "RESOLVE_START",
     "Ambiguous",
-    "bad_char",
     "bad_char_sentence",
     "is_timestamp",
     "resolve",
@@ -34,19 +35,8 @@ class Ambiguous(ValueError):
 
 # --- characters --------------------------------------------------------------------------------
 
-_BAD_CHAR: re.Pattern[str] | None = None
-
-
-def bad_char() -> re.Pattern[str]:
-    """Characters PyYAML refuses, or reads as line breaks where YAML 1.2 does not."""
-    global _BAD_CHAR  # noqa: PLW0603 - compiled on first use to keep import cheap
-    if _BAD_CHAR is None:
-        import re
-
-        _BAD_CHAR = re.compile(
-            "[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-        )
-    return _BAD_CHAR
+# Characters PyYAML refuses, or reads as line breaks where YAML 1.2 does not.
+BAD_CHAR = lazy("[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 
 
 def bad_char_sentence(char: str) -> str:
@@ -106,52 +96,43 @@ _NUMBER_CHARS = frozenset("0123456789_+-.:eExXoObBabcdfABCDF")
 # First characters that need a closer look before a plain scalar (or key) may start.
 PLAIN_ODD = frozenset("&*!{}%-?:[]|>,@`#\"'.")
 
-_NUMBER_RES: tuple[re.Pattern[str], ...] | None = None
-
-
-def _number_res() -> tuple[re.Pattern[str], ...]:
-    """PyYAML's float, int and timestamp patterns, then YAML 1.2 core int and float."""
-    global _NUMBER_RES  # noqa: PLW0603 - compiled on first use to keep import cheap
-    if _NUMBER_RES is None:
-        import re
-
-        _NUMBER_RES = (
-            re.compile(
-                r"[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
-                r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
-            ),
-            re.compile(
-                r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
-                r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
-            ),
-            # PyYAML's timestamp, with the groups its constructor reads.
-            re.compile(
-                r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
-                r"(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?"
-                r"(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?"
-            ),
-            re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"),
-            re.compile(
-                r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)"
-                r"|\.(?:nan|NaN|NAN)"
-            ),
-            re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"),
-        )
-    return _NUMBER_RES
+# PyYAML's float, int and timestamp patterns, then YAML 1.2 core int and float.
+_NUMBER_RES = (
+    lazy(
+        r"[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+        r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+    ),
+    lazy(
+        r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
+        r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
+    ),
+    # PyYAML's timestamp, with the groups its constructor reads.
+    lazy(
+        r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
+        r"(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?"
+        r"(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?"
+    ),
+    lazy(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"),
+    lazy(
+        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)"
+        r"|\.(?:nan|NaN|NAN)"
+    ),
+    lazy(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"),
+)
 
 
 def is_timestamp(text: str) -> bool:
     """Whether YAML 1.1 (PyYAML) reads this plain scalar as a date or a time."""
     if text[:1] not in NUMBER_START:
         return False
-    time_re, date_only = _number_res()[2], _number_res()[5]
+    time_re, date_only = _NUMBER_RES[2], _NUMBER_RES[5]
     found = time_re.fullmatch(text)
     return found is not None and (found.group(4) is not None or date_only.fullmatch(text) is not None)
 
 
 def _valid_timestamp(text: str) -> bool:
     """Whether PyYAML can build the date or time it reads (it fails on 2024-02-30)."""
-    found = _number_res()[2].fullmatch(text)
+    found = _NUMBER_RES[2].fullmatch(text)
     if found is None:
         return False
     import datetime as dt
@@ -170,7 +151,7 @@ def _valid_timestamp(text: str) -> bool:
 
 def _yaml11_number(text: str) -> tuple[str, Any]:
     """What PyYAML makes of a plain scalar starting like a number: (kind, value)."""
-    float_re, int_re, *_ = _number_res()
+    float_re, int_re, *_ = _NUMBER_RES
     try:
         if float_re.fullmatch(text):
             digits = text.replace("_", "").lower()
@@ -212,7 +193,7 @@ def _sexagesimal(parts: list[Any]) -> Any:
 
 def _yaml12_number(text: str) -> tuple[str, Any]:
     """What the YAML 1.2 core schema makes of the same scalar: (kind, value)."""
-    _, _, _, int_re, float_re, _ = _number_res()
+    _, _, _, int_re, float_re, _ = _NUMBER_RES
     try:
         if int_re.fullmatch(text):
             return "int", int(text, 0) if text.startswith(("0o", "0x")) else int(text)

@@ -62,7 +62,7 @@ from __future__ import annotations
 
 from edgar_min.records import dataclass
 from edgar_min.skills._reader import Failure, read
-from edgar_min.skills._scalars import PLAIN_ODD, Ambiguous, bad_char, bad_char_sentence, is_timestamp, resolve
+from edgar_min.skills._scalars import BAD_CHAR, PLAIN_ODD, Ambiguous, bad_char_sentence, is_timestamp, resolve
 from edgar_min.skills.skillfile import FrontmatterError, read_skill_file
 
 TYPE_CHECKING = False
@@ -133,7 +133,7 @@ def parse_skill(text: str, source: str = "<string>") -> Frontmatter:
     # Every character the pattern finds is one `isprintable` refuses too: a frontmatter of
     # printable text (nearly all) has none, and its big class of characters is not compiled.
     printable = block.replace("\t", "").replace("\n", "").isprintable()
-    for found in () if printable else bad_char().finditer(block):
+    for found in () if printable else BAD_CHAR.finditer(block):
         index = block.count("\n", 0, found.start())
         if not bad or bad[-1][0] != index:
             bad.append((index, bad_char_sentence(found.group())))
@@ -184,7 +184,7 @@ def _plain_reads_back(text: str) -> bool:
         return False
     if "\t" in text or "\n" in text or _PLAIN_NEVER.intersection(text):
         return False
-    if not text.isprintable() and bad_char().search(text):  # see parse_skill
+    if not text.isprintable() and BAD_CHAR.search(text):  # see parse_skill
         return False
     try:
         value = resolve(text)
