@@ -57,6 +57,16 @@ def lexical(n: int) -> None:
     print(f"lexical engine, 10 options, new option set:   {cold:,.0f} decisions/s")
 
 
+def single_order(engine, decision: DecisionRequest):
+    """`decision` asked as the openai engine asked one before position fairness.
+
+    One chat request, the options in their given order only (criterion and options first, the
+    evidence last), the letter slot read by the engine's own `read`: a softmax over the letters.
+    """
+    reply = engine._post(engine.letter_body(decision, "options_first"))
+    return engine.read(decision, reply, "options_first")
+
+
 def start_server() -> tuple[subprocess.Popen | None, str]:
     import socket
 
@@ -104,7 +114,8 @@ def letter_vs_json(base_url: str, count: int) -> None:
         server_ms[way].append((t.get("prompt_ms", 0.0), t.get("predicted_ms", 0.0)))
 
     def as_letter(decision: DecisionRequest) -> str:
-        reply = engine._post(engine.letter_body(decision))  # what engine.call does, keeping the timings
+        # One letter slot in one order, keeping the timings (engine.call asks every cyclic order).
+        reply = engine._post(engine.letter_body(decision))
         note("letter", reply)
         return engine.read(decision, reply).selected
 

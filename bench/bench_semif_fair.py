@@ -12,7 +12,13 @@ With `--rotated N` it asks the first N decisions twice instead, the second time 
 turned by one place, and prints how often the top choice stayed and the largest move of a
 probability.
 
-Usage: python3 bench/bench_semif_fair.py [--split test|dev|all] [--base-url URL] [--no-model] [--rotated N]
+With `--one-order` the model is asked as the openai engine asked before position fairness: one
+chat request per decision, the options in their given order only, the letter slot read by the
+engine's own `read` (bench_semif.single_order). Without it, the engine's `call`: every cyclic
+order of the options, combined.
+
+Usage: python3 bench/bench_semif_fair.py [--split test|dev|all] [--base-url URL] [--no-model]
+           [--rotated N] [--one-order]
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
+
+from bench_semif import single_order, start_server  # noqa: E402
 
 from edgar_min.config import SemifConfig  # noqa: E402
 from edgar_min.semif import LETTERS, DecisionRequest, Option, get_engine  # noqa: E402
@@ -72,10 +80,12 @@ class Counted:
         return self._post(*args, **kwargs)
 
 
-def score(name: str, engine, asked: list[tuple[DecisionRequest, str, str]]) -> None:
+def score(name: str, engine, asked: list[tuple[DecisionRequest, str, str]], ask=None) -> None:
+    """Print the figures of `asked` answered by `ask` (by default the engine's own `call`)."""
+    ask = ask or engine.call
     counter = Counted(engine) if hasattr(engine, "_post") else None
     start = time.perf_counter()
-    results = [engine.call(decision) for decision, _, _ in asked]
+    results = [ask(decision) for decision, _, _ in asked]
     elapsed = time.perf_counter() - start
     n = len(asked)
     right = [r.selected == label for r, (_, label, _) in zip(results, asked, strict=True)]
@@ -104,13 +114,13 @@ def score(name: str, engine, asked: list[tuple[DecisionRequest, str, str]]) -> N
     print(f"  right per family: {per_family}")
 
 
-def rotated(engine, asked: list[tuple[DecisionRequest, str, str]], count: int) -> None:
-    """The first `count` decisions asked again with their options turned by one place."""
+def rotated(ask, asked: list[tuple[DecisionRequest, str, str]], count: int) -> None:
+    """The first `count` decisions asked again by `ask` with their options turned by one place."""
     same, moved = 0, 0.0
     for decision, _, _ in asked[:count]:
-        first = engine.call(decision)
+        first = ask(decision)
         options = decision.options[1:] + decision.options[:1]
-        again = engine.call(DecisionRequest(decision.state, decision.question, options))
+        again = ask(DecisionRequest(decision.state, decision.question, options))
         same += first.selected == again.selected
         moved = max(moved, *(abs(p - again.probs[i]) for i, p in first.probs.items()))
     print(f"  asked again with the options turned by one: same top choice {same}/{count}, ", end="")
@@ -123,6 +133,9 @@ def main() -> int:
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
     parser.add_argument("--no-model", action="store_true", help="only the offline lexical engine")
     parser.add_argument("--rotated", type=int, default=0, metavar="N", help="only ask N decisions turned")
+    parser.add_argument(
+        "--one-order", action="store_true", help="ask as before position fairness: one order, one request"
+    )
     args = parser.parse_args()
     asked = cases(args.split)
     print(f"split {args.split}: {len(asked)} labelled decisions from {DATA.relative_to(REPO)}")
@@ -131,19 +144,20 @@ def main() -> int:
         return 0
     proc, base_url = None, args.base_url
     if base_url is None:
-        from bench_semif import start_server
-
         proc, base_url = start_server()
         if proc is None:
             print(f"model figures skipped: {base_url}")
             return 0
     try:
         engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=600), {})
-        engine.call(asked[0][0])  # warm the server; not counted
+        ask = (lambda d: single_order(engine, d)) if args.one_order else engine.call
+        ask(asked[0][0])  # warm the server; not counted
+        name = "openai, SmolLM2-135M" + (", one order (as before)" if args.one_order else ", every order")
         if args.rotated:
-            rotated(engine, asked, args.rotated)
+            print(name)
+            rotated(ask, asked, args.rotated)
         else:
-            score("openai, SmolLM2-135M", engine, asked)
+            score(name, engine, asked, ask)
     finally:
         if proc is not None:
             proc.kill()

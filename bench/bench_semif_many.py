@@ -18,9 +18,11 @@ prompt the server cached in an earlier round; the ways run in a rotating order w
 `--load N` runs N busy-loop processes beside the server for the whole run (each stops itself
 after `--load-seconds`, and all are ended when the bench ends). Printed: medians over the
 rounds of the total time, the ratios (median of the per-round ratios too), the load average,
-and how the answers were read.
+and how the answers were read. `--ways each,many,json` runs only those ways (call_many always
+among them), for a loaded machine where a round of all five takes a quarter of an hour.
 
-Usage: python3 bench/bench_semif_many.py [--rounds N] [--load N] [--base-url URL] [--no-model]
+Usage: python3 bench/bench_semif_many.py [--rounds N] [--load N] [--ways W,W] [--base-url URL]
+           [--no-model]
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_semif import start_server  # noqa: E402
+from bench_semif import single_order, start_server  # noqa: E402
 from semif_workload import QUESTIONS, STATE  # noqa: E402
 
 from edgar_min.config import SemifConfig  # noqa: E402
@@ -101,10 +103,7 @@ def run_way(way, engine, counter, base_url, decisions):
     counter.requests = 0
     start = time.perf_counter()
     if way == "before":
-        picks = [
-            engine.read(d, engine._post(engine.letter_body(d, "options_first")), "options_first")
-            for d in decisions
-        ]
+        picks = [single_order(engine, d) for d in decisions]
     elif way == "each":
         picks = [engine.call(d) for d in decisions]
     elif way == "many":
@@ -129,9 +128,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds (each runs every way once)")
     parser.add_argument("--load", type=int, default=0, help="busy-loop processes to run beside the server")
     parser.add_argument("--load-seconds", type=int, default=7200, help="the most a busy loop runs")
+    parser.add_argument(
+        "--ways", default=",".join(WAYS), help=f"the ways to run, comma-separated (default {','.join(WAYS)})"
+    )
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
     parser.add_argument("--no-model", action="store_true", help="skip (every figure here needs the model)")
     args = parser.parse_args()
+    ways = tuple(w for w in WAYS if w in args.ways.split(","))
+    if "many" not in ways or set(args.ways.split(",")) - set(WAYS):
+        parser.error(f"--ways takes some of {', '.join(WAYS)}, call_many ('many') among them")
     if args.no_model:
         return 0
     proc = None
@@ -152,20 +157,21 @@ def main() -> int:
             for _ in range(args.load)
         ]
         load_before = os.getloadavg()
-        totals: dict[str, list[float]] = {w: [] for w in WAYS}
+        totals: dict[str, list[float]] = {w: [] for w in ways}
         requests: dict[str, int] = {}
         picks: dict[tuple[str, int], list[str]] = {}
-        read: dict[str, int] = dict.fromkeys(WAYS, 0)
+        read: dict[str, int] = dict.fromkeys(ways, 0)
         for round_no in range(args.rounds):
             decisions = decisions_for(round_no)
-            shift = round_no % len(WAYS)
-            for way in WAYS[shift:] + WAYS[:shift]:
+            shift = round_no % len(ways)
+            for way in ways[shift:] + ways[:shift]:
                 elapsed, count, chosen, by_logprobs = run_way(way, engine, counter, base_url, decisions)
                 totals[way].append(elapsed)
                 requests[way] = count
                 picks[way, round_no] = chosen
                 read[way] += by_logprobs or 0
-                print(f"  round {round_no + 1}: {LABELS[way]} {elapsed:.2f} s", flush=True)
+                load = os.getloadavg()[0]
+                print(f"  round {round_no + 1}: {LABELS[way]} {elapsed:.2f} s (load {load:.2f})", flush=True)
         load_after = os.getloadavg()
     finally:
         for process in busy:
@@ -180,10 +186,10 @@ def main() -> int:
     loads = f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
     print(f"  {args.load} busy loop(s) beside it; {loads}")
     print(f"  the engine sent its prompts as {engine.transport}")
-    for way in WAYS:
+    for way in ways:
         median = statistics.median(totals[way])
         print(f"  {LABELS[way]:<26} total {median:7.2f} s ({requests[way]} request(s) a round)")
-    for other in ("before", "each", "json", "one_order"):
+    for other in (w for w in ("before", "each", "json", "one_order") if w in ways):
         per_round = [a / b for a, b in zip(totals[other], totals["many"], strict=True)]
         ratio = statistics.median(totals[other]) / statistics.median(totals["many"])
         print(
@@ -191,10 +197,11 @@ def main() -> int:
             f"{statistics.median(per_round):.2f}x, range {min(per_round):.2f}-{max(per_round):.2f})"
         )
     print(f"  call_many: {read['many']}/{n * rounds} answers read from logprobs")
-    same = sum(
-        a == b for r in range(rounds) for a, b in zip(picks["many", r], picks["json", r], strict=False)
-    )
-    print(f"  same choice as the JSON array: {same}/{n * rounds}")
+    if "json" in ways:
+        same = sum(
+            a == b for r in range(rounds) for a, b in zip(picks["many", r], picks["json", r], strict=False)
+        )
+        print(f"  same choice as the JSON array: {same}/{n * rounds}")
     return 0
 
 
