@@ -75,10 +75,29 @@ HOLDOUTS = (
 TUNED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 
 
-def load_data() -> tuple[list[dict], list[dict]]:
-    skills = json.loads((DATA / "suggest-skills.json").read_text())["skills"]
-    rows = [json.loads(line) for line in (DATA / "suggest-prompts.jsonl").read_text().splitlines() if line]
+def load_data(prefix: str = "suggest") -> tuple[list[dict], list[dict]]:
+    skills = json.loads((DATA / f"{prefix}-skills.json").read_text())["skills"]
+    rows = [json.loads(line) for line in (DATA / f"{prefix}-prompts.jsonl").read_text().splitlines() if line]
     return skills, rows
+
+
+def blind_quality() -> None:
+    """The blind split (bench/data/blind-*): its own project of skills from repositories the rest
+    of the bench never drew from; figures only, its failures are never listed."""
+    skills, rows = load_data("blind")
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        write_project(root, skills)
+        layout = Layout(root, root / "home")
+        results = evaluate(layout, load_config(layout, environ={}), rows)
+    report(
+        f"blind split, a new project of its {len(skills)} skills (failures never listed)",
+        results,
+        show_failures=False,
+    )
 
 
 def write_project(root: Path, skills: list[dict]) -> None:
@@ -738,6 +757,9 @@ def main() -> int:
         return 0
     if "--model-only" in sys.argv:
         model_quality(skills, rows)
+        return 0
+    if "--blind" in sys.argv:
+        blind_quality()
         return 0
     cold = lexical_quality(skills, rows)
     baseline_quality(skills, rows)
