@@ -170,9 +170,9 @@ def cmd_learn(ctx: Context) -> int:
         for note in adapted.notes():
             ctx.warn(f"edgar: note: {note}")
         session = _session(ctx, adapted.session)
-        record, handed, named = adapted.record, (), ()
+        record = adapted.record
         if adapted.session == session:  # the log's own session: what edgar suggested at its prompt
-            record, handed, named = with_suggestions(ctx.layout, adapted.record, session, names)
+            record, _, _ = with_suggestions(ctx.layout, adapted.record, session, names)
         turn = parse_turn(record, config.skills.tools)
         extra = {"session": session, "notes": adapted.notes()}
     else:
@@ -189,7 +189,7 @@ def cmd_learn(ctx: Context) -> int:
 
         problems: list[str] = []
         loaded = list(adapted.record.get("skills") or [])  # the skills the agent itself loaded
-        extra["examples"] = learn_examples(ctx.layout, turn, loaded, (*handed, *named), problems)
+        extra["examples"] = learn_examples(ctx.layout, turn, loaded, problems)
         for problem in problems:
             ctx.warn(f"edgar: {problem}")
     outcome = Gate(ctx.layout, config).learn(turn, session)

@@ -439,14 +439,14 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     if session is None:
         session = adapted.session if adapted.session and is_session(adapted.session) else new_session_id()
     loaded = list(adapted.record.get("skills") or [])  # those the agent loaded itself
-    record, handed, named = with_suggestions(layout, adapted.record, session, names)
+    record, _, _ = with_suggestions(layout, adapted.record, session, names)
     turn = parse_turn(record, config.skills.tools)
     result = HookResult()
     # A skill the agent chose for a person's message teaches routing that message's words.
     learned = []
     if config.suggest.learn_from_use:
-        # Neither a skill handed over nor one named teaches: edgar put both before the agent.
-        learned = learn_examples(layout, turn, loaded, (*handed, *named), result.problems)
+        # Every skill the agent loaded itself teaches, a suggested one too: the agent chose it.
+        learned = learn_examples(layout, turn, loaded, result.problems)
     if config.adapters.hook_check and config.check.command:
         from edgar_min.learning.check import run_check
 
@@ -469,16 +469,14 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     return result
 
 
-def learn_examples(
-    layout: Layout, turn: Turn, loaded: list[str], suggested: tuple[str, ...], problems: list[str]
-) -> list[str]:
+def learn_examples(layout: Layout, turn: Turn, loaded: list[str], problems: list[str]) -> list[str]:
     """The turn's prompt as an example of each skill its agent loaded itself (a person's turn only).
 
-    A skill edgar handed over or named for this prompt (`suggested`) is left out even when the
-    agent loaded it too: a suggestion must not teach itself. The skills recorded; a file that
-    cannot be written is a problem, never a failure of the turn.
+    A skill edgar named for this prompt counts when the agent loaded it: the agent read the
+    shortlist and chose (a body edgar pasted is no load, so it teaches nothing). The skills
+    recorded; a file that cannot be written is a problem, never a failure of the turn.
     """
-    chosen = [name for name in loaded if name not in suggested]
+    chosen = list(loaded)
     if turn.agent != "main" or not chosen:
         return []
     from edgar_min.skills.examples import learn_from_loads
