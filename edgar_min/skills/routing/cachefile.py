@@ -7,7 +7,7 @@ skills whose body's prose has it and no field of theirs does. A fresh process pe
 few dozen of some thousands of words, so each is decoded when a prompt first asks for it.
 
 The whole index is one line: `word postings` pairs apart by single spaces (neither has a space),
-then " |" and the words only skills' bodies have, kept as one text (" word ||3,17 ") and searched
+then `BODIES` (" !") and the words only skills' bodies have, kept as one text (" word ||3,17 ") and searched
 when asked for: they are half the words of an index over real skills, and making them all into a
 dict cost the prompt hook more than the rest of its reading.
 """
@@ -20,7 +20,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Counts", "Postings", "Weights", "document_problem", "idf", "split_line"]
+__all__ = ["BODIES", "Counts", "Postings", "Weights", "document_problem", "idf", "split_line"]
+
+
+# What parts the line's words from those only bodies have: no word or postings holds a '!'.
+BODIES = " !"
 
 
 class Postings(dict):
@@ -61,7 +65,7 @@ class Postings(dict):
     def text(self) -> str:
         """Every word with its postings as one line (the module's docstring)."""
         words = " ".join(f"{term} {found}" for term, found in self.items())
-        return f"{words} |{self.bodies}" if self.bodies else words
+        return f"{words}{BODIES}{self.bodies}" if self.bodies else words
 
 
 class Counts(dict):
@@ -114,8 +118,8 @@ def idf(n: int, seen: int) -> float:
 
 def split_line(postings: str, bodies: str | None = None) -> Postings | None:
     """The postings a cached line holds, or None when it is not one. `bodies`: the text after
-    " |", when the caller has cut it off already (the prompt hook reads each part from the bytes)."""
-    words, _, rest = postings.partition(" |") if bodies is None else (postings, "", bodies)
+    `BODIES`, when the caller has cut it off already (the prompt hook reads each part from the bytes)."""
+    words, _, rest = postings.partition(BODIES) if bodies is None else (postings, "", bodies)
     items = words.split(" ") if words else []
     # The bodies' words: pairs apart by single spaces, each postings with one '||' (no field's).
     if len(items) % 2 or (
