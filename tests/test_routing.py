@@ -123,7 +123,9 @@ def test_a_run_together_name_is_found_by_its_parts():
     # have them as words of their own, which is how the name is split.
     cards = [
         Card("googlecalendar-automation", "Automate tasks via Rube MCP."),
-        Card("meeting-notes", "Write the notes of a Google Meet call, then file them with its calendar event."),
+        Card(
+            "meeting-notes", "Write the notes of a Google Meet call, then file them with its calendar event."
+        ),
         CHANGELOG,
     ]
     assert {"googl", "calendar"} <= set(RoutingIndex(cards).name_parts["googlecalendar-automation"])
