@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from suggestfiles import KEYWORDS, SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
 from edgar_min.skills.routing import (
+    THRESHOLD,
     Card,
     RoutingEngine,
     RoutingIndex,
@@ -477,3 +480,54 @@ STUFFED = Card(
     f"Format the team's weekly notes. Use for: {' '.join(KEYWORDS)}"[:1024],
     f"Use for any task about {' '.join(KEYWORDS)}"[:1000],
 )
+
+
+BUMP = Card("bump-httpx-pin", "Move the httpx pin in pyproject.toml to a new release and run the tests.")
+TAUGHT = "update the dependency version in the lock"
+
+
+def test_a_taught_message_teaches_its_words_in_any_order_and_the_hit_says_use_taught_it():
+    cards = [BUMP, Card("pdf", "Merge, split and rotate PDF files"), CHANGELOG]
+    assert RoutingIndex(cards).rank(TAUGHT).best is None
+    taught = RoutingIndex(cards, {"bump-httpx-pin": [TAUGHT]})
+    for text in (TAUGHT, "lock file: old dependency version, update it"):
+        best = taught.rank(text).best
+        assert best is not None
+        assert best.name == "bump-httpx-pin"
+        assert best.taught  # none of these words is the skill's own
+    own = taught.rank("bump the httpx pin in pyproject").best
+    assert own is not None
+    assert own.name == "bump-httpx-pin"
+    assert not own.taught
+
+
+def test_one_ordinary_shared_word_gives_no_confidence_and_two_reach_the_threshold():
+    index = RoutingIndex([Card(f"skill-{i}", f"word{i} other{i} thing{i} more{i}") for i in range(9)])
+    assert index.unit > 0
+    assert index.confidence(index.unit) == 0.0
+    assert index.confidence(2 * index.unit) == pytest.approx(THRESHOLD)
+    assert index.confidence(3 * index.unit) > index.confidence(2 * index.unit)
+
+
+def test_the_cached_index_ranks_as_the_built_one_with_what_use_taught():
+    cards = [
+        BUMP,
+        Card("pdf", "Merge, split and rotate PDF files", body="pages outline bookmarks"),
+        CHANGELOG,
+    ]
+    built = RoutingIndex(cards, {"bump-httpx-pin": [TAUGHT], "none": ["thanks, all good"]})
+    document = json.loads(json.dumps(built.cached()))
+    cached = RoutingIndex.from_cached(document, built.postings_text())
+    assert cached is not None
+    for text in (TAUGHT, "pdf bookmarks", "thanks, all good", "write the release notes"):
+        assert built.rank(text) == cached.rank(text)
+
+
+def test_a_skill_past_the_fence_of_the_projects_own_breadth_has_each_match_count_less():
+    plain = [Card(f"skill-{i}", " ".join(f"w{i}x{j}" for j in range(10))) for i in range(8)]
+    broad = Card("everything", " ".join(f"word{j}" for j in range(200)) + " deploy")
+    narrow = Card("deploy", "deploy")
+    index = RoutingIndex([*plain, broad, narrow])
+    assert set(index.reach) == {"everything"}
+    assert 0 < index.reach["everything"] < 0.2
+    assert index.search("deploy")[0].name == "deploy"
