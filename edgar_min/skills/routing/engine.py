@@ -21,7 +21,7 @@ from bisect import bisect_left
 from edgar_min import deferred
 from edgar_min.charsets import LOWER
 from edgar_min.records import dataclass
-from edgar_min.skills.routing.index import BODY, BODY_WEIGHT, DESCRIPTION_WEIGHT, OWN, TAUGHT, Index
+from edgar_min.skills.routing.index import BODY, BODY_WEIGHT, DESCRIPTION_WEIGHT, TAUGHT, Index
 from edgar_min.skills.routing.taught import NONE_ID, is_taught
 from edgar_min.skills.routing.words import MAX_QUERY_CHARS, REDACTED, is_stop, split_words, stem
 
@@ -172,28 +172,23 @@ class RoutingIndex(Index):
         for term, matches in expanded:
             weight = max((self.idf[m] * f for m, f in matches), default=0.0) or self.unknown_idf
             total += weight
-            best: dict[str, tuple[float, int]] = {}  # the most any match of this word covers of a skill
+            best: dict[str, float] = {}  # the most any match of this word covers of a skill
+            learned: set[str] = set()  # the skills whose best match of it only use taught them
             for match, factor in matches:
-                share = self.idf[match] * factor
-                for name, value, kind in self.postings(match):
-                    if kind == BODY and factor != 1.0:  # a guess is too weak for a body's word
-                        continue
-                    scores[name] = scores.get(name, 0.0) + value * factor
-                    part = share * (BODY_SHARE if kind == BODY else 1.0)
-                    if part > best.get(name, (0.0, OWN))[0]:
-                        best[name] = (part, kind)
+                self._add(match, factor, scores, best, learned)
                 for name in self.by_part.get(match, ()):
                     found = parts_found.setdefault(name, {})
                     if factor > found.get(match, (0.0, 0.0))[0]:
                         found[match] = (factor, weight * factor)
             for name, factor in self._whole_names(term, matches).items():
                 scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight * factor
-                best[name] = (max(best.get(name, (0.0, OWN))[0], weight * factor), OWN)
-            for name, (part, kind) in best.items():
+                best[name] = max(best.get(name, 0.0), weight * factor)
+                learned.discard(name)
+            for name, part in best.items():
                 covered[name] = covered.get(name, 0.0) + part
-                if kind == TAUGHT:
-                    taught[name] = taught.get(name, 0.0) + part
                 matched[name] = matched.get(name, 0) + 1
+            for name in learned:
+                taught[name] = taught.get(name, 0.0) + best[name]
         for name, bonus in self._named_by_parts(parts_found).items():
             scores[name] += bonus
         ranked = []
@@ -208,6 +203,26 @@ class RoutingIndex(Index):
         a shared word being coincidence; each further word's worth halves the doubt, so that two
         words' worth is THRESHOLD."""
         return max(0.0, 1.0 - 0.5 ** (score / self.unit - 1.0))
+
+    def _add(
+        self, match: str, factor: float, scores: dict[str, float], best: dict[str, float], learned: set[str]
+    ) -> None:
+        """Add what the index word `match`, matched at `factor`, gives each skill: to its score, and
+        to `best`, the most any match of the query word covers of it (`learned`: only use taught it)."""
+        share = self.idf[match] * factor
+        body_share = share * BODY_SHARE if factor == 1.0 else 0.0  # a guess is too weak for a body's word
+        get, held = scores.get, best.get
+        for name, value, kind in self.postings(match):
+            part = body_share if kind == BODY else share
+            if not part:
+                continue
+            scores[name] = get(name, 0.0) + value * factor
+            if part > held(name, 0.0):
+                best[name] = part
+                if kind == TAUGHT:
+                    learned.add(name)
+                else:
+                    learned.discard(name)
 
     def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
         """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""

@@ -262,29 +262,32 @@ class Index:
         """`term`'s matches with their BM25F weights; a malformed item (a damaged cache) is skipped."""
         fields, _, rest = self.encoded[term].partition("|")
         taught, _, bodies = rest.partition("|")
-        own: dict[int, float] = {}
-        learned: dict[int, float] = {}
-        for part, into in ((fields, own), (taught, learned)):
+        held: dict[int, list] = {}  # skill number -> [tf, where the skill has the word]
+        for part, kind in ((fields, OWN), (taught, TAUGHT)):
             for item in part.split(",") if part else ():
                 at, _, weight = item.partition(":")
                 try:
-                    into[int(at)] = float(weight)
+                    i, tf = int(at), float(weight)
                 except ValueError:
                     continue
-        body = set()
+                if i in held:
+                    held[i][0] += tf
+                else:
+                    held[i] = [tf, kind]
         for at in bodies.split(",") if bodies else ():
             try:
-                body.add(int(at))
+                i = int(at)
             except ValueError:
                 continue
-        idf, names, norms, found = self.idf[term], self.names, self.norms, []
-        for i in {*own, *learned, *body}:
-            if not 0 <= i < len(names):
-                continue
-            tf = own.get(i, 0.0) + learned.get(i, 0.0) + (BODY_WEIGHT if i in body else 0.0)
-            kind = OWN if i in own else TAUGHT if i in learned else BODY
-            found.append((names[i], idf * tf * (K1 + 1) / (tf + norms[i]), kind))
-        return found
+            if i in held:
+                held[i][0] += BODY_WEIGHT
+            else:
+                held[i] = [BODY_WEIGHT, BODY]
+        idf, names, norms, size = self.idf[term], self.names, self.norms, len(self.names)
+        lift = idf * (K1 + 1)
+        return [
+            (names[i], lift * tf / (tf + norms[i]), kind) for i, (tf, kind) in held.items() if 0 <= i < size
+        ]
 
     def postings(self, term: str) -> list[Match]:
         """The skills that have `term`, each with its BM25F weight and where it has it."""
