@@ -191,12 +191,26 @@ class RoutingIndex(Index):
                 taught[name] = taught.get(name, 0.0) + best[name]
         for name, bonus in self._named_by_parts(parts_found).items():
             scores[name] += bonus
-        ranked = []
-        for name, score in scores.items():
-            share = self.reach.get(name, 1.0)
-            coverage = min(1.0, covered.get(name, 0.0) / total) * share
-            ranked.append((-score * share, name, score * share, coverage))  # ordered by score
-        return self._ranking(ranked, matched, taught, total, terms=len(expanded), limit=limit)
+        for name, share in self.reach.items():  # past the fence: each match counts less
+            if name in scores:
+                scores[name] *= share
+        # The messages that needed no skill are no skill: their evidence goes to the decision.
+        none_score = scores.pop(NONE_ID, 0.0)
+        # Only the best `limit` are made hits: with 10,000 skills most match some word.
+        best_first = heapq.nsmallest(limit, scores.items(), key=_by_score)
+        hits = []
+        for name, score in best_first:
+            coverage = self._coverage(name, covered, total)
+            learned = is_taught(taught.get(name, 0.0) / total, coverage)
+            hits.append(
+                Hit(name, score, coverage, score * coverage, matched[name], self.confidence(score), learned)
+            )
+        none_evidence = none_score * self._coverage(NONE_ID, covered, total)
+        return Ranking(tuple(hits), len(expanded), none_evidence)
+
+    def _coverage(self, name: str, covered: dict[str, float], total: float) -> float:
+        """The share of the query's word weight a skill accounts for (less past the fence)."""
+        return min(1.0, covered.get(name, 0.0) / total) * self.reach.get(name, 1.0)
 
     def confidence(self, score: float) -> float:
         """How sure a skill with this score applies: 0 up to one ordinary word's worth (`Index.unit`),
@@ -243,36 +257,10 @@ class RoutingIndex(Index):
                 bonus[name] = NAME_MATCH * share * sum(weight for _, weight in parts.values())
         return bonus
 
-    def _ranking(
-        self,
-        ranked: list[tuple[float, str, float, float]],
-        matched: dict[str, int],
-        taught: dict[str, float],
-        total: float,
-        *,
-        terms: int,
-        limit: int,
-    ) -> Ranking:
-        """The best `limit` of (-score, name, score, coverage) as hits; the `none` card's
-        evidence goes to the decision, not among the skills."""
-        none_evidence = 0.0
-        if NONE_ID in matched:  # only a project with messages taught as `none`, and only when one matched
-            none_evidence = next(score * coverage for _, name, score, coverage in ranked if name == NONE_ID)
-            ranked = [item for item in ranked if item[1] != NONE_ID]
-        best_first = heapq.nsmallest(limit, ranked)  # with 10,000 skills most match some word
-        hits = tuple(
-            Hit(
-                name,
-                score,
-                coverage,
-                score * coverage,
-                matched[name],
-                self.confidence(score),
-                is_taught(taught.get(name, 0.0) / total, coverage),
-            )
-            for _, name, score, coverage in best_first
-        )
-        return Ranking(hits, terms, none_evidence)
+
+def _by_score(item: tuple[str, float]) -> tuple[float, str]:
+    """Best score first, ties by name."""
+    return -item[1], item[0]
 
 
 class RoutingEngine:
