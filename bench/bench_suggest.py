@@ -15,8 +15,9 @@ Prints:
   the examples the other splits would have left in the routing examples file: every load
   (each prompt that needs a skill as the agent loading its first right skill; with and without
   each prompt that needs none taught as `none` by a person), with a tenth, a quarter and all of
-  them, as importing past sessions gives; and the live loop, where only what the router in a new
-  project missed becomes an example;
+  them, as importing past sessions and the live loop give (every load the agent makes is an
+  example, of a skill edgar suggested too); and a history of misses alone, where only what the
+  router in a new project missed becomes an example (the live loop before every load taught);
   `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
@@ -325,11 +326,11 @@ def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> N
     """Each split scored with the examples the other splits would have left (leave-one-split-out).
 
     Two histories. Every load: each prompt that needs a skill is an example of its first right
-    skill (and, taught, each that needs none a person's `none`), as importing sessions from before
-    edgar suggested anything gives. The live loop: a prompt the router in a new project already
-    got right was handed its skill, so it is no example (a suggestion never teaches itself); one
-    it missed is an example of the skill the agent then loaded itself, and one that needs no skill
-    but was handed one is a person's `none`.
+    skill (and, taught, each that needs none a person's `none`), as importing sessions and the live
+    loop give when the agent loads the skill it needs. Misses alone: a prompt the router in a new
+    project already got right is no example (as when a suggestion taught nothing); one it missed is
+    an example of the skill the agent then loaded itself, and one that needs no skill but was
+    handed one is a person's `none`.
     """
     from edgar_min.config import load_config
     from edgar_min.layout import Layout
@@ -361,7 +362,7 @@ def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> N
         used = sum(1 for r in pool if share_of(r["prompt"], share))
         if pool is live:
             label = (
-                f"learned from use, the live loop: only what a new project's router missed ({used:,} of "
+                f"learned from use, misses alone: only what a new project's router missed ({used:,} of "
                 f"{len(rows):,} prompts, about {used * 11 // 12:,} a split)"
             )
         else:
