@@ -2,15 +2,16 @@
 
 Each distinct content word of the text matches index words: itself, a word one typo away when it
 is no index word ("scna" for "scan"), and the longer name words it starts ("discord" for
-`discordbot-automation`). Every skill gets a BM25F score and a coverage: the share of the text's
-word weight (idf, counted over this project's skills) that the skill accounts for, a body's word
-at BODY_WEIGHT of a description's. A word no skill has weighs the most there is, so a text about
-something else is covered little by any skill. Score times coverage orders the skills.
+`discordbot-automation`). Every skill gets a BM25F score, which orders them, and a coverage: the
+share of the text's word weight (idf, counted over this project's skills) that the skill accounts
+for, a body's word at BODY_SHARE of a description's. Coverage says whether a match is mostly what
+use taught (`Hit.taught`) and weighs the `none` card's evidence against the best skill's.
 
-The coverage is the confidence that a skill applies: the share of what the text says that this
-skill's text (or what use taught it) says too. The best skill is meant when it accounts for more
-of the text than it leaves out (`THRESHOLD`, a half): a chat line or a question about something
-else shares a word or two with skills and no more. Nothing here is fitted to a set of prompts.
+How sure a skill applies is read from its score in this project's own unit (`Index.unit`, what one
+ordinary shared word scores): one such word is coincidence, each further word's worth halves the
+doubt, and two words' worth (`THRESHOLD`, a half) is the line for a skill: a chat line or a
+question about something else shares a word or two with skills and no more. The constants below
+are priors set by what each thing is, not fitted to a set of prompts.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ semif_types = deferred.module("edgar_min.semif.types")
 
 __all__ = ["THRESHOLD", "Hit", "Ranking", "RoutingEngine", "RoutingIndex"]
 
-# The best skill is meant when it covers more than it leaves out of what the text says.
+# The best skill is meant from this confidence: two ordinary words' worth of agreement.
 THRESHOLD = 0.5
 # A body's word covers the share of a description's word that its weight is.
 BODY_SHARE = BODY_WEIGHT / DESCRIPTION_WEIGHT
