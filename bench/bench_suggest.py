@@ -15,8 +15,9 @@ Prints:
   the examples the other splits would have left in the routing examples file: every load
   (each prompt that needs a skill as the agent loading its first right skill; with and without
   each prompt that needs none taught as `none` by a person), with a tenth, a quarter and all of
-  them, as importing past sessions gives; and the live loop, where only what the router in a new
-  project missed becomes an example;
+  them, as importing past sessions and the live loop give (every load the agent makes is an
+  example, of a skill edgar suggested too); and a history of misses alone, where only what the
+  router in a new project missed becomes an example (the live loop before every load taught);
   `--quality-only` stops there;
 - the same with the model path (`--model`, or `--model-only`: SemIf's letter slot on the real
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
@@ -26,16 +27,13 @@ Prints:
   user-prompt-submit`, routing cache warm) against `python3 -I -S -c pass`, interleaved run for
   run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
 
-`--fit-none` fits the `none` decision's weights (routing.NONE_*) on the readable splits and prints
-them with their leave-one-split-out figures beside the router as it stands, then the decision's
-operating points: the one fitted for `none` precision >= 0.9 and a few fixed shifts, each with the
-share of prompts handed a wrong skill.
+`--blind` scores only the blind split (bench/data/blind-*, its own project), never listing its failures.
 
 `--sweep` scores every split in a new project with `suggest.min_probability` from 0.3 to 0.8:
 end to end, the share handed a wrong skill, and `none` precision at each.
 
 Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
-       [--model-all] [--write-background] [--fit-none] [--sweep]
+       [--model-all] [--sweep] [--blind]
 """
 
 from __future__ import annotations
@@ -46,7 +44,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import urllib.request
 from collections import Counter
@@ -75,10 +72,29 @@ HOLDOUTS = (
 TUNED = ("holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6")
 
 
-def load_data() -> tuple[list[dict], list[dict]]:
-    skills = json.loads((DATA / "suggest-skills.json").read_text())["skills"]
-    rows = [json.loads(line) for line in (DATA / "suggest-prompts.jsonl").read_text().splitlines() if line]
+def load_data(prefix: str = "suggest") -> tuple[list[dict], list[dict]]:
+    skills = json.loads((DATA / f"{prefix}-skills.json").read_text())["skills"]
+    rows = [json.loads(line) for line in (DATA / f"{prefix}-prompts.jsonl").read_text().splitlines() if line]
     return skills, rows
+
+
+def blind_quality() -> None:
+    """The blind split (bench/data/blind-*): its own project of skills from repositories the rest
+    of the bench never drew from; figures only, its failures are never listed."""
+    skills, rows = load_data("blind")
+    from edgar_min.config import load_config
+    from edgar_min.layout import Layout
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        write_project(root, skills)
+        layout = Layout(root, root / "home")
+        results = evaluate(layout, load_config(layout, environ={}), rows)
+    report(
+        f"blind split, a new project of its {len(skills)} skills (failures never listed)",
+        results,
+        show_failures=False,
+    )
 
 
 def write_project(root: Path, skills: list[dict]) -> None:
@@ -310,11 +326,11 @@ def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> N
     """Each split scored with the examples the other splits would have left (leave-one-split-out).
 
     Two histories. Every load: each prompt that needs a skill is an example of its first right
-    skill (and, taught, each that needs none a person's `none`), as importing sessions from before
-    edgar suggested anything gives. The live loop: a prompt the router in a new project already
-    got right was handed its skill, so it is no example (a suggestion never teaches itself); one
-    it missed is an example of the skill the agent then loaded itself, and one that needs no skill
-    but was handed one is a person's `none`.
+    skill (and, taught, each that needs none a person's `none`), as importing sessions and the live
+    loop give when the agent loads the skill it needs. Misses alone: a prompt the router in a new
+    project already got right is no example (as when a suggestion taught nothing); one it missed is
+    an example of the skill the agent then loaded itself, and one that needs no skill but was
+    handed one is a person's `none`.
     """
     from edgar_min.config import load_config
     from edgar_min.layout import Layout
@@ -346,7 +362,7 @@ def learned_quality(skills: list[dict], rows: list[dict], cold: list[dict]) -> N
         used = sum(1 for r in pool if share_of(r["prompt"], share))
         if pool is live:
             label = (
-                f"learned from use, the live loop: only what a new project's router missed ({used:,} of "
+                f"learned from use, misses alone: only what a new project's router missed ({used:,} of "
                 f"{len(rows):,} prompts, about {used * 11 // 12:,} a split)"
             )
         else:
@@ -537,207 +553,17 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
         )
 
 
-def none_features(ranking) -> list[float]:
-    """What the `none` decision weighs, in the order of routing's NONE_* weights (bias first)."""
-    import math
-
-    top = ranking.hits[0]
-    return [
-        1.0,
-        math.log1p(top.evidence),
-        top.coverage,
-        math.log1p(ranking.terms),
-        float(ranking.edit),
-        float(ranking.names_file),
-    ]
-
-
-def fit_logistic(xs: list[list[float]], ys: list[int], penalty: float = 0.1) -> list[float]:
-    """Weights of a logistic model by Newton's method, an L2 penalty on all but the bias."""
-    import math
-
-    size = len(xs[0])
-    w = [0.0] * size
-    for _ in range(50):
-        grad = [penalty * 2 * w[j] * (j > 0) for j in range(size)]
-        hess = [[penalty * 2 * (i == j and i > 0) for j in range(size)] for i in range(size)]
-        for x, y in zip(xs, ys, strict=True):
-            z = sum(a * b for a, b in zip(w, x, strict=True))
-            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
-            for i in range(size):
-                grad[i] += (p - y) * x[i]
-                for j in range(size):
-                    hess[i][j] += p * (1 - p) * x[i] * x[j]
-        step = solve(hess, grad)
-        w = [a - b for a, b in zip(w, step, strict=True)]
-        if max(abs(v) for v in step) < 1e-9:
-            break
-    return w
-
-
-def solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """x with a @ x = b (Gaussian elimination with partial pivoting; a is small and well posed)."""
-    n = len(b)
-    m = [[*row, v] for row, v in zip(a, b, strict=True)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        for r in range(n):
-            if r != col:
-                f = m[r][col] / m[col][col]
-                m[r] = [x - f * y for x, y in zip(m[r], m[col], strict=True)]
-    return [m[i][n] / m[i][i] for i in range(n)]
-
-
-def fit_none(skills: list[dict], rows: list[dict]) -> None:
-    """Fit the `none` weights on the readable splits; print them and leave-one-split-out figures."""
-    import math
-
-    from edgar_min.skills import routing
-
-    readable = [r for r in rows if r["split"] not in HOLDOUTS or r["split"] in TUNED]
-    cards = [
-        routing.Card(
-            s["name"], " ".join(s["description"].split()), s["when_to_use"], s["opening"], s.get("body", "")
-        )
-        for s in skills
-    ]
-    index = routing.RoutingIndex(cards)
-    ranked = [(r, index.rank(r["prompt"], limit=routing.RANKED)) for r in readable]
-
-    def examples(part):
-        # Learn only from prompts where answering the best hit is right, or `none` is.
-        xs, ys = [], []
-        for r, ranking in part:
-            if ranking.hits and (not r["gold"] or ranking.hits[0].name in r["gold"]):
-                xs.append(none_features(ranking))
-                ys.append(1 if r["gold"] else 0)
-        return xs, ys
-
-    def choose(ranking, w, shift: float = 0.0) -> str | None:
-        if not ranking.hits:
-            return None
-        z = shift + sum(a * b for a, b in zip(w, none_features(ranking), strict=True))
-        hits = ranking.hits[:15]
-        evidence = [h.evidence for h in hits] + [hits[0].evidence - routing.TEMPERATURE * z]
-        exps = [math.exp((e - max(evidence)) / routing.TEMPERATURE) for e in evidence]
-        probs = [e / sum(exps) for e in exps]
-        return hits[0].name if probs[0] > probs[-1] and probs[0] >= 0.3 else None
-
-    current = [
-        routing.NONE_BIAS,
-        routing.NONE_PER_EVIDENCE,
-        routing.NONE_PER_COVERAGE,
-        routing.NONE_PER_WORD,
-        routing.NONE_PER_EDIT,
-        routing.NONE_PER_FILE,
-    ]
-    w = fit_logistic(*examples(ranked))
-    print("none weights fitted on " + ", ".join(sorted({r["split"] for r in readable})) + ":")
-    print(
-        "  NONE_BIAS, NONE_PER_EVIDENCE, NONE_PER_COVERAGE, NONE_PER_WORD, NONE_PER_EDIT, NONE_PER_FILE = "
-        + ", ".join(f"{v:.2f}" for v in w)
-    )
-    print("  (in routing.py now: " + ", ".join(f"{v:.2f}" for v in current) + ")")
-    splits = sorted({r["split"] for r, _ in ranked})
-    held, now = [], []
-    for split in splits:
-        fold = fit_logistic(*examples([(r, k) for r, k in ranked if r["split"] != split]))
-        for r, ranking in ranked:
-            if r["split"] == split:
-                ranks = [h.name for h in ranking.hits]
-                held.append({**r, "ranked": ranks, "chosen": choose(ranking, fold), "seconds": 0.0})
-                now.append({**r, "ranked": ranks, "chosen": choose(ranking, current), "seconds": 0.0})
-    report(
-        "leave-one-split-out (each split scored by weights fitted on the others)",
-        held,
-        show_failures=False,
-        timed=False,
-    )
-    report(
-        "the weights in routing.py (fitted on all of them: these flatter)",
-        now,
-        show_failures=False,
-        timed=False,
-    )
-    operating_points(ranked, examples, choose)
-
-
-# Shifts of the `none` log-odds tried as operating points: below 0 `none` comes more often.
-SHIFTS = tuple(x / 10 for x in range(-30, 31, 2))
-
-
-def operating_points(ranked, examples, choose) -> None:
-    """End to end, `none` precision and wrong skills handed over at other `none` operating points.
-
-    Each split is scored by weights fitted on the others, shifted by the shift that gives the
-    best end to end with `none` precision >= 0.9 on those others (the target), and at a few
-    fixed shifts, so that what a higher `none` precision costs in wrong skills is seen.
-    """
-    splits = sorted({r["split"] for r, _ in ranked})
-    folds = {}
-    for split in splits:
-        train = [(r, k) for r, k in ranked if r["split"] != split]
-        w = fit_logistic(*examples(train))
-        best = None
-        for shift in SHIFTS:
-            chosen = [{**r, "ranked": [], "chosen": choose(k, w, shift), "seconds": 0.0} for r, k in train]
-            s = scores(chosen)
-            if s["none_precision"] >= 0.9 and (best is None or s["end_to_end"] > best[0]):
-                best = (s["end_to_end"], shift)
-        folds[split] = (w, best[1] if best else max(SHIFTS))
-    print("operating points of the none decision (leave-one-split-out, all readable splits together):")
-    fixed = (-2.0, -1.0, 0.0, 1.0, 2.0)
-    points = [("fitted for none precision >= 0.9", None), *((f"shift {x:+.1f}", x) for x in fixed)]
-    for label, shift in points:
-        held = []
-        for r, k in ranked:
-            w, fitted = folds[r["split"]]
-            ranks = [h.name for h in k.hits]
-            chosen = choose(k, w, fitted if shift is None else shift)
-            held.append({**r, "ranked": ranks, "chosen": chosen, "seconds": 0.0})
-        s = scores(held)
-        print(
-            f"  {label:<34} top-1 {s['top1']:.1%}  none P {s['none_precision']:.2f} "
-            f"R {s['none_recall']:.2f}  end-to-end {s['end_to_end']:.1%}  wrong skill {s['wrong_skill']:.1%}"
-        )
-    print("  shifts fitted per held-out split: " + ", ".join(f"{s} {folds[s][1]:+.1f}" for s in splits))
-
-
-def write_background(skills: list[dict]) -> None:
-    """Regenerate edgar_min/skills/background.py from the catalogue, with the current word rule."""
-    from edgar_min.skills import routing
-
-    counts: Counter[str] = Counter()
-    for skill in skills:
-        # The fields counted as often as they say a word; the rest of the body is left out, as it
-        # is of the background's counts in `background.py`.
-        card = routing.Card(skill["name"], skill["description"], skill["when_to_use"], skill["opening"])
-        counts.update(set(routing.card_terms(card)))
-    items = " ".join(f"{term}:{n}" for term, n in sorted(counts.items()) if n >= 2)
-    path = REPO / "edgar_min" / "skills" / "background.py"
-    text = path.read_text()
-    head, _, _ = text.partition("DOCUMENTS = ")
-    tail = text[text.index('"""\n\n\n_COUNTS') + 4 :]
-    body = "\n".join(textwrap.wrap(items, 100))
-    path.write_text(f'{head}DOCUMENTS = {len(skills)}\nCOUNTS = """\n{body}\n"""\n{tail}')
-    print(f"wrote {path}: {len(skills)} skills, {items.count(':')} words")
-
-
 def main() -> int:
     quick = "--quick" in sys.argv
     skills, rows = load_data()
-    if "--write-background" in sys.argv:
-        write_background(skills)
-        return 0
-    if "--fit-none" in sys.argv:
-        fit_none(skills, rows)
-        return 0
     if "--sweep" in sys.argv:
         sweep(skills, rows)
         return 0
     if "--model-only" in sys.argv:
         model_quality(skills, rows)
+        return 0
+    if "--blind" in sys.argv:
+        blind_quality()
         return 0
     cold = lexical_quality(skills, rows)
     baseline_quality(skills, rows)

@@ -6,7 +6,7 @@ Usage: python3 bench/prompt_overlap.py SPLIT [--top N]
 Prints the pairs of prompts (SPLIT's among themselves, and SPLIT's against every prompt of the
 other splits) that share the largest part of their content words: Jaccard over the distinct
 stemmed words that routing itself sees (`routing.split_words`, `routing.stem`, function words
-`routing._STOP` left out). A new split is written so that no pair goes over 45%. It reads the
+`routing.words.is_stop` left out). A new split is written so that no pair goes over 45%. It reads the
 prompts only; it ranks nothing and does not run the router.
 """
 
@@ -19,13 +19,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from edgar_min.skills.routing import _STOP, split_words, stem  # noqa: E402
+from edgar_min.skills.routing.words import is_stop, split_words, stem  # noqa: E402
 
 LIMIT = 0.45
 
 
 def content_words(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in split_words(text) if w not in _STOP)
+    return frozenset(stem(w) for w in split_words(text) if not is_stop(w))
 
 
 def shared(a: frozenset[str], b: frozenset[str]) -> float:

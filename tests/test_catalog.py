@@ -106,17 +106,16 @@ def test_the_word_rule_is_part_of_the_key(layout, monkeypatch):
     assert len(calls) == 9
 
 
-def test_a_new_background_catalogue_is_part_of_the_key(layout, monkeypatch):
-    # The cache keeps each word's count in the background catalogue beside its postings.
-    from edgar_min.skills import routing
+def test_a_new_field_weight_is_part_of_the_key(layout, monkeypatch):
+    # The cache keeps each word's weighted count: a new weight makes every one of them stale.
+    from edgar_min.skills.routing import index as routing_index
 
-    before = load_catalog(layout).index.idf["pdf"]
-    monkeypatch.setattr(routing, "COUNTS", routing.COUNTS + "pdf:40\n")
-    monkeypatch.setattr(routing, "background_counts", lambda: ({"pdf": 40}, routing.DOCUMENTS))
+    before = load_catalog(layout).index.cached()["lengths"]
+    monkeypatch.setattr(routing_index, "NAME_WEIGHT", routing_index.NAME_WEIGHT + 1.0)
     calls = count_skill_reads(monkeypatch)
-    after = load_catalog(layout).index.idf["pdf"]
+    after = load_catalog(layout).index.cached()["lengths"]
     assert len(calls) == 9  # every skill read again
-    assert after < before  # a word the catalogue has more often weighs less
+    assert all(a > b for a, b in zip(after, before, strict=True))  # each name's words weigh more
 
 
 def test_an_entrys_body_is_what_the_frontmatter_reader_reads(layout):

@@ -96,31 +96,17 @@ def test_a_dry_run_prints_what_would_be_kept_and_writes_nothing(tmp_path, edgar)
     assert imported(edgar, tmp_path, "claude-code", log, dry_run=True).json()["written"] == 0
 
 
-def test_a_skill_edgar_suggested_in_that_session_is_left_out(tmp_path, edgar):
+def test_a_skill_edgar_suggested_in_that_session_is_kept_when_the_agent_loaded_it(tmp_path, edgar):
     skills(tmp_path, "pdf", "xlsx")
     log = three_turns(Claude()).write(tmp_path / "s.jsonl")
-    # edgar handed over `xlsx` at some prompt of this session (not the one that loaded it).
+    # edgar handed over `xlsx` and named `pdf` at some prompt of this session: the agent still chose.
     suggestions = state_of(tmp_path) / "suggestions"
     suggestions.mkdir(parents=True)
     (suggestions / f"{Claude().session}.jsonl").write_text(
-        '{"time": "t", "skills": ["xlsx"]}\n{"time": "t", "skills": []}\n'
+        '{"time": "t", "skills": ["xlsx"], "named": ["pdf"]}\n'
     )
     doc = imported(edgar, tmp_path, "claude-code", log).json()
-    assert [e["skill"] for e in doc["examples"]] == ["pdf"]
-    # Another session's suggestions do not count against this one.
-    other = three_turns(Claude(session="5b0c9d2e-1f3a-4c6b-8e7d-9a0b1c2d3e4f")).write(tmp_path / "o.jsonl")
-    doc = imported(edgar, tmp_path, "claude-code", other).json()
     assert sorted(e["skill"] for e in doc["examples"]) == ["pdf", "xlsx"]
-
-
-def test_a_skill_edgar_only_named_in_that_session_is_left_out_too(tmp_path, edgar):
-    skills(tmp_path, "pdf", "xlsx")
-    log = three_turns(Claude()).write(tmp_path / "s.jsonl")
-    suggestions = state_of(tmp_path) / "suggestions"
-    suggestions.mkdir(parents=True)
-    (suggestions / f"{Claude().session}.jsonl").write_text('{"time": "t", "skills": [], "named": ["xlsx"]}\n')
-    doc = imported(edgar, tmp_path, "claude-code", log).json()
-    assert [e["skill"] for e in doc["examples"]] == ["pdf"]
 
 
 def test_a_skill_not_discovered_now_is_left_out(tmp_path, edgar):

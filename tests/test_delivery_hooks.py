@@ -267,17 +267,17 @@ def test_a_skill_edgar_is_less_sure_of_is_named_not_handed_over_blamed_or_taught
     stop = stop_hook(edgar, monkeypatch, project, failing_turn(project))
     assert stop.json()["skills"] == []
     assert not (project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md").exists()
-    # The agent loads it after edgar named it: a load, but edgar's, so no example.
+    # The agent loads it after edgar named it: the agent chose it from the shortlist, so it teaches.
     prompt_hook(edgar, monkeypatch, project)
     t = Claude().user(PROMPT).skill("s1", "gh-fix-ci")
     t.tool("b1", "Bash", {"command": "gh pr checks"}).result("b1", "all green")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t2.jsonl"))
     assert stop.json()["skills"] == ["gh-fix-ci"]
-    assert stop.json()["examples"] == []
-    assert kept_examples(project) == []
+    assert stop.json()["examples"] == ["gh-fix-ci"]
+    assert [(row["skill"], row["source"]) for row in kept_examples(project)] == [("gh-fix-ci", "agent")]
 
 
-def test_a_named_skill_the_agent_reads_is_loaded_and_blamed_but_teaches_nothing(project, edgar, monkeypatch):
+def test_a_named_skill_the_agent_reads_is_loaded_blamed_and_teaches(project, edgar, monkeypatch):
     config_toml(project, "[suggest]\nbody_probability = 1.0\n")
     assert "Perhaps: skill `gh-fix-ci`" in context_of(prompt_hook(edgar, monkeypatch, project))
     t = Claude().user(PROMPT)
@@ -286,7 +286,7 @@ def test_a_named_skill_the_agent_reads_is_loaded_and_blamed_but_teaches_nothing(
     t.tool("t1", "Bash", {"command": "gh pr checks"}).result("t1", "Exit code 1\nX lint", is_error=True)
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.json()["skills"] == ["gh-fix-ci"]
-    assert stop.json()["examples"] == []
+    assert stop.json()["examples"] == ["gh-fix-ci"]  # reading its file is how this agent loads it
     history = project / ".edgar" / "skills" / "learned" / ".history" / "gh-fix-ci.md"
     assert "shell nonzero_exit exit 1 (gh)" in history.read_text()
 
@@ -537,12 +537,12 @@ def test_a_skill_loaded_with_either_form_of_the_skill_tool_teaches_routing(
     t.tool("b1", "Bash", {"command": "python make_gif.py"}).result("b1", "wrote cat.gif")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.json()["examples"] == ["slack-gif-creator"]
-    assert "## Skill `slack-gif-creator`" in context_of(
-        prompt_hook(edgar, monkeypatch, project, prompt=CLIP_AGAIN)
-    )
+    # A message in other words of the same request now gets it (named, or with its body).
+    context = context_of(prompt_hook(edgar, monkeypatch, project, prompt=CLIP_AGAIN))
+    assert "kill `slack-gif-creator`" in context
 
 
-def test_a_skill_edgar_suggested_for_the_prompt_is_no_example_even_when_the_agent_loaded_it(
+def test_every_skill_the_agent_loads_is_an_example_one_edgar_suggested_too_but_a_pasted_body_is_not(
     project, edgar, monkeypatch
 ):
     assert "gh-fix-ci" in prompt_hook(edgar, monkeypatch, project).out  # edgar handed it over
@@ -550,14 +550,17 @@ def test_a_skill_edgar_suggested_for_the_prompt_is_no_example_even_when_the_agen
     t.tool("b1", "Bash", {"command": "gh pr checks"}).result("b1", "all green")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t.jsonl"))
     assert stop.code == 0, stop
-    assert stop.json()["examples"] == ["systematic-debugging"]  # the one the agent chose itself
-    assert [row["skill"] for row in kept_examples(project)] == ["systematic-debugging"]
-    # With only the suggested one loaded, nothing is kept at all.
+    assert stop.json()["examples"] == ["gh-fix-ci", "systematic-debugging"]
+    assert [row["skill"] for row in kept_examples(project)] == ["gh-fix-ci", "systematic-debugging"]
+    # A body edgar pasted that the agent did not load itself is no load: nothing more is kept.
     prompt_hook(edgar, monkeypatch, project)
-    t = Claude().user(PROMPT).skill("s1", "gh-fix-ci")
+    t = Claude().user(PROMPT).tool("b1", "Bash", {"command": "gh pr checks"}).result("b1", "all green")
     stop = stop_hook(edgar, monkeypatch, project, t.write(project / "t2.jsonl"))
-    assert stop.json()["examples"] == []
-    assert len(kept_examples(project)) == 1
+    # Handed over (systematic-debugging too now: the first turn taught it), so offered, not used...
+    assert "gh-fix-ci" in stop.json()["offered"]
+    assert stop.json()["skills"] == []
+    assert stop.json()["examples"] == []  # ...and the agent chose neither
+    assert len(kept_examples(project)) == 2
 
 
 def test_a_skill_the_person_runs_as_a_slash_command_is_not_handed_over_again_and_teaches(
@@ -637,7 +640,7 @@ def test_learn_from_claude_code_keeps_the_example_and_lists_it(elixir_project, e
     assert kept_examples(elixir_project) == []
 
 
-def test_learn_from_claude_code_keeps_no_example_of_what_edgar_suggested_in_that_session(
+def test_learn_from_claude_code_keeps_an_example_of_what_the_agent_loaded_after_edgar_suggested_it(
     project, edgar, monkeypatch
 ):
     prompt_hook(edgar, monkeypatch, project)  # gh-fix-ci handed over in SESSION
@@ -646,8 +649,8 @@ def test_learn_from_claude_code_keeps_no_example_of_what_edgar_suggested_in_that
         "--root", str(project), "--json", "learn", "--from", "claude-code", str(t.write(project / "t.jsonl"))
     )
     assert result.code == 0, result
-    assert result.json()["examples"] == []
-    assert kept_examples(project) == []
+    assert result.json()["examples"] == ["gh-fix-ci"]
+    assert [row["skill"] for row in kept_examples(project)] == ["gh-fix-ci"]
 
 
 @pytest.fixture(scope="module")

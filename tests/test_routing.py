@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -11,16 +10,12 @@ from hypothesis import strategies as st
 from suggestfiles import KEYWORDS, SKILLS
 
 from edgar_min.semif.types import DecisionRequest, Option
-from edgar_min.skills import routing
 from edgar_min.skills.routing import (
+    THRESHOLD,
     Card,
-    Hit,
-    Ranking,
     RoutingEngine,
     RoutingIndex,
     card_terms,
-    names_file,
-    opens_with_edit,
     stem,
     words,
 )
@@ -62,11 +57,6 @@ def test_a_task_in_a_persons_words_finds_its_skill(index, text, skill):
 def test_one_typo_still_matches(index):
     assert index.search("creat a gif for slak")[0].name == "slack-gif-creator"
     assert index.search("exel spredsheet needs a new column")[0].name == "xlsx"
-
-
-def test_an_everyday_word_reaches_the_skills_own_words(index):
-    # "slides" appears in no description here as such; the alias table maps it to pptx/presentation.
-    assert index.search("turn my notes into slides")[0].name == "pptx"
 
 
 @pytest.mark.parametrize(
@@ -131,16 +121,17 @@ def test_a_word_that_is_the_skills_whole_name_is_enough_on_its_own(wider):
     assert best.name == "pdf"
 
 
-def test_a_typo_of_an_everyday_word_reaches_its_aliases(wider):
-    # "powerpont" is one letter from "powerpoint", a word no description here uses.
-    hits = wider.search("turn the report into a powerpont for the board")
-    assert hits[0].name == "pptx"
-
-
 def test_a_run_together_name_is_found_by_its_parts():
-    # "calendar" and "google" appear only in the name, run together.
-    cards = [Card("googlecalendar-automation", "Automate tasks via Rube MCP."), CHANGELOG]
-    assert {"googl", "calendar"} <= card_terms(cards[0]).keys()
+    # "calendar" and "google" appear only in the name, run together; the project's other skills
+    # have them as words of their own, which is how the name is split.
+    cards = [
+        Card("googlecalendar-automation", "Automate tasks via Rube MCP."),
+        Card(
+            "meeting-notes", "Write the notes of a Google Meet call, then file them with its calendar event."
+        ),
+        CHANGELOG,
+    ]
+    assert {"googl", "calendar"} <= set(RoutingIndex(cards).name_parts["googlecalendar-automation"])
     best = RoutingIndex(cards).rank("put lunch on my google calendar").best
     assert best is not None
     assert best.name == "googlecalendar-automation"
@@ -154,14 +145,6 @@ CONSTANT_TIME = Card(
     "constant-time programming questions in C, C++, Go, Rust, Swift, Java, Kotlin, C#, PHP, "
     "JavaScript, TypeScript, Python, or Ruby.",
 )
-
-
-def test_an_alias_of_one_word_is_not_an_alias_of_another_with_the_same_stem(wider):
-    # "timing" has aliases (constant, side, channel); "time" shares its stem but none of its sense.
-    index = RoutingIndex([*wider.cards.values(), CONSTANT_TIME])
-    found = dict(index.expand("run the two jobs at the same time")).get(stem("time"), [])
-    assert {stem("channel"), stem("side")}.isdisjoint(m for m, _ in found)
-    assert index.search("is this compare leaking timing")[0].name == "constant-time-analysis"
 
 
 def test_a_short_real_word_is_not_taken_for_a_typo(wider):
@@ -279,7 +262,7 @@ PYSAM = Card(
 )
 
 
-@pytest.mark.parametrize("text", ["how do i undo the last git commit", "what branch am i on"])
+@pytest.mark.parametrize("text", ["what branch am i on", "which commit broke it"])
 def test_a_short_question_that_shares_a_skills_words_gets_none(wider, text):
     index = RoutingIndex([*wider.cards.values(), GIT_CLEANUP])
     ranking = index.rank(text)
@@ -296,75 +279,6 @@ def test_a_long_task_spread_over_a_skills_words_gets_the_skill(wider):
     assert best.name == "pysam"
 
 
-def test_the_same_evidence_counts_for_more_in_a_longer_message():
-    hit = Hit("pysam", score=6.0, coverage=0.3, evidence=3.0, matched=2)
-    assert Ranking((hit,), terms=2).log_odds() < Ranking((hit,), terms=8).log_odds()
-    assert Ranking((hit,), terms=2).best is None
-    assert Ranking((hit,), terms=8).best is hit
-    assert Ranking((), terms=0).best is None
-
-
-@pytest.mark.parametrize(
-    ("text", "edit"),
-    [
-        ("rename the slides variable to pages", True),
-        ("pls bump the footer font size to 14px", True),
-        ("can you remove the dead helper", True),
-        ("make a deck about q3", False),
-        ("the renamed file is gone", False),
-        ("", False),
-    ],
-)
-def test_a_message_opening_with_an_editing_verb_is_told(text, edit):
-    assert opens_with_edit(text) is edit
-
-
-@pytest.mark.parametrize(
-    ("text", "named"),
-    [
-        ("update it in config.yaml", True),
-        ("remove the helper in utils.py.", True),
-        ("add a docstring to parse_protein", True),
-        ("what does `x` hold", True),
-        ("add node_modules to the .gitignore", True),
-        ("e.g. a chart of the totals", False),
-        ("bump it to 2.0.1", False),
-        ("make a gif for slack", False),
-    ],
-)
-def test_a_message_naming_a_file_or_identifier_is_told(text, named):
-    assert names_file(text) is named
-
-
-def test_a_small_edit_needs_more_evidence_than_a_task():
-    hit = Hit("pptx", score=20.0, coverage=0.5, evidence=12.0, matched=3)
-    task = Ranking((hit,), terms=5)
-    assert task.best is hit
-    assert Ranking((hit,), terms=5, edit=True).log_odds() < task.log_odds()
-    assert Ranking((hit,), terms=5, names_file=True).log_odds() < task.log_odds()
-    assert Ranking((hit,), terms=5, edit=True, names_file=True).best is None
-
-
-def test_a_small_edit_in_a_skills_words_gets_none_and_the_task_gets_the_skill(index):
-    edit = index.rank("rename the slides variable to pages in deck.js")
-    assert edit.hits[0].name == "pptx"  # it shares the skill's words...
-    assert edit.best is None  # ...and needs none of it
-    task = index.rank("add slides to my deck about the q3 numbers")
-    assert task.best is not None
-    assert task.best.name == "pptx"
-
-
-def test_the_engine_gives_none_the_odds_the_ranking_says(wider):
-    index = RoutingIndex([*wider.cards.values(), GIT_CLEANUP, PYSAM])
-    text = "extract the reads of one region from the bam alignments"
-    ranking = index.rank(text)
-    options = (*(Option(h.name, "") for h in ranking.hits[:3]), Option("none", ""))
-    result = RoutingEngine(index).call(DecisionRequest(text, "which skill?", options))
-    top = ranking.hits[0].name
-    assert result.selected == top
-    assert math.isclose(result.probs[top] / result.probs["none"], math.exp(ranking.log_odds()))
-
-
 @given(st.text(alphabet="aZ09+#- .,?\n\u00e9\u212a\u0130c", max_size=60))
 @settings(max_examples=800, deadline=None)
 def test_words_are_what_the_word_rules_find(text):
@@ -372,7 +286,7 @@ def test_words_are_what_the_word_rules_find(text):
     import re
 
     from edgar_min.semif import lexical
-    from edgar_min.skills.routing import WORD_RULE, split_words
+    from edgar_min.skills.routing.words import WORD_RULE, split_words
 
     assert split_words(text) == re.findall(WORD_RULE, text.lower())
     found = re.findall("[a-z0-9]+", text.lower())
@@ -429,45 +343,6 @@ def workflow():
     return RoutingIndex([*(Card(name, d, w) for name, (d, w) in SKILLS.items()), *WORKFLOW])
 
 
-@pytest.mark.parametrize(
-    ("text", "skill"),
-    [
-        ("way too many stale branches on my laptop, prune them", "git-cleanup"),
-        ("give my diff a once over before i merge", "requesting-code-review"),
-        ("this test fails intermittently and i cant see why", "systematic-debugging"),
-        ("the signup screen looks so generic and bland, give it some personality", "frontend-design"),
-        ("add a pivot of sales by region to the workbook", "xlsx"),
-        ("double check it all passes before you tell me its fixed", "verification-before-completion"),
-    ],
-)
-def test_everyday_words_for_what_a_skill_does_find_it(workflow, text, skill):
-    best = workflow.rank(text).best
-    assert best is not None
-    assert best.name == skill
-    assert best.evidence > 0
-    assert workflow.rank(text).log_odds() > 0
-
-
-def test_one_everyday_word_tells_two_near_neighbours_apart_by_what_it_is_said_of(workflow):
-    assert workflow.search("tidy up my old git branches")[0].name == "git-cleanup"
-    assert workflow.search("tidy up my downloads folder")[0].name == "file-organizer"
-
-
-@pytest.mark.parametrize("text", ["lgtm, thanks!", "perfect, that looks good", "ok keep going"])
-def test_a_chat_line_still_gets_no_skill_beside_the_everyday_words(workflow, text):
-    ranking = workflow.rank(text)
-    assert ranking.best is None or ranking.log_odds() < 0
-
-
-def test_a_phrase_counts_only_as_typed_in_order(workflow):
-    assert "once over" in [term for term, _ in workflow.expand("give my diff a once over")]
-    assert "once over" not in [term for term, _ in workflow.expand("over it once")]
-    review = dict(workflow.expand("look over my work")).get("look over")
-    assert review is not None
-    assert [match for match, _ in review] == ["review"]
-
-
-# Learning from use: the messages that led to a skill, and those a person said need none.
 CLIP = "turn this clip of the cat into a looping reaction for the team chat"
 CLIP_AGAIN = "make a looping reaction of the dog for the team chat"
 THANKS = "nice, the pdf merge worked perfectly, thank you so much"
@@ -489,11 +364,6 @@ def test_an_everyday_phrasing_finds_its_skill_once_a_similar_message_is_an_examp
     assert best.name == "slack-gif-creator"
     # An example leads to its own skill, whichever that is.
     assert learned({"pdf": [CLIP]}).rank(CLIP_AGAIN).best.name == "pdf"
-
-
-def test_an_example_is_a_light_field_the_skills_own_words_still_lead(index):
-    taught = learned({"slack-gif-creator": ["merge these three pdfs and rotate page 2"]})
-    assert taught.rank("merge these three pdfs and rotate page 2").best.name == "pdf"
 
 
 def test_a_chat_line_taught_as_none_gets_none_and_a_real_task_still_gets_its_skill(index):
@@ -552,7 +422,7 @@ def test_a_card_named_none_is_no_skill_and_does_not_say_none():
 
 def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
     from edgar_min.redact import MARK
-    from edgar_min.skills.routing import REDACTED, asked_terms
+    from edgar_min.skills.routing import REDACTED, taught_terms
 
     assert REDACTED == MARK
     cards = [
@@ -561,59 +431,10 @@ def test_the_mark_of_a_redacted_secret_is_no_word_of_a_message_or_an_example():
     ]
     index = RoutingIndex(cards)
     assert [term for term, _ in index.expand(f"deploy {MARK} to the lagoon")] == ["deploy", "lagoon"]
-    assert "redact" not in asked_terms([f"merge these pdfs, key {MARK}"])
+    assert "redact" not in taught_terms([f"merge these pdfs, key {MARK}"])
     assert index.search(f"token {MARK} please") == []
 
 
-def test_an_alias_is_looked_up_as_a_pass_over_the_whole_table_would_find_it():
-    from edgar_min.skills.routing import (
-        _STOP,
-        ALIASES,
-        _alias_keys,
-        _alias_singulars,
-        alias_targets,
-        singular,
-    )
-
-    for form in {singular(key) for key in ALIASES} | {"slide", "color", "colour", "nothing-here"}:
-        keys = [key for key in ALIASES if singular(key) == form]  # in the table's order
-        expected = tuple(dict.fromkeys(stem(t) for key in keys for t in ALIASES[key] if t not in _STOP))
-        assert alias_targets(form) == expected, form
-        assert (form in _alias_singulars()) == bool(_alias_keys(form)), form  # what a typo is checked by
-
-
-@given(st.lists(st.text("abcz", max_size=4), max_size=30), st.text("abcz", max_size=5))
-def test_a_prefix_is_found_where_bisect_would_find_it(words, word):
-    from bisect import bisect_left
-
-    from edgar_min.skills.routing import _insertion_point
-
-    words.sort()
-    assert _insertion_point(words, word) == bisect_left(words, word)
-
-
-@settings(max_examples=50)
-@given(
-    st.lists(st.tuples(st.floats(-5, 0), st.integers(0, 400)), max_size=80, unique_by=lambda t: t[1]),
-    st.integers(1, 20),
-)
-def test_the_best_hits_are_the_same_whether_sorted_or_picked_by_heapq(items, limit):
-    from edgar_min.skills import routing
-
-    ranked = [(neg, f"skill-{n}", -neg, 1.0) for neg, n in items]
-    matched = {name: 1 for _, name, _, _ in ranked}
-    sorted_hits = routing._best(list(ranked), matched, limit)
-    saved = routing.SORT_UP_TO
-    routing.SORT_UP_TO = 0  # every list picked by heapq
-    try:
-        assert routing._best(list(ranked), matched, limit) == sorted_hits
-    finally:
-        routing.SORT_UP_TO = saved
-    assert [h.name for h in sorted_hits[0]] == [name for _, name, _, _ in sorted(ranked)[:limit]]
-
-
-# ComposioHQ/awesome-claude-skills (Apache-2.0): googlephotos-automation's description, and words
-# its body uses further down; obra/superpowers (MIT): systematic-debugging's description.
 PHOTOS = Card(
     "googlephotos-automation",
     "Automate Google Photos tasks via Rube MCP (Composio): upload media, manage albums, search photos.",
@@ -631,9 +452,11 @@ def test_a_word_only_the_body_has_counts_for_less_than_a_description_word():
     hits = {h.name: h for h in index.search("upload my album photos")}
     assert hits["googlephotos-automation"].evidence > 0
     assert "systematic-debugging" not in hits
-    # Both bodies say "app" and "error": the skill whose description says "unexpected behavior" leads.
-    best = index.search("the app just closes when i upload a photo, unexpected error")[0]
-    assert best.name == "systematic-debugging"
+    # "reproduce" only in a body: it scores less than a description's word would.
+    body_only = index.search("reproduce")[0]
+    described = RoutingIndex([PHOTOS, DEBUGGING, Card("repro", "reproduce it")]).search("reproduce")[0]
+    assert body_only.name == "systematic-debugging"
+    assert described.name == "repro"
 
 
 def test_a_body_word_counts_a_quarter_toward_coverage():
@@ -659,30 +482,52 @@ STUFFED = Card(
 )
 
 
-def test_a_card_that_claims_more_words_than_the_vocabulary_has_each_match_count_less(monkeypatch):
-    cards = [*(Card(name, d, w) for name, (d, w) in SKILLS.items()), STUFFED]
-    capped = RoutingIndex(cards)
-    claimed = len({*words(STUFFED.description), *words(STUFFED.when), *words("team notes"), "teamnot"})
-    assert capped.reach == {"team-notes": routing.VOCABULARY / claimed}  # the real skills are untouched
-    monkeypatch.setattr(routing, "VOCABULARY", 10**6)
-    uncapped = RoutingIndex(cards)
-    assert uncapped.reach == {}
-    text = "profile the image resize endpoint, it takes 3 seconds"
-    before, after = uncapped.rank(text), capped.rank(text)
-    assert before.hits[0].name == after.hits[0].name == "team-notes"
-    # Its score and its coverage each count VOCABULARY/claimed of what they would.
-    share = capped.reach["team-notes"]
-    assert after.hits[0].score == pytest.approx(before.hits[0].score * share)
-    assert after.hits[0].coverage == pytest.approx(before.hits[0].coverage * share)
-    assert after.log_odds() < before.log_odds()
+BUMP = Card("bump-httpx-pin", "Move the httpx pin in pyproject.toml to a new release and run the tests.")
+TAUGHT = "update the dependency version in the lock"
 
 
-def test_the_vocabulary_cap_travels_with_the_cached_index():
-    index = RoutingIndex([*(Card(name, d, w) for name, (d, w) in SKILLS.items()), STUFFED])
-    document = json.loads(json.dumps(index.cached()))  # as the routing cache keeps it
-    again = RoutingIndex.from_cached(document, index.postings_text())
-    assert again.reach == index.reach
-    text = "summarize the last 10 commits for the release notes"
-    assert again.rank(text) == index.rank(text)
-    for damaged in ({"team-notes": 2.0}, ["team-notes"], {"team-notes": "0.5"}):
-        assert RoutingIndex.from_cached({**document, "reach": damaged}, index.postings_text()) is None
+def test_a_taught_message_teaches_its_words_in_any_order_and_the_hit_says_use_taught_it():
+    cards = [BUMP, Card("pdf", "Merge, split and rotate PDF files"), CHANGELOG]
+    assert RoutingIndex(cards).rank(TAUGHT).best is None
+    taught = RoutingIndex(cards, {"bump-httpx-pin": [TAUGHT]})
+    for text in (TAUGHT, "lock file: old dependency version, update it"):
+        best = taught.rank(text).best
+        assert best is not None
+        assert best.name == "bump-httpx-pin"
+        assert best.taught  # none of these words is the skill's own
+    own = taught.rank("bump the httpx pin in pyproject").best
+    assert own is not None
+    assert own.name == "bump-httpx-pin"
+    assert not own.taught
+
+
+def test_one_ordinary_shared_word_gives_no_confidence_and_two_reach_the_threshold():
+    index = RoutingIndex([Card(f"skill-{i}", f"word{i} other{i} thing{i} more{i}") for i in range(9)])
+    assert index.unit > 0
+    assert index.confidence(index.unit) == 0.0
+    assert index.confidence(2 * index.unit) == pytest.approx(THRESHOLD)
+    assert index.confidence(3 * index.unit) > index.confidence(2 * index.unit)
+
+
+def test_the_cached_index_ranks_as_the_built_one_with_what_use_taught():
+    cards = [
+        BUMP,
+        Card("pdf", "Merge, split and rotate PDF files", body="pages outline bookmarks"),
+        CHANGELOG,
+    ]
+    built = RoutingIndex(cards, {"bump-httpx-pin": [TAUGHT], "none": ["thanks, all good"]})
+    document = json.loads(json.dumps(built.cached()))
+    cached = RoutingIndex.from_cached(document, built.postings_text())
+    assert cached is not None
+    for text in (TAUGHT, "pdf bookmarks", "thanks, all good", "write the release notes"):
+        assert built.rank(text) == cached.rank(text)
+
+
+def test_a_skill_past_the_fence_of_the_projects_own_breadth_has_each_match_count_less():
+    plain = [Card(f"skill-{i}", " ".join(f"w{i}x{j}" for j in range(10))) for i in range(8)]
+    broad = Card("everything", " ".join(f"word{j}" for j in range(200)) + " deploy")
+    narrow = Card("deploy", "deploy")
+    index = RoutingIndex([*plain, broad, narrow])
+    assert set(index.reach) == {"everything"}
+    assert 0 < index.reach["everything"] < 0.2
+    assert index.search("deploy")[0].name == "deploy"

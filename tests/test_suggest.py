@@ -78,23 +78,7 @@ def test_a_short_question_in_a_skills_domain_gets_none(project, edgar, text):
     assert result.out.split()[0] == "git-cleanup"
 
 
-@pytest.mark.parametrize(
-    "text", ["way too many stale branches on my laptop, prune them", "tidy up the old branches"]
-)
-def test_an_everyday_phrasing_gets_the_skill(project, edgar, text):
-    add_git_cleanup(project)
-    result = edgar("--root", str(project), "--json", "skills", "suggest", text)
-    assert result.code == 0, result
-    assert [s["name"] for s in result.json()["skills"]] == ["git-cleanup"]
-
-
-def test_a_small_edit_that_shares_a_skills_words_gets_none(project, edgar):
-    result = edgar("--root", str(project), "--json", "skills", "suggest", "rename the pdf_pages helper")
-    assert result.code == 0, result
-    doc = result.json()
-    assert doc["candidates"][0]["name"] == "pdf"  # "pdf" and "pages" are the pdf skill's words...
-    assert doc["skills"] == []  # ...but renaming a function needs no skill
-    # Opening with an editing verb does not bar a task the skill does.
+def test_a_task_opening_with_an_editing_verb_gets_its_skill(project, edgar):
     result = edgar("--root", str(project), "skills", "suggest", "add page numbers to the merged pdf")
     assert result.out.split()[0] == "pdf"
 
@@ -240,7 +224,9 @@ def test_on_a_model_engine_every_candidate_is_asked_on_its_own_at_once(project):
     assert [r["phase"] for r in rows] == ["suggest"] * len(found.candidates)
     assert len({r["run_id"] for r in rows}) == 1
     assert rows[0]["run_id"].startswith("r-")
-    assert [[o["id"] for o in r["options"]] for r in rows] == [[c.name, "none"] for c in found.candidates]
+    # One row per candidate, each asked on its own (the rows in the router's order).
+    asked = sorted([o["id"] for o in r["options"]] for r in rows)
+    assert asked == sorted([c.name, "none"] for c in found.candidates)
     best = found.candidates[0]
     assert found.none_probability == pytest.approx(1 - best.probability)
     assert found.decision_id == next(r["id"] for r in rows if r["options"][0]["id"] == best.name)
@@ -390,6 +376,6 @@ def test_a_skill_that_lists_every_word_is_not_handed_over_for_prompts_it_has_not
         for pick in suggest(layout, config, text).picks
         if pick.name == "team-notes" and pick.probability >= config.suggest.body_probability
     ]
-    # Its body was handed over for all seven; now only where it covers most of the words and no
-    # skill competes (bench/bench_stuffing.py measures more).
-    assert handed == ["profile the image resize endpoint, it takes 3 seconds"]
+    # Its body was handed over for all seven; past the fence of the project's own skills' breadth
+    # each of its matches counts less, and none is (bench/bench_stuffing.py measures more).
+    assert handed == []

@@ -40,6 +40,23 @@ def test_teach_a_discovered_skill_then_a_new_phrasing_gets_it(project, edgar):
     assert (row["skill"], row["text"], row["source"]) == ("slack-gif-creator", CLIP, "person")
 
 
+BUMP = "update the dependency version in the lock"
+
+
+def test_what_a_person_teaches_takes_effect_for_that_text_and_for_its_words_in_other_order(project, edgar):
+    folder = project / ".claude" / "skills" / "bump-httpx-pin"
+    folder.mkdir()
+    (folder / "SKILL.md").write_text(
+        "---\nname: bump-httpx-pin\ndescription: Move the httpx pin in pyproject.toml to a new release "
+        "and run the test suite against it.\n---\n\n# Bump httpx\n\nEdit the pin, then run the tests.\n"
+    )
+    assert edgar("--root", str(project), "--json", "skills", "suggest", BUMP).json()["skills"] == []
+    assert edgar("--root", str(project), "skills", "teach", "bump-httpx-pin", BUMP).code == 0
+    for text in (BUMP, "the lock file has an old version of that dependency, update it"):
+        after = edgar("--root", str(project), "--json", "skills", "suggest", text)
+        assert [s["name"] for s in after.json()["skills"]] == ["bump-httpx-pin"], text
+
+
 def test_teach_none_in_json_and_a_thank_you_gets_none_while_the_task_gets_its_skill(project, edgar):
     said = "thanks, the merged pdf works perfectly"
     assert edgar("--root", str(project), "skills", "suggest", said).out.split()[0] == "pdf"

@@ -194,7 +194,7 @@ def cmd_learn(ctx: Context) -> int:
         from edgar_min.delivery.hooks import learn_examples
 
         problems: list[str] = []
-        extra["examples"] = learn_examples(ctx.layout, turn, offer.names, problems)
+        extra["examples"] = learn_examples(ctx.layout, turn, problems)
         for problem in problems:
             ctx.warn(f"edgar: {problem}")
     outcome = Gate(ctx.layout, config).learn(turn, session, offered=offer.names)

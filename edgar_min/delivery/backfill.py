@@ -8,10 +8,10 @@ session) or a folder searched for `*.jsonl` logs (`~/.claude/projects/<project>/
 Every turn of every log goes through the adapters' own per-turn reader
 (`read_turns`), and a turn whose agent loaded a discovered skill itself gives its
 prompt as an example of that skill, through `learn_from_loads`, as the Stop hook
-does for a turn as it happens. Left out, as there: a subagent's turns (its task is
-not a person's message), and every skill edgar suggested in that session (any line
-of `suggestions/SESSION.jsonl` in the state folder), so that no suggestion teaches itself. Also
-left out: an example a person took back (`skills teach --forget`).
+does for a turn as it happens: every skill the agent loaded, one edgar suggested in
+that session too (the agent chose it). Left out, as there: a subagent's turns (its task
+is not a person's message). Also left out: an example a person took back (`skills teach
+--forget`).
 
 Logs are read one at a time, oldest first (by modification time), so that the
 newest examples are the latest of each skill; only the examples found are held.
@@ -25,14 +25,10 @@ import os
 
 from edgar_min.adapters.common import NoTurn, SubagentLog
 from edgar_min.adapters.logs import AGENTS, turns_reader
-from edgar_min.delivery.record import session_file
 from edgar_min.errors import BadInput, EdgarError, Refused
-from edgar_min.learning.sessions import is_session
 from edgar_min.learning.turn import parse_turn
-from edgar_min.logfile import read_rows
 from edgar_min.records import dataclass, field
 from edgar_min.skills.examples import clean_text, learn_from_loads, read_examples, taken_back
-from edgar_min.skills.names import name_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,10 +48,6 @@ MAX_LOGS = 200_000
 LEFT_OUT = {
     "subagent": "{n} subagent log(s) were left out: a subagent's task is not a person's message",
     "subagent turns": "{n} turn(s) a subagent took part in were left out",
-    "unknown suggestions": (
-        "{n} turn(s) were left out: their session's record of what edgar suggested is not a plain "
-        "file, so a skill it suggested could not be told apart"
-    ),
     "no prompt": "{n} log(s) held no message a person typed (nothing to learn from)",
     "empty": "{n} empty log(s) held no turn",
     "unreadable turns": "{n} turn(s) whose prompt is not text were left out",
@@ -127,42 +119,13 @@ def _mtime(path: str) -> float:
         return 0.0
 
 
-class _Suggested:
-    """The skills edgar suggested in each session, read once per session; None when its record
-    is there but not a plain file (then no skill of the session is known not to be edgar's)."""
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        self.held: dict[str, frozenset[str]] = {}
-
-    def __call__(self, session: str | None) -> frozenset[str] | None:
-        if not session or not is_session(session):
-            return frozenset()
-        if session not in self.held:
-            if len(self.held) > 1000:
-                self.held.clear()  # a folder of many sessions: only the current ones are asked again
-            read = read_rows(session_file(self.layout, session))
-            if read.not_a_file:
-                return None
-            self.held[session] = frozenset(
-                name
-                for row in read.rows
-                for key in ("skills", "named")  # handed over, or only named
-                if isinstance(row.get(key), list)
-                for name in row[key]
-                if isinstance(name, str) and name_problem(name) is None
-            )
-        return self.held[session]
-
-
 class _Pass:
-    """One import's state: what is in force, what edgar suggested, and the examples found."""
+    """One import's state: what is in force, and the examples found."""
 
     def __init__(self, layout: Layout, result: Backfill) -> None:
         held = read_examples(layout, latest=False)  # a file of examples that is not a file: refused here
         self.in_force = {(skill, text) for skill, texts in held.items() for text in texts}
         self.refused = taken_back(layout)
-        self.suggested = _Suggested(layout)
         self.found: dict[tuple[str, str], Example] = {}
         # The parsed prompt of each new example: written as the Stop hook writes one, so the
         # text kept is the very text a live turn would keep.
@@ -179,13 +142,7 @@ class _Pass:
         self.result.turns += 1
         if not record.get("skills"):
             return
-        edgars = self.suggested(adapted.session)
-        if edgars is None:
-            self.counts["unknown suggestions"] += 1
-            return
-        loaded = [name for name in record["skills"] if name not in edgars]
-        if not loaded:
-            return
+        loaded = record["skills"]
         try:
             prompt = parse_turn(record).prompt
         except BadInput:

@@ -446,8 +446,9 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     # A skill the agent chose for a person's message teaches routing that message's words.
     learned = []
     if config.suggest.learn_from_use:
-        # Neither a skill handed over nor one named teaches: edgar put both before the agent.
-        learned = learn_examples(layout, turn, offer.names, result.problems)
+        # Every skill the agent used of itself teaches, an offered one too: the agent chose it
+        # (a body edgar pasted is no use the log shows, so it teaches nothing).
+        learned = learn_examples(layout, turn, result.problems)
     from functools import partial
 
     from edgar_min.delivery.verdict import from_log, learn_after_check, wants_check
@@ -507,15 +508,14 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     return result
 
 
-def learn_examples(layout: Layout, turn: Turn, offered: tuple[str, ...], problems: list[str]) -> list[str]:
-    """The turn's prompt as an example of each skill its agent used of its own choice (a person's
-    turn only).
+def learn_examples(layout: Layout, turn: Turn, problems: list[str]) -> list[str]:
+    """The turn's prompt as an example of each skill its agent used (a person's turn only).
 
-    A skill edgar offered for this prompt (handed over or named) is left out even when the
-    agent used it: a suggestion must not teach itself. The skills recorded; a file that
-    cannot be written is a problem, never a failure of the turn.
+    A skill edgar offered for this prompt counts when the agent used it: the agent read the
+    shortlist and chose (a body edgar pasted is no use the log shows, so it teaches nothing). The
+    skills recorded; a file that cannot be written is a problem, never a failure of the turn.
     """
-    chosen = [name for name in turn.skills if name not in offered]
+    chosen = list(turn.skills)
     if turn.agent != "main" or not chosen:
         return []
     from edgar_min.skills.examples import learn_from_loads

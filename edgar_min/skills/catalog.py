@@ -39,6 +39,7 @@ from edgar_min.skills.discovery import discover
 from edgar_min.skills.examples import read_examples
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, rule_key
+from edgar_min.skills.routing.cachefile import BODIES
 from edgar_min.skills.sections import headings
 from edgar_min.skills.skillfile import read_skill_file
 
@@ -51,8 +52,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "LONG_BUILD", "Catalog", "Entry", "load_catalog"]
 
-# 12: no path or origin (discovery's are used); 11: the body's words; 10: postings as text; 9: examples
-FORMAT = "edgar-min routing 12"
+# 13: what use taught in postings, no background counts; 12: no path or origin (discovery's are used)
+FORMAT = "edgar-min routing 13"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -278,11 +279,11 @@ def _from_cache(layout: Layout, digest: str, skills: dict[str, Skill], warnings:
         if data.get("format") != FORMAT or data.get("digest") != digest:
             return None
         # Each part of the postings line as text, not a copy of the bytes first: the words of the
-        # skills' fields, and after " |" those only their bodies have.
-        cut = raw.find(b" |", head_end + 1, postings_end)
+        # skills' fields, and after `BODIES` those only their bodies have.
+        cut = raw.find(BODIES.encode(), head_end + 1, postings_end)
         cut = postings_end if cut < 0 else cut
         postings = str(memoryview(raw)[head_end + 1 : cut], "ascii")
-        bodies = str(memoryview(raw)[cut + 2 : postings_end], "ascii") if cut < postings_end else ""
+        bodies = str(memoryview(raw)[cut + len(BODIES) : postings_end], "ascii") if cut < postings_end else ""
         index = RoutingIndex.from_cached(data["index"], postings, bodies)
         if index is None:
             return None

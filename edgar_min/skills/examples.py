@@ -14,10 +14,12 @@ An example is a message and the skill it called for. Two places make them:
   `none` for a message that needs no skill; `--forget` appends a line with
   `"forget": true` that takes the same text back.
 
-Edgar's own suggestions never become examples: a wrong suggestion would teach
-itself. Routing reads the examples' words as one more light field of their
-skill's card (`routing.ASKED_WEIGHT`), and those of `none` as a card of their
-own that says `none` when it beats every skill (`routing.RoutingIndex`).
+Every load the agent makes is an example, a skill edgar named for the prompt
+too: the agent read the shortlist and chose it (a body edgar pasted is no load).
+Routing reads the examples' words as a field of their skill's card
+(`routing.taught`), so a later message in the same words finds the skill however
+they are ordered; those of `none` are a card of their own that says `none` when
+it beats every skill.
 
 The file is only ever appended to (single `O_APPEND` writes), so copies from
 several machines merge by concatenation, and the same example twice counts

@@ -24,7 +24,7 @@ from edgar_min import deferred
 from edgar_min.records import dataclass
 from edgar_min.redact import redact
 from edgar_min.skills.catalog import Catalog, load_catalog
-from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
+from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, THRESHOLD, Card, RoutingEngine
 
 # A prompt that shares no word with any skill (most chat) needs no decision: the decision layer
 # is imported for the prompts that do.
@@ -181,8 +181,7 @@ def suggest(
     if catalog is None:
         catalog = load_catalog(layout)
     routing = RoutingEngine(catalog.index)
-    ranked = routing.ranked(query) if query else {}
-    hits = sorted(ranked.values(), key=lambda h: (-h.evidence, h.name))[: settings.shortlist]
+    hits = routing.ranking(query).hits[: settings.shortlist] if query else ()
     shortlist = [catalog.entries[h.name] for h in hits if h.name in catalog.entries]
     warnings = tuple(catalog.warnings)
     if not shortlist:
@@ -193,9 +192,11 @@ def suggest(
     if isinstance(engine, RoutingEngine):
         logged = semif.LoggedEngine(engine, semif_log.DecisionLog.of(layout), phase="suggest")
         result = decide_skill(logged, query, cards)
-        probs = result.probs
-        none_p = probs.get(NONE_ID, 0.0)
-        counted = {n for n, p in probs.items() if n != NONE_ID and p > none_p and p >= least}
+        # Each skill's probability is the router's confidence that it applies (`routing.engine`).
+        taught_none = routing.taught_none(query)
+        probs = {h.name: 0.0 if taught_none else h.confidence for h in hits}
+        none_p = 1.0 - max(probs.values(), default=0.0)
+        counted = {n for n, p in probs.items() if p >= max(least, THRESHOLD)}
     elif routing.taught_none(query):
         # A person said messages like this need no skill: no model is asked to say otherwise.
         return Suggestion(query, (), (), 1.0, "none", "", warnings)
