@@ -299,11 +299,18 @@ def _context_document(event: str, text: str, payload: dict[str, Any]) -> dict[st
 
 
 def payload_agent(payload: dict[str, Any]) -> Agent:
-    """The agent that sent a Stop payload, where its log cannot say: Gemini CLI's event is
-    `AfterAgent`, and Codex's payload names the turn (`turn_id`), Claude Code's does not."""
-    if payload.get("hook_event_name") == "AfterAgent":
+    """The agent that sent a payload, told without reading its log: Gemini CLI's prompt and Stop
+    events are `BeforeAgent` and `AfterAgent` and its log is under `.gemini/`; Codex's payload
+    names the turn (`turn_id`) and its log is a `rollout-*.jsonl`; anything else is Claude Code's."""
+    if payload.get("hook_event_name") in ("BeforeAgent", "AfterAgent"):
         return "gemini"
-    return "codex" if "turn_id" in payload else "claude-code"
+    if "turn_id" in payload:
+        return "codex"
+    path = payload.get("transcript_path")
+    path = path.replace(os.sep, "/") if isinstance(path, str) else ""
+    if path.rpartition("/")[2].startswith("rollout-"):
+        return "codex"
+    return "gemini" if "/.gemini/" in path else "claude-code"
 
 
 def _stop_json(result: HookResult) -> str:
@@ -320,18 +327,26 @@ def _stop_json(result: HookResult) -> str:
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.framing import fenced_listing, listing_chars
+    from edgar_min.layout import listed_by
     from edgar_min.learning.evidence import usefulness_order
-    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.discovery import SkillSet, discover
     from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
-    found = discover(layout)  # once: the order and the listing are of the same skills
-    room = config.suggest.index_budget_chars - listing_chars()
-    index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
     document = {}
-    if index.entries:
-        document = _context_document("session-start", fenced_listing(index.text), payload)
+    # A resumed session's log holds the listing its start gave: a second would be a copy.
+    if payload.get("source") != "resume":
+        found = discover(layout)  # once: the order and the listing are of the same skills
+        agent = payload_agent(payload)
+        # What the agent lists to its model itself is not listed again.
+        unseen = SkillSet({n: s for n, s in found.skills.items() if not listed_by(agent, s.scope)})
+        room = config.suggest.index_budget_chars - listing_chars()
+        index = None
+        if unseen.skills:
+            index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=unseen)
+        if index is not None and index.entries:
+            document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -364,31 +379,32 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         msg = "the hook payload has no prompt (expected the text the person submitted)"
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
+    agent = payload_agent(payload)
     catalog = load_catalog(layout)
     found = suggest(layout, config, prompt, catalog=catalog)
     result.problems.extend(found.warnings)
     # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
     # it is not handed over again, and the turn's load is the person's choice, not edgar's.
     ran = slash_skill(prompt)
-    picks, named = [], []
-    for pick in found.picks:
-        if pick.name == ran:
-            continue
-        if named_only(pick.probability, config.suggest.body_probability):
-            named.append(pick)  # less sure: named for the agent to read, its body not handed over
-            continue
+    shortlist = [pick for pick in found.picks if pick.name != ran]
+    bodies = []
+    for pick in shortlist:
+        if named_only(pick, config.suggest.body_probability, agent):
+            continue  # named for the agent's model to judge, its body not handed over
         try:
-            picks.append((pick, catalog.entries[pick.name].body()))
+            bodies.append((pick, catalog.entries[pick.name].body()))
         except EdgarError as exc:
             result.problems.append(f"skipped: {exc.message}")
     session = _session(payload)
+    handed = {pick.name for pick, _ in bodies}
     if session is not None:
-        record_suggested(layout, session, [pick.name for pick, _ in picks], [pick.name for pick in named])
+        named = [pick.name for pick in shortlist if pick.name not in handed]
+        record_suggested(layout, session, [pick.name for pick, _ in bodies], named)
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
-    text = render_context(picks, config.suggest.budget_chars, named, layout=layout)
+    text = render_context(shortlist, bodies, config.suggest.budget_chars, layout=layout, agent=agent)
     if text:
         document = _context_document("user-prompt-submit", text, payload)
         result.document = document
