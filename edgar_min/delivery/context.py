@@ -16,15 +16,22 @@ from __future__ import annotations
 
 from edgar_min import jsoncodec
 from edgar_min.delivery.framing import RULE, fence, new_key, overhead, provenance
+from edgar_min.errors import EdgarError
 from edgar_min.layout import listed_by
-from edgar_min.skills.names import is_skill_name
+from edgar_min.records import dataclass
+from edgar_min.skills.catalog import load_catalog
+from edgar_min.skills.names import is_skill_name, slash_skill
+from edgar_min.skills.suggest import named_only, suggest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from edgar_min.config import Config
     from edgar_min.layout import Layout
-    from edgar_min.skills.suggest import Candidate
+    from edgar_min.skills.catalog import Catalog
+    from edgar_min.skills.suggest import Candidate, Suggestion
 
-__all__ = ["HEADER", "LOADERS", "SHORTLIST", "render_context"]
+
+__all__ = ["HEADER", "LOADERS", "SHORTLIST", "Handover", "hand_over", "render_context"]
 
 SHORTLIST = (
     "edgar (this project's skill memory): skills that may fit this prompt. Not the user's words: judge "
@@ -156,3 +163,39 @@ def _with_bodies(layout: Layout, key: str, picks: list[tuple[Candidate, str]], b
         framed = fence(key, text, **_labels(layout, pick)) if text else ""
         parts.append(head + framed + note)
     return "".join(parts) + tail
+
+
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """What the prompt hook hands an agent for one prompt: the shortlist, the bodies among it,
+    the text, and the problems met (a skill file that could not be read)."""
+
+    found: Suggestion
+    shortlist: tuple[Candidate, ...]
+    bodies: tuple[tuple[Candidate, str], ...]
+    text: str
+    problems: tuple[str, ...]
+
+
+def hand_over(
+    layout: Layout, config: Config, prompt: str, agent: str | None, *, catalog: Catalog | None = None
+) -> Handover:
+    """The shortlist for `prompt` as `agent`'s prompt hook hands it over, bodies and text."""
+    if catalog is None:
+        catalog = load_catalog(layout)
+    found = suggest(layout, config, prompt, catalog=catalog)
+    problems = list(found.warnings)
+    # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
+    # it is not handed over again, and the turn's load is the person's choice, not edgar's.
+    ran = slash_skill(prompt)
+    shortlist = tuple(pick for pick in found.picks if pick.name != ran)
+    bodies = []
+    for pick in shortlist:
+        if named_only(pick, config.suggest.body_probability, agent):
+            continue  # named for the agent's model to judge, its body not handed over
+        try:
+            bodies.append((pick, catalog.entries[pick.name].body()))
+        except EdgarError as exc:
+            problems.append(f"skipped: {exc.message}")
+    text = render_context(shortlist, bodies, config.suggest.budget_chars, layout=layout, agent=agent)
+    return Handover(found, shortlist, tuple(bodies), text, tuple(problems))

@@ -367,11 +367,8 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
 
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
-    from edgar_min.delivery.context import render_context
+    from edgar_min.delivery.context import hand_over
     from edgar_min.delivery.record import record_suggested
-    from edgar_min.skills.catalog import load_catalog
-    from edgar_min.skills.names import slash_skill
-    from edgar_min.skills.suggest import named_only, suggest
 
     result = HookResult()
     prompt = payload.get("prompt")
@@ -379,34 +376,19 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         msg = "the hook payload has no prompt (expected the text the person submitted)"
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
-    agent = payload_agent(payload)
-    catalog = load_catalog(layout)
-    found = suggest(layout, config, prompt, catalog=catalog)
-    result.problems.extend(found.warnings)
-    # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
-    # it is not handed over again, and the turn's load is the person's choice, not edgar's.
-    ran = slash_skill(prompt)
-    shortlist = [pick for pick in found.picks if pick.name != ran]
-    bodies = []
-    for pick in shortlist:
-        if named_only(pick, config.suggest.body_probability, agent):
-            continue  # named for the agent's model to judge, its body not handed over
-        try:
-            bodies.append((pick, catalog.entries[pick.name].body()))
-        except EdgarError as exc:
-            result.problems.append(f"skipped: {exc.message}")
+    handed = hand_over(layout, config, prompt, payload_agent(payload))
+    result.problems.extend(handed.problems)
     session = _session(payload)
-    handed = {pick.name for pick, _ in bodies}
     if session is not None:
-        named = [pick.name for pick in shortlist if pick.name not in handed]
-        record_suggested(layout, session, [pick.name for pick, _ in bodies], named)
+        bodies = [pick.name for pick, _ in handed.bodies]
+        named = [pick.name for pick in handed.shortlist if pick.name not in bodies]
+        record_suggested(layout, session, bodies, named)
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
-    text = render_context(shortlist, bodies, config.suggest.budget_chars, layout=layout, agent=agent)
-    if text:
-        document = _context_document("user-prompt-submit", text, payload)
+    if handed.text:
+        document = _context_document("user-prompt-submit", handed.text, payload)
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result

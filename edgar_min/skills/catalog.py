@@ -33,9 +33,9 @@ from edgar_min import jsoncodec
 from edgar_min.atomic import open_read, write_text
 from edgar_min.digests import cache_key
 from edgar_min.errors import BadInput, EdgarError, Refused
-from edgar_min.records import dataclass
+from edgar_min.records import dataclass, field
 from edgar_min.skills.discovery import discover
-from edgar_min.skills.examples import read_examples
+from edgar_min.skills.examples import read_examples, taught_keys
 from edgar_min.skills.frontmatter import read_skill
 from edgar_min.skills.routing import NONE_ID, Card, RoutingIndex, rule_key
 from edgar_min.skills.sections import headings
@@ -50,8 +50,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "Catalog", "Entry", "load_catalog"]
 
-# 12: no path or origin (discovery's are used); 11: the body's words; 10: postings as text; 9: examples
-FORMAT = "edgar-min routing 12"
+# 13: the taught messages' keys; 12: no path or origin (discovery's are used); 11: the body's words;
+# 10: postings as text; 9: examples
+FORMAT = "edgar-min routing 13"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -158,6 +159,9 @@ class Catalog:
     index: RoutingIndex
     entries: dict[str, Entry] | CachedEntries
     warnings: list[str]
+    # The messages this project's history taught, by `examples.taught_key`: the one skill (or
+    # `none`) each was taught for, "" when several.
+    taught: dict[str, str] = field(default_factory=dict)
 
 
 def _when_to_use(body: str) -> str:
@@ -295,12 +299,15 @@ def _from_cache(layout: Layout, digest: str, skills: dict[str, Skill], warnings:
             return None
         entries = CachedEntries(raw, spans, layout.routing_cache, skills)
         kept = [str(w) for w in data["warnings"]]
+        taught = data["taught"]
+        if type(taught) is not dict or not all(type(v) is str for v in taught.values()):
+            return None
     except Refused as exc:
         warnings.append(f"the routing cache was not read: {exc.message}")
         return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # missing, torn or foreign: rebuilt below
-    return Catalog(index, entries, kept)
+    return Catalog(index, entries, kept, taught)
 
 
 def _spans(names: list[str], sizes: object, start: int, end: int) -> dict[str, tuple[int, int]] | None:
@@ -332,6 +339,7 @@ def _save(layout: Layout, digest: str, catalog: Catalog) -> None:
             "digest": digest,
             "warnings": catalog.warnings,
             "index": catalog.index.cached(),
+            "taught": catalog.taught,
             "sizes": [len(line.encode("utf-8")) + 1 for line in lines],
         }
         head = jsoncodec.dumps(header, ensure_ascii=False, separators=(",", ":"))
@@ -385,7 +393,7 @@ def load_catalog(layout: Layout, *, use_cache: bool = True) -> Catalog:
             kept = Card(card.name, card.description, card.when, card.opening)
             entries[name] = Entry(kept, str(skill.path), skill.origin, body_line, skill.inside, skill.scope)
     index = RoutingIndex(cards, asked)
-    catalog = Catalog(index, entries, warnings)
+    catalog = Catalog(index, entries, warnings, taught_keys(asked))
     if use_cache and settled:  # the person's own folder: a project need not have `.edgar` yet
         _save(layout, digest, catalog)
     return catalog

@@ -33,6 +33,7 @@ from edgar_min.errors import BadInput
 from edgar_min.logfile import append_row, kind_of, read_rows, timestamp
 from edgar_min.redact import redact
 from edgar_min.skills.names import name_problem
+from edgar_min.skills.routing import words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ __all__ = [
     "learn_from_loads",
     "read_examples",
     "taken_back",
+    "taught_key",
+    "taught_keys",
 ]
 
 NONE = "none"  # the decision's `none`: a message that needs no skill
@@ -152,6 +155,22 @@ def taken_back(layout: Layout) -> set[tuple[str, str]]:
         for text, in_force in texts.items()
         if not in_force
     }
+
+
+def taught_key(text: str) -> str:
+    """What a message is matched to a taught one by: its content words, each once, in order of
+    the alphabet (their order, case and word forms aside); empty for a message without any."""
+    return " ".join(sorted(set(words(clean_text(text)))))
+
+
+def taught_keys(held: dict[str, list[str]]) -> dict[str, str]:
+    """Each example's `taught_key` and the one skill (or `none`) its words were taught for; ""
+    when they were taught for more than one."""
+    out: dict[str, str] = {}
+    for skill, texts in held.items():
+        for key in filter(None, map(taught_key, texts)):
+            out[key] = skill if out.get(key, skill) == skill else ""
+    return out
 
 
 def learn_from_loads(layout: Layout, prompt: str, loaded: Iterable[str]) -> list[str]:

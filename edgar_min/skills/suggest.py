@@ -30,7 +30,8 @@ from edgar_min.layout import listed_by
 from edgar_min.records import dataclass
 from edgar_min.redact import redact
 from edgar_min.skills.catalog import Catalog, load_catalog
-from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine, words
+from edgar_min.skills.examples import taught_key
+from edgar_min.skills.routing import MAX_QUERY_CHARS, NONE_ID, Card, RoutingEngine
 
 # A prompt that shares no word with any skill (most chat) needs no decision: the decision layer
 # is imported for the prompts that do.
@@ -239,28 +240,13 @@ def rank(layout: Layout, config: Config, catalog: Catalog, query: str, engine: E
     return Ranked(tuple(candidates), frozenset(applies), none_p, result.engine, result.request.id)
 
 
-def taught_skill(layout: Layout, query: str, known: Catalog) -> str | None:
+def taught_skill(query: str, catalog: Catalog) -> str | None:
     """The one skill this project's history taught `query` for: an example of it (a person's
-    `skills teach`, or a prompt the agent loaded it for) with the same content words, order,
-    case and word forms aside. None when there is none, when several skills (or `none`) were
-    taught these words, or when the examples cannot be read (the router says so)."""
-    import os
-
-    from edgar_min.errors import EdgarError
-    from edgar_min.skills.examples import clean_text, read_examples
-
-    said = frozenset(words(clean_text(query)))
-    if not said or not os.path.exists(layout.routing_examples):
-        return None
-    try:
-        held = read_examples(layout)
-    except (OSError, EdgarError):
-        return None
-    found = {name for name, texts in held.items() if any(frozenset(words(t)) == said for t in texts)}
-    if len(found) != 1:
-        return None
-    (name,) = found
-    return name if name != NONE_ID and name in known.entries else None
+    `skills teach`, or a prompt the agent loaded it for) with the same content words, their
+    order, case and word forms aside (`examples.taught_key`). None when there is none, or when
+    these words were taught for several skills, or for `none`."""
+    name = catalog.taught.get(taught_key(query))
+    return name if name and name != NONE_ID and name in catalog.entries else None
 
 
 def suggest(
@@ -284,7 +270,7 @@ def suggest(
         catalog = load_catalog(layout)
     warnings = tuple(catalog.warnings)
     ranked = rank(layout, config, catalog, query, engine)
-    taught = taught_skill(layout, query, catalog) if query else None
+    taught = taught_skill(query, catalog) if query else None
     candidates = list(ranked.candidates)
     if taught is not None:
         # What this project taught for these very words comes first, whatever the ranking says.
