@@ -125,11 +125,18 @@ def render_context(
     while listed and len(head) > budget_chars:
         listed.pop()  # the least likely goes first
         head = _shortlist(layout, key, listed, shown, agent) if listed else ""
-    text = _with_bodies(layout, key, list(bodies), budget_chars - len(head) - 2) if bodies else ""
+    text, given = (
+        _with_bodies(layout, key, list(bodies), budget_chars - len(head) - 2) if bodies else ("", set())
+    )
+    if given != shown and listed:  # a body left out for room is read from its file
+        head = _shortlist(layout, key, listed, given, agent)
     return "\n\n".join(part for part in (head, text.lstrip("\n")) if part)
 
 
-def _with_bodies(layout: Layout, key: str, picks: list[tuple[Candidate, str]], budget_chars: int) -> str:
+def _with_bodies(
+    layout: Layout, key: str, picks: list[tuple[Candidate, str]], budget_chars: int
+) -> tuple[str, set[str]]:
+    """The bodies that fit in `budget_chars`, and the names of the skills whose text is shown."""
     shown = list(picks)
     while shown:
         heads = [_head(pick) for pick, _ in shown]
@@ -145,7 +152,7 @@ def _with_bodies(layout: Layout, key: str, picks: list[tuple[Candidate, str]], b
             break
         shown.pop()
     if not shown:
-        return ""
+        return "", set()
     parts = [HEADER]
     bodies = [body.strip("\n") for _, body in shown]
     # Short bodies whole; what they leave is shared by the others.
@@ -162,7 +169,8 @@ def _with_bodies(layout: Layout, key: str, picks: list[tuple[Candidate, str]], b
     for (pick, _), head, (text, note) in zip(shown, heads, fitted, strict=True):
         framed = fence(key, text, **_labels(layout, pick)) if text else ""
         parts.append(head + framed + note)
-    return "".join(parts) + tail
+    given = {pick.name for (pick, _), (text, _) in zip(shown, fitted, strict=True) if text}
+    return "".join(parts) + tail, given
 
 
 @dataclass(frozen=True, slots=True)
