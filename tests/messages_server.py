@@ -52,15 +52,22 @@ def claude_env(home: Path, base_url: str) -> dict[str, str]:
 
 
 def run_claude(
-    prompt: str, *, cwd: Path, home: Path, server: MessagesServer, debug_file: Path
+    prompt: str,
+    *,
+    cwd: Path,
+    home: Path,
+    server: MessagesServer,
+    debug_file: Path,
+    extra: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """One headless Claude Code turn (`claude -p PROMPT`) in `cwd`, its hooks logged to `debug_file`."""
+    """One headless Claude Code turn (`claude -p PROMPT`, then `extra` arguments such as `--resume ID`)
+    in `cwd`, its hooks logged to `debug_file`."""
     binary = claude_binary()
     if binary is None:
         msg = "no Claude Code CLI here"
         raise FileNotFoundError(msg)
     env = {**claude_env(home, server.base_url), "CLAUDE_CODE_DEBUG_LOG_LEVEL": "verbose"}
-    command = [binary, "-p", prompt, "--output-format", "json", "--debug-file", str(debug_file)]
+    command = [binary, "-p", prompt, "--output-format", "json", "--debug-file", str(debug_file), *extra]
     return subprocess.run(
         [*command, "--permission-mode", "bypassPermissions"],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180, check=False, stdin=subprocess.DEVNULL,

@@ -32,19 +32,23 @@ def test_the_shortlist_says_whose_each_skill_is_and_how_this_agent_loads_it():
     text = render_context(shortlist, (), 8000, layout=LAYOUT, agent="claude-code")
     edgars, fenced = read_delivery(text)
     assert text.startswith(SHORTLIST)
-    assert "- `pdf` (project): load it with the Skill tool" in edgars
+    assert "- `pdf` (project): one of your own skills: load it with the Skill tool" in edgars
     assert '- `bump-pin` (learned): read ".edgar/skills/learned/bump-pin/SKILL.md"' in edgars
     assert '- `notes` (user): read "/home/u/.edgar/skills/notes/SKILL.md"' in edgars
-    # The descriptions are the files' words: fenced, one line each, none of them edgar's.
-    assert [f.text for f in fenced] == ["pdf: about pdf\nbump-pin: about bump-pin\nnotes: about notes"]
+    # The descriptions are the files' words: fenced, one line each, none of them edgar's; the one
+    # of a skill Claude Code lists itself is in its own listing already.
+    assert [f.text for f in fenced] == ["bump-pin: about bump-pin\nnotes: about notes"]
     assert "about" not in edgars
     # Gemini CLI loads what it lists with its own tool; Codex reads the file its listing names.
     own = pick("pdf", path="/p/.gemini/skills/pdf/SKILL.md", scope=".gemini")
     gemini = render_context([own, *shortlist[:1]], (), 8000, layout=LAYOUT, agent="gemini")
-    assert "- `pdf` (project): load it with the activate_skill tool" in gemini
+    assert "- `pdf` (project): one of your own skills: load it with the activate_skill tool" in gemini
     assert '- `pdf` (project): read ".claude/skills/pdf/SKILL.md"' in gemini  # not a folder it lists
     codex = render_context(shortlist[:1], (), 8000, layout=LAYOUT, agent="codex")
     assert '- `pdf` (project): read ".claude/skills/pdf/SKILL.md"' in codex
+    assert "pdf: about pdf" in codex  # not a folder Codex lists: described here
+    alone = render_context(shortlist[:1], (), 8000, layout=LAYOUT, agent="claude-code")
+    assert read_delivery(alone)[1] == []  # nothing to describe: no fence
 
 
 def test_a_long_description_is_cut_to_a_line_and_the_shortlist_stays_short():

@@ -46,7 +46,7 @@ def test_claude_code_gets_its_own_skills_named_for_the_skill_tool_and_edgars_by_
     )
     edgars, fenced = read_delivery(context)
     lines = [line for line in edgars.splitlines() if line.startswith("- ")]
-    assert "- `gh-fix-ci` (project): load it with the Skill tool" in lines
+    assert "- `gh-fix-ci` (project): one of your own skills: load it with the Skill tool" in lines
     assert '- `ci-log-triage` (learned): read ".edgar/skills/learned/ci-log-triage/SKILL.md"' in "\n".join(
         lines
     )
