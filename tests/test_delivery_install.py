@@ -141,6 +141,7 @@ def pyz(tmp_path_factory):
 
 def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_path, pyz):
     write_skills(tmp_path / ".claude" / "skills")
+    write_skills(tmp_path / ".edgar" / "skills", ["gh-fix-ci"])
     done = subprocess.run(
         [sys.executable, str(pyz), "--root", str(tmp_path), "install", "claude-code"],
         capture_output=True,
@@ -168,7 +169,7 @@ def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_pa
         check=False,
     )
     assert ran.returncode == 0, ran.stderr
-    assert "## Skill `pdf`" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pdf` (project)" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
     (start,) = commands(doc, "SessionStart")
     started = subprocess.run(  # noqa: S602 - as Claude Code runs it
         start,
@@ -180,7 +181,9 @@ def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_pa
         timeout=60,
         check=False,
     )
-    assert "- pdf: " in json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+    listed = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- gh-fix-ci: " in listed
+    assert "- pdf: " not in listed  # Claude Code lists .claude/skills itself
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
@@ -581,7 +584,7 @@ def test_a_project_pinned_to_an_older_python_still_gets_its_skills(tmp_path, pyz
     (command,) = commands(settings(root), "UserPromptSubmit")
     ran = run_as_claude_code(command, root, "UserPromptSubmit", path=path)
     assert ran.returncode == 0, ran.stderr
-    assert "## Skill `pdf`" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pdf` (project)" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
     assert hook_problems(root) == []
 
 
@@ -637,6 +640,7 @@ def hooks_that_ran(debug_log: str) -> dict[str, str]:
 def test_real_claude_code_runs_every_hook_with_exit_0_before_and_after_the_archive_moves(tmp_path, pyz):
     root, home = tmp_path / "project", tmp_path / "home"
     write_skills(root / ".claude" / "skills")
+    write_skills(root / ".edgar" / "skills", ["gh-fix-ci"])  # one only edgar lists: SessionStart says it
     home.mkdir()
     archive = Path(shutil.copy(pyz, tmp_path / "edgar.pyz"))
     install_with(sys.executable, archive, root)
@@ -645,7 +649,7 @@ def test_real_claude_code_runs_every_hook_with_exit_0_before_and_after_the_archi
         first = run_claude(prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "first.log")
         assert first.returncode == 0, first.stderr
         # Claude Code read .claude/settings.local.json: the prompt hook's skill reached the model.
-        assert "## Skill `pdf`" in json.dumps(server.requests[-1])
+        assert "- `pdf` (project)" in json.dumps(server.requests[-1])
         assert hooks_that_ran((tmp_path / "first.log").read_text()) == dict.fromkeys(EVENTS, "success")
         archive.rename(tmp_path / "moved.pyz")
         asked = len(server.requests)
@@ -696,4 +700,4 @@ def test_a_venvs_python_is_named_by_the_real_one_so_deleting_the_venv_breaks_not
     shutil.rmtree(venv)
     ran = run_as_claude_code(command, root, "UserPromptSubmit")
     assert ran.returncode == 0, ran.stderr
-    assert "## Skill `pdf`" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pdf` (project)" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
