@@ -7,7 +7,8 @@ in process, the routing cache warm), with the skills in the project's `.edgar/sk
 agent lists itself, so edgar names each by its path and may hand a body over). Per split:
 
 - recall: of the prompts that need a skill, the share whose right skill is among the (at most
-  three) skills handed over;
+  three) skills handed over; beside it the ranking's own top three, handed over or not (what
+  recall would be if every prompt got a shortlist);
 - wrong body: of all prompts, the share handed the body of a skill that is not a right one;
 - no-skill prompts handed anything, and handed a body;
 - the median characters added to the agent's context, over all prompts and over those handed
@@ -57,6 +58,7 @@ def handed(layout, config, rows: list[dict]) -> list[dict]:
             {
                 **row,
                 "names": [pick.name for pick in given.shortlist],
+                "ranked": [c.name for c in given.found.candidates[:3]],
                 "bodies": [pick.name for pick, _ in given.bodies],
                 "chars": len(given.text),
                 "seconds": seconds,
@@ -72,6 +74,7 @@ def figures(results: list[dict]) -> dict[str, float]:
     return {
         "n": len(results),
         "recall": sum(any(n in r["gold"] for n in r["names"]) for r in need) / max(1, len(need)),
+        "top3": sum(any(n in r["gold"] for n in r["ranked"]) for r in need) / max(1, len(need)),
         "wrong_body": sum(any(b not in r["gold"] for b in r["bodies"]) for r in results)
         / max(1, len(results)),
         "none_any": sum(bool(r["names"]) for r in none) / max(1, len(none)),
@@ -88,7 +91,8 @@ def report(label: str, results: list[dict]) -> None:
     for split in ["all", *sorted({r["split"] for r in results})]:
         f = figures([r for r in results if split in {"all", r["split"]}])
         print(
-            f"  {split:<9} n={f['n']:<4} recall@<=3 {f['recall']:.1%}  wrong body {f['wrong_body']:.1%}  "
+            f"  {split:<9} n={f['n']:<4} recall@<=3 {f['recall']:.1%} (ranking's top 3: {f['top3']:.1%})  "
+            f"wrong body {f['wrong_body']:.1%}  "
             f"no-skill: anything {f['none_any']:.1%}, a body {f['none_body']:.1%}  "
             f"bodies {f['bodies']:.1%}  median chars {f['median_chars']:.0f} "
             f"({f['median_given']:.0f} when handed something)  {f['ms']:.2f} ms/prompt"
