@@ -341,12 +341,11 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
         agent = payload_agent(payload)
         # What the agent lists to its model itself is not listed again.
         unseen = SkillSet({n: s for n, s in found.skills.items() if not listed_by(agent, s.scope)})
-        room = config.suggest.index_budget_chars - listing_chars()
-        index = None
         if unseen.skills:
+            room = config.suggest.index_budget_chars - listing_chars()
             index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=unseen)
-        if index is not None and index.entries:
-            document = _context_document("session-start", fenced_listing(index.text), payload)
+            if index.entries:
+                document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []

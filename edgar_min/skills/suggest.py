@@ -54,6 +54,7 @@ __all__ = [
     "NONE_DESCRIPTION",
     "QUESTION",
     "Candidate",
+    "Ranked",
     "Suggestion",
     "decide_skill",
     "named_note",
@@ -61,6 +62,7 @@ __all__ = [
     "query_of",
     "rank",
     "suggest",
+    "taught_skill",
     "weigh_skills",
 ]
 
