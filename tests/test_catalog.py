@@ -553,3 +553,20 @@ def test_a_skill_linked_out_of_the_project_after_the_cache_was_written_is_still_
     catalog = load_catalog(layout)
     assert "notes" not in catalog.entries
     assert any("a symbolic link out of the project" in w for w in catalog.warnings)
+
+
+def test_the_taught_messages_are_kept_in_the_cache_and_words_taught_twice_name_no_skill(layout, monkeypatch):
+    from edgar_min.skills.examples import add_example, taught_key
+
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    add_example(layout, "gh-fix-ci", "the checks are red again", "agent")
+    add_example(layout, "pdf", "Again, the checks are red!", "person")  # the same words, another skill
+    settle(layout.routing_examples)
+    built = load_catalog(layout).taught
+    refuse_skill_reads(monkeypatch)
+    cached = load_catalog(layout).taught
+    assert cached == built
+    assert (
+        cached[taught_key("team chat: a looping reaction, turn the cat clip into it")] == "slack-gif-creator"
+    )
+    assert cached[taught_key("the checks are red again")] == ""  # taught for two skills: neither
