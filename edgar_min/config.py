@@ -164,12 +164,13 @@ class SuggestConfig:
     writes where edgar writes by default: a project may set them all.
     """
 
-    # At most this many skills per task, each with at least this probability (and more than `none`).
-    max_skills: int = field(default=2, metadata={"min": 1, "max": 15})
+    # At most this many skills that may apply, the ranking's best, handed over when the best beats
+    # `none` with at least `min_probability`; the agent's own model judges them.
+    max_skills: int = field(default=3, metadata={"min": 1, "max": 15})
     min_probability: float = field(default=0.3, metadata={"min": 0.0, "max": 1.0})
-    # A chosen skill this probable or more is handed over with its body; a less probable one is
-    # named only (name, description, path), for the agent to read if it fits.
-    body_probability: float = field(default=0.9, metadata={"min": 0.0, "max": 1.0})
+    # A pick this probable or more is handed over with its body, as one the prompt was taught for
+    # is; 1 (the default) says only those: a router's probability is not calibrated.
+    body_probability: float = field(default=1.0, metadata={"min": 0.0, "max": 1.0})
     # Characters of skill text handed to the agent per prompt; Claude Code cuts more than 10,000.
     budget_chars: int = field(default=8000, metadata={"min": 200, "max": 9500})
     # How many skills the lexical shortlist hands to the decision (with `none`: at most 16 options).

@@ -290,11 +290,18 @@ def _context_document(event: str, text: str, payload: dict[str, Any]) -> dict[st
 
 
 def payload_agent(payload: dict[str, Any]) -> Agent:
-    """The agent that sent a Stop payload, where its log cannot say: Gemini CLI's event is
-    `AfterAgent`, and Codex's payload names the turn (`turn_id`), Claude Code's does not."""
-    if payload.get("hook_event_name") == "AfterAgent":
+    """The agent that sent a payload, told without reading its log: Gemini CLI's prompt and Stop
+    events are `BeforeAgent` and `AfterAgent` and its log is under `.gemini/`; Codex's payload
+    names the turn (`turn_id`) and its log is a `rollout-*.jsonl`; anything else is Claude Code's."""
+    if payload.get("hook_event_name") in ("BeforeAgent", "AfterAgent"):
         return "gemini"
-    return "codex" if "turn_id" in payload else "claude-code"
+    if "turn_id" in payload:
+        return "codex"
+    path = payload.get("transcript_path")
+    path = path.replace(os.sep, "/") if isinstance(path, str) else ""
+    if path.rpartition("/")[2].startswith("rollout-"):
+        return "codex"
+    return "gemini" if "/.gemini/" in path else "claude-code"
 
 
 def _stop_json(result: HookResult) -> str:
@@ -311,21 +318,25 @@ def _stop_json(result: HookResult) -> str:
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.framing import fenced_listing, listing_chars
+    from edgar_min.layout import listed_by
     from edgar_min.learning.evidence import usefulness_order
-    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.discovery import SkillSet, discover
     from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
     document = {}
-    # A resumed session's history is sent again with the index its start put there: a second
-    # copy would cost the model its length on every request and say nothing new.
+    # A resumed session's log holds the listing its start gave: a second would be a copy.
     if payload.get("source") != "resume":
         found = discover(layout)  # once: the order and the listing are of the same skills
-        room = config.suggest.index_budget_chars - listing_chars()
-        index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
-        if index.entries:
-            document = _context_document("session-start", fenced_listing(index.text), payload)
+        agent = payload_agent(payload)
+        # What the agent lists to its model itself is not listed again.
+        unseen = SkillSet({n: s for n, s in found.skills.items() if not listed_by(agent, s.scope)})
+        if unseen.skills:
+            room = config.suggest.index_budget_chars - listing_chars()
+            index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=unseen)
+            if index.entries:
+                document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -346,12 +357,8 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
 
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
-    from edgar_min.delivery.context import render_context
-    from edgar_min.delivery.holdout import withheld
+    from edgar_min.delivery.context import hand_over
     from edgar_min.delivery.record import record_offer
-    from edgar_min.skills.catalog import load_catalog
-    from edgar_min.skills.names import slash_skill
-    from edgar_min.skills.suggest import named_only, suggest
 
     result = HookResult()
     prompt = payload.get("prompt")
@@ -359,35 +366,20 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         msg = "the hook payload has no prompt (expected the text the person submitted)"
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
-    catalog = load_catalog(layout)
-    found = suggest(layout, config, prompt, catalog=catalog)
-    result.problems.extend(found.warnings)
-    # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
-    # it is not handed over again, and the turn's load is the person's choice, not edgar's.
-    ran = slash_skill(prompt)
     session = _session(payload)
-    # The randomised holdout: recorded below like an offer, never said to the agent.
-    held = withheld(config.evidence, session, [p.name for p in found.picks if p.name != ran], catalog)
-    picks, named = [], []
-    for pick in found.picks:
-        if pick.name == ran or pick.name in held:
-            continue
-        if named_only(pick.probability, config.suggest.body_probability):
-            named.append(pick)  # less sure: named for the agent to read, its body not handed over
-            continue
-        try:
-            picks.append((pick, catalog.entries[pick.name].body()))
-        except EdgarError as exc:
-            result.problems.append(f"skipped: {exc.message}")
+    handed = hand_over(layout, config, prompt, payload_agent(payload), session=session)
+    result.problems.extend(handed.problems)
     if session is not None:
-        record_offer(layout, session, [p.name for p, _ in picks], [p.name for p in named], held)
+        # The holdout's draw is recorded like an offer, though never said to the agent.
+        bodies = [pick.name for pick, _ in handed.bodies]
+        named = [pick.name for pick in handed.shortlist if pick.name not in bodies]
+        record_offer(layout, session, bodies, named, handed.withheld)
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
-    text = render_context(picks, config.suggest.budget_chars, named, layout=layout)
-    if text:
-        document = _context_document("user-prompt-submit", text, payload)
+    if handed.text:
+        document = _context_document("user-prompt-submit", handed.text, payload)
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
