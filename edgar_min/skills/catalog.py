@@ -52,9 +52,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "LONG_BUILD", "Catalog", "Entry", "load_catalog"]
 
-# 14: after a 13 that also held the taught messages' keys; 13: what use taught in postings, no
-# background counts; 12: no path or origin (discovery's are used)
-FORMAT = "edgar-min routing 14"
+# 15: the taught messages' keys in the header; 14: after a 13 that also held them; 13: what use
+# taught in postings, no background counts; 12: no path or origin (discovery's are used)
+FORMAT = "edgar-min routing 15"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
