@@ -30,6 +30,12 @@ PROMPT = "the ci checks on my pull request are failing, figure out why and fix i
 SKILL = "gh-fix-ci"
 
 
+@pytest.fixture(autouse=True)
+def _holdout_as_configured(monkeypatch):
+    """The holdout as the person's config sets it, not as the other tests pin it (conftest.py)."""
+    monkeypatch.delenv("EDGAR_EVIDENCE_HOLDOUT")
+
+
 def sessions(n: int) -> list[str]:
     return [str(uuid.UUID(int=k + 1, version=4)) for k in range(n)]
 
