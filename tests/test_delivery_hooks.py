@@ -15,7 +15,7 @@ from conftest import state_of
 from fences import read_delivery
 from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
-from transcripts import SESSION, Claude, config_toml, stdin_bytes
+from transcripts import SESSION, Claude, config_toml, recorded_turns, stdin_bytes, wait_until
 
 from edgar_min.delivery import hooks
 from edgar_min.delivery.hooks import EVENTS
@@ -827,17 +827,84 @@ def test_a_stop_that_another_stop_hook_kept_going_records_the_turn_once(project,
     assert len(turn_lines(project)) == 2
 
 
-def test_the_stop_hook_waits_for_the_lines_of_its_own_turn(project, edgar, monkeypatch):
-    # Resumed under load, Claude Code ran the Stop hook before this turn's lines reached the
-    # transcript: the hook read the turn before and recorded it again.
-    import threading
-
+def earlier_and_now(project):
+    """A log holding an earlier turn, and the lines of the turn the Stop is about (not yet written)."""
     earlier = Claude().user("merge these two pdfs into one", promptId="p-1")
     earlier.assistant({"type": "text", "text": "Done."})
     path = earlier.write(project / "t.jsonl")
     now = Claude().user("now read the skill first", promptId="p-2")
     now.tool("b1", "Bash", {"command": "cat .claude/skills/gh-fix-ci/SKILL.md"}).result("b1", "---")
     now.assistant({"type": "text", "text": "I read the gh-fix-ci skill and followed it."})
+    return path, now
+
+
+def stop_process(root, transcript, **extra):
+    """The Stop hook as the agent runs it, a process of its own; its JSON document."""
+    payload = {"session_id": SESSION, "transcript_path": str(transcript), "hook_event_name": "Stop", **extra}
+    env = {**os.environ, "PYTHONPATH": str(Path(hooks.__file__).parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "edgar_min", "--root", str(root), "--json", "hook", "stop"],
+        input=json.dumps(payload).encode(), capture_output=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done
+    return json.loads(done.stdout)
+
+
+def test_a_turn_not_yet_in_the_log_is_answered_at_once_and_learned_when_its_lines_land(project):
+    # Claude Code starts its Stop hooks before it writes the turn's last lines.
+    path, now = earlier_and_now(project)
+    stop = stop_process(
+        project, path, prompt_id="p-2", last_assistant_message="I read the gh-fix-ci skill and followed it."
+    )
+    assert (stop["outcome"], stop["skills"]) == ("later", [])
+    assert stop["message"] == "this turn is learned once the agent has written it to its log"
+    assert recorded_turns(project) == []
+    with path.open("a", encoding="utf-8") as out:  # the agent writes the turn after the hook answered
+        out.writelines(json.dumps(line) + "\n" for line in now.lines)
+    assert wait_until(lambda: len(recorded_turns(project)) == 1, 30)
+    assert recorded_turns(project)[0][3] == "main:shell"  # this turn's, not the earlier one's
+    assert recorded_turns(project)[0][5] == "gh-fix-ci"
+    assert problems(project) == []
+
+
+def test_a_turn_already_in_the_log_is_learned_before_the_stop_hook_answers(project):
+    path, now = earlier_and_now(project)
+    with path.open("a", encoding="utf-8") as out:
+        out.writelines(json.dumps(line) + "\n" for line in now.lines)
+    stop = stop_process(
+        project, path, prompt_id="p-2", last_assistant_message="I read the gh-fix-ci skill and followed it."
+    )
+    assert (stop["outcome"], stop["skills"]) == ("none", ["gh-fix-ci"])
+    assert [turn[5] for turn in recorded_turns(project)] == ["gh-fix-ci"]
+
+
+def test_a_message_that_never_comes_is_waited_for_bounded_after_the_hook_answered(project):
+    path, now = earlier_and_now(project)
+    with path.open("a", encoding="utf-8") as out:
+        out.writelines(json.dumps(line) + "\n" for line in now.lines)
+    stop = stop_process(project, path, prompt_id="p-3", last_assistant_message="never written")
+    assert stop["outcome"] == "later"
+    # After TRANSCRIPT_WAIT_S the turn the log holds is read.
+    assert wait_until(lambda: len(recorded_turns(project)) == 1, 30)
+    assert recorded_turns(project)[0][5] == "gh-fix-ci"
+    assert problems(project) == []
+
+
+def test_a_log_that_never_comes_is_said_in_the_hook_problems_after_the_hook_answered(project):
+    stop = stop_process(project, project / "never.jsonl", prompt_id="p-9")
+    assert stop["outcome"] == "later"
+    assert wait_until(lambda: problems(project), 30)
+    assert "never.jsonl" in problems(project)[0]["problem"]
+    assert recorded_turns(project) == []
+
+
+def test_the_stop_hook_waits_for_the_lines_of_its_own_turn_where_it_cannot_fork(project, edgar, monkeypatch):
+    # Resumed under load, Claude Code ran the Stop hook before this turn's lines reached the
+    # transcript: the hook read the turn before and recorded it again. With another thread
+    # running (the writer below) nothing can be forked off: the hook waits, bounded.
+    import threading
+
+    path, now = earlier_and_now(project)
 
     def late():
         with path.open("a", encoding="utf-8") as out:
@@ -851,11 +918,6 @@ def test_the_stop_hook_waits_for_the_lines_of_its_own_turn(project, edgar, monke
     assert stop.code == 0, stop
     assert stop.json()["skills"] == ["gh-fix-ci"]
     assert turn_lines(project)[0].split("\t")[3] == "main:shell"
-    # A message that never comes costs the hook a bounded wait, and the turn written is read.
-    again = stop_hook(
-        edgar, monkeypatch, project, path, prompt_id="p-3", last_assistant_message="never written"
-    )
-    assert (again.code, again.json()["skills"]) == (0, ["gh-fix-ci"])
     assert problems(project) == []
 
 
@@ -1099,6 +1161,9 @@ def test_a_shipped_body_that_forges_edgars_lines_is_handed_over_fenced_as_one_sk
 CODEX_SESSION = "01a2353d-3439-7192-a058-0ed27c9e6047"
 
 
+LAST_REPLY = "The checks still fail."
+
+
 def codex_failing_turn(root, session=CODEX_SESSION):
     """A Codex 0.171 rollout whose last turn read the skill's file, ran the checks, which failed."""
     from transcripts import Codex
@@ -1109,6 +1174,10 @@ def codex_failing_turn(root, session=CODEX_SESSION):
     )
     c.call("c1", "exec_command", {"cmd": "gh pr checks"}).output(
         "c1", "Process exited with code 1\nOutput:\nX"
+    )
+    c.add(
+        "response_item",
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": LAST_REPLY}]},
     )
     return c.write(root / "rollout.jsonl")
 
@@ -1123,7 +1192,7 @@ def codex_stop(edgar, monkeypatch, root, rollout, *flags, session=CODEX_SESSION)
         "model": "gpt-5.5",
         "permission_mode": "bypassPermissions",
         "stop_hook_active": False,
-        "last_assistant_message": "The checks still fail.",
+        "last_assistant_message": LAST_REPLY,
     }
     stdin_bytes(monkeypatch, json.dumps(payload).encode())
     return edgar("--root", str(root), *flags, "hook", "stop")
@@ -1143,13 +1212,22 @@ def test_codexs_stop_hook_learns_from_a_rollout_that_used_the_skill_handed_over(
 
 
 def test_codexs_stop_hook_says_a_problem_in_its_json_and_exits_0(project, edgar, monkeypatch):
-    stop = codex_stop(edgar, monkeypatch, project, project / "gone.jsonl")
+    (project / "rollout.jsonl").write_text(f"not a rollout: {LAST_REPLY}\n")
+    stop = codex_stop(edgar, monkeypatch, project, project / "rollout.jsonl")
     assert stop.code == 0
     answer = json.loads(stop.out)
     assert answer["continue"] is True
-    assert "gone.jsonl: no such file" in answer["systemMessage"]
+    assert "rollout.jsonl" in answer["systemMessage"]
     assert "decision" not in answer
-    assert "no such file" in problems(project)[0]["problem"]
+    assert "rollout.jsonl" in problems(project)[0]["problem"]
+
+
+def test_codexs_stop_hook_lets_codex_go_on_while_its_log_is_missing(project, edgar, monkeypatch):
+    stop = codex_stop(edgar, monkeypatch, project, project / "gone.jsonl")
+    assert (stop.code, json.loads(stop.out)) == (0, {"continue": True})
+    # The log never comes: said where edgar keeps its hooks' problems, once the wait is over.
+    assert wait_until(lambda: problems(project), 30)
+    assert "gone.jsonl: no such file" in problems(project)[0]["problem"]
 
 
 def test_geminis_after_agent_hook_learns_from_its_session_log(project, edgar, monkeypatch):

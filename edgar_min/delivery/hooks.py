@@ -386,6 +386,50 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
 
 
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
+    from edgar_min.delivery.waiting import turn_written
+
+    if payload.get("stop_hook_active") is True:
+        # Claude Code runs the Stop hooks again when another one kept the agent going: this
+        # prompt's turn was recorded at its first Stop, and a second record would count it twice.
+        message = "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
+        return _stop_said(message, "none", _session(payload))
+    path = _path(payload, "transcript_path", required=True) or ""
+    # Claude Code starts its Stop hooks before it writes the turn's last lines: rather than wait
+    # while the agent waits, the turn is learned by a process of its own once they land.
+    if not turn_written(path, payload) and _learn_later(layout, config, payload, path, clock.remaining()):
+        return _stop_said(LATER, "later", _session(payload))
+    return _learn_turn(layout, config, payload, path, clock)
+
+
+# What the Stop hook says of a turn the agent has not yet written to its log.
+LATER = "this turn is learned once the agent has written it to its log"
+
+
+def _stop_said(message: str, outcome: str, session: str | None) -> HookResult:
+    """A Stop hook's answer that learned nothing now: `message`, and the document saying so."""
+    document = {"triggers": [], "outcome": outcome, "path": None, "message": message, "session": session}
+    return HookResult(
+        stdout=f"edgar: {message}", document={**document, "skills": [], "offered": [], "examples": []}
+    )
+
+
+def _learn_later(layout: Layout, config: Config, payload: dict[str, Any], path: str, seconds: float) -> bool:
+    """`_learn_turn` in a process of its own, bounded by `seconds`, its problems written to
+    `.edgar/hook-problems.jsonl`: True when it started, False where it cannot (then nothing ran)."""
+    from edgar_min.detach import detach
+
+    def work() -> None:
+        result = _answered(lambda clock: _learn_turn(layout, config, payload, path, clock), seconds)
+        for sentence in result.problems:
+            log_problem(layout, "stop", sentence)
+
+    return detach(work)
+
+
+def _learn_turn(
+    layout: Layout, config: Config, payload: dict[str, Any], path: str, clock: _Clock
+) -> HookResult:
+    """Learn the Stop's turn from the agent's log, once the log holds it (waited for, bounded)."""
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
     from edgar_min.adapters.logs import last_turn, log_agent
@@ -396,16 +440,6 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
-    if payload.get("stop_hook_active") is True:
-        # Claude Code runs the Stop hooks again when another one kept the agent going: this
-        # prompt's turn was recorded at its first Stop, and a second record would count it twice.
-        message = "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
-        document = {"triggers": [], "outcome": "none", "path": None, "message": message}
-        return HookResult(
-            stdout=f"edgar: {message}",
-            document={**document, "session": _session(payload), "skills": [], "offered": [], "examples": []},
-        )
-    path = _path(payload, "transcript_path", required=True) or ""
     wait_for_turn(path, min(TRANSCRIPT_WAIT_S, clock.remaining()), payload)
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
@@ -535,6 +569,20 @@ def log_problem(layout: Layout, event: str, sentence: str) -> None:
         pass
 
 
+def _answered(work: Callable[[_Clock], HookResult], seconds: float) -> HookResult:
+    """`work` bounded by `seconds`, whatever goes wrong as a one-line problem; never raises."""
+    try:
+        result = bounded(work, seconds)
+    except EdgarError as exc:
+        result = HookResult(problems=[exc.message])
+    except _Expired:
+        result = HookResult(problems=["the hook ran out of time and stopped where it was"])
+    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
+        result = HookResult(problems=[f"internal error ({type(exc).__name__}); this is a bug in edgar"])
+    result.problems = [" ".join(p.split()) for p in result.problems]
+    return result
+
+
 def run_hook(
     event: str,
     layout: Layout,
@@ -569,15 +617,7 @@ def run_hook(
         result = HookResult(problems=[f"unknown hook {event!r} (hooks: {', '.join(EVENTS)})"])
         log_problem(layout, event, result.problems[0])
         return result
-    try:
-        result = bounded(work, _seconds(DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s))
-    except EdgarError as exc:
-        result = HookResult(problems=[exc.message])
-    except _Expired:
-        result = HookResult(problems=["the hook ran out of time and stopped where it was"])
-    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
-        result = HookResult(problems=[f"internal error ({type(exc).__name__}); this is a bug in edgar"])
-    result.problems = [" ".join(p.split()) for p in result.problems]
+    result = _answered(work, _seconds(DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s))
     for sentence in result.problems:
         log_problem(layout, event, sentence)
     if event == "stop" and "payload" in read and _answers_in_json(read["payload"]):
