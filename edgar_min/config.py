@@ -459,7 +459,7 @@ def read_toml(path: str, cache: ParsedConfigs | None = None) -> tuple[bytes, dic
 
 
 def _parse_toml(path: str, data: bytes) -> dict[str, Any]:
-    import tomllib  # only for a file not parsed before: tomllib costs a hook as much as the rest
+    import tomllib  # only for a file not parsed before: it costs as much as the interpreter's start-up
 
     try:
         return tomllib.loads(data.decode("utf-8"))

@@ -1,7 +1,7 @@
 """The config files as last parsed, so that reading an unchanged one imports no TOML parser.
 
 Every hook is a fresh process that reads the person's `config.toml` and the project's, and
-`import tomllib` alone costs a hook about twice a bare interpreter's start-up. So
+`import tomllib` alone costs a hook as much as a bare interpreter's whole start-up. So
 `cache/configs.json` in the person's state folder for the project (`Layout.parsed_configs`,
 outside the tree: a clone cannot ship one) keeps, for each config file read there, its text
 and the document parsed from it. A document is taken from it only when the file's bytes are
