@@ -97,9 +97,9 @@ def blind_quality() -> None:
     )
 
 
-def write_project(root: Path, skills: list[dict]) -> None:
+def write_project(root: Path, skills: list[dict], place: str = ".claude/skills") -> None:
     for skill in skills:
-        folder = root / ".claude" / "skills" / skill["name"]
+        folder = root / place / skill["name"]
         folder.mkdir(parents=True, exist_ok=True)
         when = f"\n## When to use\n\n{skill['when_to_use']}\n" if skill["when_to_use"] else ""
         opening = f"\n{skill['opening']}\n" if skill["opening"] else ""
