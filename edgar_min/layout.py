@@ -229,6 +229,11 @@ class Layout:
         return join(self.cache, "routing.json")
 
     @property
+    def parsed_configs(self) -> str:
+        """The config files as last parsed, keyed by their text (configcache.py)."""
+        return join(self.cache, "configs.json")
+
+    @property
     def routing_examples(self) -> str:
         """The prompts that led to a skill, which routing learns from (skills/examples.py)."""
         return join(self.state, "routing-examples.jsonl")

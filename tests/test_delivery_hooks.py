@@ -713,6 +713,38 @@ def test_the_built_pyz_runs_the_whole_loop_through_the_hooks(pyz, elixir_project
     assert problems(root) == []
 
 
+def test_the_built_pyz_hooks_read_an_unchanged_config_without_a_toml_parser(pyz, tmp_path):
+    skill = tmp_path / ".edgar" / "skills" / "pin-bump" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        "---\nname: pin-bump\ndescription: Bump a dependency pin and its lock file.\n---\nProse.\n"
+    )
+    config = tmp_path / ".edgar" / "config.toml"
+    config.write_text('[check]\ncommand = ["pytest", "-q"]\n[suggest]\nmax_skills = 2\n')
+    run = [sys.executable, "-I", "-S", "-X", "importtime", str(pyz), "--root", str(tmp_path)]
+    assert subprocess.run([*run, "trust"], capture_output=True, timeout=60, check=False).returncode == 0
+    payload = json.dumps({"session_id": SESSION, "prompt": "bump the httpx pin", "cwd": str(tmp_path)})
+
+    def prompt() -> tuple[tuple, bool]:
+        """What the agent is handed (each fence's key is new every time), and whether tomllib was imported."""
+        done = subprocess.run(
+            [*run, "hook", "user-prompt-submit"], input=payload, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        outside, fenced = read_delivery(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+        handed = (outside, [(f.labels, f.text) for f in fenced])
+        return handed, any(line.endswith("| tomllib") for line in done.stderr.splitlines())
+
+    cached, parsed = prompt()  # `trust` read the config last
+    assert "pin-bump" in cached[0]
+    assert not parsed
+    (state_of(tmp_path) / "cache" / "configs.json").unlink()
+    assert prompt() == (cached, True)  # the same words, parsed afresh
+    assert prompt() == (cached, False)
+    config.write_text(config.read_text().replace("2", "3"))
+    assert prompt()[1]  # changed: parsed again
+
+
 def test_a_secret_in_the_prompt_never_reaches_the_examples_file(project, edgar, monkeypatch):
     token = "glpat-AbCdEfGhIjKlMnOpQrSt12"  # noqa: S105 - a made-up token in gitleaks' shape
     t = Claude().user(f"{CLIP}, the upload token is {token}").skill("s1", "slack-gif-creator")
