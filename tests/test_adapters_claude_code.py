@@ -22,6 +22,7 @@ from transcripts import (
     recording_model,
     stdin_bytes,
     toml_list,
+    wait_until,
 )
 
 from edgar_min.adapters.claude_code import read_transcript
@@ -344,7 +345,6 @@ def test_the_hook_reads_the_payload_and_learns(tmp_path, edgar, monkeypatch):
         (b'{"session_id": "abc", "hook_event_name": "Stop"}', "the hook payload has no transcript_path"),
         (b"this is not json", "the hook payload on stdin is not JSON"),
         (b'["a"]', "not a JSON object"),
-        (b'{"transcript_path": "/nonexistent/t.jsonl"}', "/nonexistent/t.jsonl: no such file"),
     ],
 )
 def test_a_bad_hook_payload_exits_0_with_one_line_and_is_logged(
@@ -359,6 +359,21 @@ def test_a_bad_hook_payload_exits_0_with_one_line_and_is_logged(
     logged = (tmp_path / ".edgar" / "hook-problems.jsonl").read_text().splitlines()
     assert len(logged) == 1
     assert sentence in json.loads(logged[0])["problem"]
+
+
+def test_a_transcript_that_never_appears_is_waited_for_after_the_hook_answered_then_logged(
+    tmp_path, edgar, monkeypatch
+):
+    # Claude Code can run its Stop hooks before the transcript exists: the hook answers at once,
+    # and the process it leaves behind says, once it has waited, that the file never came.
+    stdin_bytes(monkeypatch, b'{"transcript_path": "/nonexistent/t.jsonl"}')
+    result = edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook")
+    assert result.code == 0
+    assert result.out.count("\n") == 1
+    log = tmp_path / ".edgar" / "hook-problems.jsonl"
+    assert wait_until(log.exists)
+    (logged,) = log.read_text().splitlines()
+    assert "/nonexistent/t.jsonl: no such file" in json.loads(logged)["problem"]
 
 
 def test_the_hook_exits_0_even_with_a_broken_config(tmp_path, edgar, monkeypatch):

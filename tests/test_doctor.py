@@ -398,7 +398,7 @@ def test_doctor_reports_links_inside_and_a_file_where_a_folder_belongs(edgar, tm
 def test_doctor_reports_how_many_problems_the_hooks_logged_and_the_newest(edgar, tmp_path, monkeypatch):
     import io
 
-    for payload in (b"not json", b'{"transcript_path": "/nowhere/session.jsonl"}'):
+    for payload in (b"not json", b'{"session_id": "abc", "hook_event_name": "Stop"}'):
         monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(payload)))
         assert edgar("--root", str(tmp_path), "learn", "--from", "claude-code", "--hook").code == 0
     newest = json.loads((tmp_path / ".edgar/hook-problems.jsonl").read_text().splitlines()[-1])
