@@ -14,14 +14,11 @@ probability.
 
 With `--one-order` the model is asked as the openai engine asked before position fairness: one
 chat request per decision, the options in their given order only, the letter slot read by the
-engine's own `read` (bench_semif.single_order). Without it, the engine's `call` with `--debias`
-(`[semif] debias`): `prior` (the default) asks the first `prior_samples` decisions of each number
-of options in every cyclic order, then one order with the learned letter prior divided out, the
-prior learned afresh each run; `orders` asks every decision in every cyclic order. With
-`--rotated`, the whole split is asked once first (so the prior is learned), then the pairs.
+engine's own `read` (bench_semif.single_order). Without it, the engine's `call`: every cyclic
+order of the options, combined.
 
 Usage: python3 bench/bench_semif_fair.py [--split test|test2|dev|all] [--base-url URL] [--no-model]
-           [--rotated N] [--one-order] [--debias prior|orders]
+           [--rotated N] [--one-order]
 """
 
 from __future__ import annotations
@@ -98,9 +95,7 @@ def score(name: str, engine, asked: list[tuple[DecisionRequest, str, str]], ask=
     labelled = [LETTERS[d.option_ids.index(label)] for d, label, _ in asked]
     chance = sum(1 / len(d.options) for d, _, _ in asked) / n
     first = sum(label == d.option_ids[0] for d, label, _ in asked) / n
-    prompts = sum(r.extra.get("orders", 1) for r in results)
-    asked_as = f", {counter.requests} requests, {prompts} prompts" if counter else ""
-    print(f"{name}: {n} decisions, {elapsed:.1f} s{asked_as}")
+    print(f"{name}: {n} decisions, {elapsed:.1f} s" + (f", {counter.requests} requests" if counter else ""))
     print(f"  top-1 {sum(right) / n:.1%} (chance {chance:.1%}, always the first option {first:.1%})")
     letters = sorted(set(labelled) | set(chosen))
     shares = ", ".join(f"{x} {chosen.count(x) / n:.0%}/{labelled.count(x) / n:.0%}" for x in letters)
@@ -141,9 +136,6 @@ def main() -> int:
     parser.add_argument(
         "--one-order", action="store_true", help="ask as before position fairness: one order, one request"
     )
-    parser.add_argument(
-        "--debias", choices=("prior", "orders"), default="prior", help="the engine's `[semif] debias`"
-    )
     args = parser.parse_args()
     asked = cases(args.split)
     print(f"split {args.split}: {len(asked)} labelled decisions from {DATA.relative_to(REPO)}")
@@ -157,16 +149,12 @@ def main() -> int:
             print(f"model figures skipped: {base_url}")
             return 0
     try:
-        config = SemifConfig(engine="openai", base_url=base_url, timeout_s=600, debias=args.debias)
-        engine = get_engine(config, {})
+        engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=600), {})
         ask = (lambda d: single_order(engine, d)) if args.one_order else engine.call
-        # Warm the server with an engine of its own, so it teaches this one's letter prior nothing.
-        get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=600), {}).call(asked[0][0])
-        name = "openai, SmolLM2-135M" + (", one order (as before)" if args.one_order else f", {args.debias}")
+        ask(asked[0][0])  # warm the server; not counted
+        name = "openai, SmolLM2-135M" + (", one order (as before)" if args.one_order else ", every order")
         if args.rotated:
             print(name)
-            for decision, _, _ in asked:
-                ask(decision)  # the letter prior learned from the split's first decisions, as in use
             rotated(ask, asked, args.rotated)
         else:
             score(name, engine, asked, ask)

@@ -132,12 +132,6 @@ class SemifConfig:
     base_url: str = field(default="", metadata=TRUST)
     api_key_env: str = field(default="", metadata=TRUST)
     timeout_s: float = field(default=30.0, metadata={"min": 0.001, "max": HOUR})
-    # How the openai engine keeps a decision's probabilities from leaning on the letters: "prior"
-    # asks the first `prior_samples` decisions of each number of options in every cyclic order,
-    # learns the model's prior over the letters from them and divides it out of one order
-    # afterwards; "orders" asks every decision in every order (semif/priors.py, semif/cyclic.py).
-    debias: str = field(default="prior", metadata={"choices": ("prior", "orders")})
-    prior_samples: int = field(default=4, metadata={"min": 1, "max": 1000})
 
 
 @dataclass(frozen=True, slots=True)

@@ -271,7 +271,7 @@ def run_request(
     registry = load_registry(layout.registry)
     table = agent_config(layout, config)
     folders = writable_folders(table)
-    engine = engine if engine is not None else get_engine(config.semif, layout=layout)
+    engine = engine if engine is not None else get_engine(config.semif)
     run = _Run(layout, config, Request(text.strip()), engine, log or DecisionLog.of(layout))
     request = run.request
     linked = linked_folder(layout.root, folders)

@@ -126,25 +126,15 @@ ENGINES = {
 }
 
 
-def get_engine(
-    config: SemifConfig, environ: Mapping[str, str] | None = None, layout: Layout | None = None
-) -> Engine:
-    """Build the engine named by `[semif] engine`.
-
-    With `layout`, an engine that learns about its model as it goes (the openai engine's letter
-    prior) keeps what it learned in that person's state folder.
-    """
+def get_engine(config: SemifConfig, environ: Mapping[str, str] | None = None) -> Engine:
+    """Build the engine named by `[semif] engine`."""
     target = ENGINES.get(config.engine)
     if target is None:
         msg = f"semif.engine {config.engine!r} is not one of {', '.join(ENGINES)}"
         raise ConfigError(msg)
     module_name, _, class_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)
-    engine = cls(config, environ)
-    keep = getattr(engine, "keep_priors_in", None)
-    if layout is not None and keep is not None:
-        keep(layout)
-    return engine
+    return cls(config, environ)
 
 
 class LoggedEngine:
@@ -219,7 +209,7 @@ def decide(  # noqa: PLR0917 - a published signature: callers pass these positio
     `options` are `Option`s or (id, description) pairs.
     """
     request = _redacted(DecisionRequest(state, question, as_options(options)))
-    engine = LoggedEngine(get_engine(config.semif, layout=layout), DecisionLog.of(layout), phase, run_id)
+    engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id)
     return engine.call(request)
 
 
@@ -241,7 +231,5 @@ def decide_many(  # noqa: PLR0917 - mirrors `decide`
     # for consecutive questions (by identity, before comparing text) sees it as one.
     shared = redact(requests[0].state)
     requests = tuple(_redacted(r, shared) for r in requests)
-    engine = LoggedEngine(
-        get_engine(config.semif, layout=layout), DecisionLog.of(layout), phase, run_id or new_run_id()
-    )
+    engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase, run_id or new_run_id())
     return engine.call_many(requests)

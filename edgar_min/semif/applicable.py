@@ -2,7 +2,7 @@
 
     from edgar_min.semif import LoggedEngine, get_engine
     from edgar_min.semif.applicable import applicable
-    engine = LoggedEngine(get_engine(config.semif, layout=layout), DecisionLog.of(layout), phase="suggest")
+    engine = LoggedEngine(get_engine(config.semif), DecisionLog.of(layout), phase="suggest")
     found = applicable(engine, prompt, [("pin-bump", "Bump a pin and refresh the lock file."), ...])
     [(a.name, a.probability) for a in found if a.applies]
 

@@ -25,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["combined", "debiased", "letter_prior", "rotations"]
+__all__ = ["combined", "rotations"]
 
 
 def rotations(decision: DecisionRequest) -> tuple[DecisionRequest, ...]:
@@ -38,13 +38,6 @@ def rotations(decision: DecisionRequest) -> tuple[DecisionRequest, ...]:
     return (decision, *turned)
 
 
-def _softmax(logits: Sequence[float]) -> tuple[float, ...]:
-    peak = max(logits)
-    weights = [math.exp(x - peak) for x in logits]
-    total = sum(weights)
-    return tuple(w / total for w in weights)
-
-
 def combined(per_order: Sequence[Sequence[float]]) -> tuple[float, ...]:
     """One probability per option from its letter's log-probability in every order asked.
 
@@ -53,19 +46,8 @@ def combined(per_order: Sequence[Sequence[float]]) -> tuple[float, ...]:
     each order's own normalising constant is the same for every option and cancels.
     """
     count = len(per_order)
-    return _softmax([sum(row[i] for row in per_order) / count for i in range(len(per_order[0]))])
-
-
-def letter_prior(per_order: Sequence[Sequence[float]]) -> tuple[float, ...]:
-    """The prior over the letters that one decision asked in every cyclic order shows.
-
-    `per_order[r][j]` is letter j's log-probability in the r-th order. Each option sits at each
-    letter once, so the options' own probabilities weigh on every letter's mean alike and the
-    softmax of the means is the letters' share alone (PriDe's estimate).
-    """
-    return combined(per_order)
-
-
-def debiased(letter_logprobs: Sequence[float], prior: Sequence[float]) -> tuple[float, ...]:
-    """The letters' probabilities in one order with the prior divided out, renormalised."""
-    return _softmax([lp - math.log(p) for lp, p in zip(letter_logprobs, prior, strict=True)])
+    means = [sum(row[i] for row in per_order) / count for i in range(len(per_order[0]))]
+    peak = max(means)
+    weights = [math.exp(m - peak) for m in means]
+    total = sum(weights)
+    return tuple(w / total for w in weights)

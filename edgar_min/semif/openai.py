@@ -3,12 +3,9 @@
 The options are shown as letters and the model is asked for one token with
 `top_logprobs: 20`. A letter's log-probability is that of its first
 exact-match token; a letter missing from the top 20 gets the lowest one listed
-(the most it can have) and is named in `extra.missing_letters`. So that an
-option's probability does not depend on its letter, the first decisions of each
-number of options are asked in each cyclic order of their options and the
-answers combined (semif/cyclic.py); they teach the model's prior over the
-letters (semif/priors.py), which later decisions, asked in one order, have
-divided out. `[semif] debias = "orders"` asks every decision in every order.
+(the most it can have) and is named in `extra.missing_letters`. Every decision
+is asked in each cyclic order of its options and the answers are combined
+(semif/cyclic.py), so an option's probability does not depend on its letter.
 
 The state comes first in every prompt (semif/prompt.py), so the orders of one
 decision, and the questions of `call_many`, share it in the server's prompt
@@ -29,8 +26,7 @@ from edgar_min import jsoncodec
 from edgar_min.errors import ModelError
 from edgar_min.models.endpoint import resolve
 from edgar_min.models.http import HTTPStatusError, post_json, shown_url
-from edgar_min.semif.cyclic import combined, debiased, letter_prior, rotations
-from edgar_min.semif.priors import LetterPriors
+from edgar_min.semif.cyclic import combined, rotations
 from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
 
@@ -40,7 +36,6 @@ if TYPE_CHECKING:
     from typing import Any, Literal
 
     from edgar_min.config import SemifConfig
-    from edgar_min.layout import Layout
     from edgar_min.semif.types import DecisionRequest, PromptOrder
 
     # How the prompts of one call reach the server (`OpenAIEngine.transport`).
@@ -74,18 +69,6 @@ class OpenAIEngine:
         # takes prompt lists, or None when it does not.
         self._template: tuple[str, str] | None = None
         self.transport: Transport | None = None
-        self.debias = config.debias
-        self.priors = LetterPriors(config.prior_samples)
-
-    def keep_priors_in(self, layout: Layout) -> None:
-        """Read and keep the learned letter priors in `layout`'s state folder, not just in memory."""
-        self.priors = LetterPriors(self.priors.samples, layout)
-
-    def _prior(self, count: int) -> tuple[float, ...] | None:
-        """The letter prior to divide out of one order of `count` options, or None: ask every order."""
-        if self.debias != "prior" or count < 2:
-            return None
-        return self.priors.prior(self.base_url, self.model, count)
 
     def _post(self, body: dict[str, Any], path: str = "/chat/completions", timeout: float = 0.0) -> Any:
         return post_json(WHO, f"{self.base_url}{path}", body, self.headers, timeout or self.timeout)
@@ -108,28 +91,10 @@ class OpenAIEngine:
         return self.call_many([decision])[0]
 
     def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
-        """Each decision in one order with the letters' prior divided out, or in every cyclic order
-        while that prior is being learned; all in as few requests as the server takes."""
-        known = {n: self._prior(n) for n in {len(d.options) for d in decisions}}
-        asked = [rotations(d) if known[len(d.options)] is None else (d,) for d in decisions]
+        """Each decision in every cyclic order of its options, in as few requests as the server takes."""
+        asked = [rotations(d) for d in decisions]
         replies = iter(self.letter_replies([r for orders in asked for r in orders]))
-        results = [
-            self._fair(orders, [next(replies) for _ in orders], known[len(orders[0].options)])
-            for orders in asked
-        ]
-        if self.debias == "prior":
-            self._learn(results)
-        return results
-
-    def _learn(self, results: Sequence[DecisionResult]) -> None:
-        """Count the letter priors that decisions asked in every order showed, per number of options."""
-        shown: dict[int, list[list[float]]] = {}
-        for result in results:
-            if result.extra.get("debias") == "cyclic orders":
-                prior = result.extra["letter_prior"]
-                shown.setdefault(len(prior), []).append(prior)
-        for priors in shown.values():
-            self.priors.add(self.base_url, self.model, priors)
+        return [self._fair(orders, [next(replies) for _ in orders]) for orders in asked]
 
     def letter_replies(self, prompts: Sequence[DecisionRequest]) -> list[Any]:
         """One chat-shaped letter-slot reply per prompt, in order: in lists where the server takes them."""
@@ -204,48 +169,28 @@ class OpenAIEngine:
         self, decision: DecisionRequest, reply: Any, order: PromptOrder = "state_first"
     ) -> DecisionResult:
         """The result for `decision` from one letter-slot `reply` (asked without its other orders)."""
-        return self._fair((decision,), [reply], order=order)
+        return self._fair((decision,), [reply], order)
 
     def _fair(
-        self,
-        orders: Sequence[DecisionRequest],
-        replies: Sequence[Any],
-        prior: Sequence[float] | None = None,
-        order: PromptOrder = "state_first",
+        self, orders: Sequence[DecisionRequest], replies: Sequence[Any], order: PromptOrder = "state_first"
     ) -> DecisionResult:
-        """The result from the replies to `orders` (the decision's own order first).
-
-        Several orders: combined, and the letter prior they show kept in `extra.letter_prior`.
-        One order with a `prior`: the prior divided out. One order without: the softmax over its letters.
-        """
         decision = orders[0]
         letters = letters_for(decision)
-        per_order: list[list[float]] = []  # by option, in the decision's own order
-        per_letter: list[list[float]] = []
+        per_order: list[list[float]] = []
         missing: list[str] = []
         for asked, reply in zip(orders, replies, strict=True):
             read = _letter_logprobs(reply, letters)
             if isinstance(read, str):
                 return self.constrained(decision, read, order)
             found, lowest = read
-            per_letter.append([found.get(x, lowest) for x in letters])
             # Back in the decision's own option order: asked.options[j] had letter j.
-            by_id = {o.id: per_letter[-1][j] for j, o in enumerate(asked.options)}
+            by_id = {o.id: found.get(letters[j], lowest) for j, o in enumerate(asked.options)}
             per_order.append([by_id[i] for i in decision.option_ids])
             missing += [f"{x}:{o.id}" for x, o in zip(letters, asked.options, strict=True) if x not in found]
         extra: dict[str, Any] = {"letters": letters, "probability_status": "logprobs", "orders": len(orders)}
-        if prior is not None:
-            probabilities = debiased(per_letter[0], prior)
-            extra["letter_prior"] = [round(p, 4) for p in prior]
-            extra["debias"] = "letter prior"
-        else:
-            probabilities = combined(per_order)
-            if len(orders) > 1:
-                extra["letter_prior"] = list(letter_prior(per_letter))
-                extra["debias"] = "cyclic orders"
         if missing:
             extra["missing_letters"] = missing
-        return DecisionResult(decision, decision.option_ids, probabilities, "openai", extra, order)
+        return DecisionResult(decision, decision.option_ids, combined(per_order), "openai", extra, order)
 
     def constrained(
         self, decision: DecisionRequest, why: str, order: PromptOrder = "state_first"

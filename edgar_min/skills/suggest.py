@@ -187,9 +187,7 @@ def suggest(
     if not shortlist:
         return Suggestion(query, (), (), 1.0, "none", "", warnings)
     if engine is None:
-        engine = (
-            routing if config.semif.engine == "lexical" else semif.get_engine(config.semif, layout=layout)
-        )
+        engine = routing if config.semif.engine == "lexical" else semif.get_engine(config.semif)
     cards, least = [entry.card for entry in shortlist], settings.min_probability
     if isinstance(engine, RoutingEngine):
         logged = semif.LoggedEngine(engine, semif_log.DecisionLog.of(layout), phase="suggest")
