@@ -68,6 +68,21 @@ def interpreters(extra: list[str]) -> list[tuple[str, str, str]]:
     return list(found.values())
 
 
+# What `edgar install` records in a project it finds a test command in (the project is then trusted).
+CHECK_CONFIG = (
+    '[check]\ncommand = ["python3", "-m", "pytest", "-q"]  # found in pyproject.toml by `edgar install`\n'
+)
+
+
+def configured(root: Path) -> dict[str, tuple[list[str], str | None, float | None]]:
+    """The hooks a harness runs, in the project at `root`, which has a `.edgar/config.toml`."""
+    at = ["--root", str(root), "hook"]
+    return {
+        "prompt hook, project with a config": ([*at, "user-prompt-submit"], "prompt.json", 2.5),
+        "Stop hook, project with a config": ([*at, "stop"], "stop.json", 2.5),
+    }
+
+
 def make_project(root: Path) -> None:
     skills = root / ".edgar" / "skills"
     for i in range(200):
@@ -237,6 +252,12 @@ def main() -> int:
         root = tmp / "project"
         root.mkdir()
         make_project(root)
+        # The same project once `edgar install` has recorded its check: every hook reads the config.
+        with_config = tmp / "project-with-config"
+        with_config.mkdir()
+        make_project(with_config)
+        (with_config / ".edgar" / "config.toml").write_text(CHECK_CONFIG)
+        hooks_with_config = configured(with_config)
         runners, tables = [], []
         for python, tag, _version in found:
             home = tmp / f"home-{tag}"
@@ -248,6 +269,8 @@ def main() -> int:
                 **COMMANDS,
             }
             table.update({k: v for k, v in OPTIONAL.items() if runner.works(v[0], v[1])})
+            if runner.works(["--root", str(with_config), "trust"], None):  # as install trusts it
+                table.update({k: v for k, v in hooks_with_config.items() if runner.works(v[0], v[1])})
             runner.once(["--version"], None)  # writes the bytecode cache where one is needed
             runners.append(runner)
             tables.append(table)
@@ -287,6 +310,11 @@ def main() -> int:
         print(
             f"{found[0][2]} builder: learn, nothing fires: stdlib within, ms: {shown}; not imported: {absent}"
         )
+        for label in hooks_with_config:
+            if label in tables[0]:
+                seen = imports(runners[0], *tables[0][label][:2], runs=max(runs // 3, 3))
+                toml = f"tomllib {seen['tomllib'][0] / 1000:.1f} ms" if "tomllib" in seen else "no tomllib"
+                print(f"{found[0][2]} builder: {label}: {toml}")
         for python, tag, version in found[1:]:
             home = tmp / f"home-{tag}"
             some = {k: COMMANDS[k] for k in ("--version", "learn, nothing fires")}

@@ -8,8 +8,8 @@ first 0, 5, 12 and 31 of 31 real public skills (bench/data, by name) and one suc
 skill, `team-notes` (its purpose: formatting a team's weekly notes), stuffed in
 each of the ways `stuffed` knows, and counts, over 20 everyday prompts written
 for this bench (none about team notes, none from the routing bench's splits), how
-often the prompt hook would hand over the stuffed skill's body (chosen at
-`suggest.body_probability` or more) and how often it would only name it.
+often the prompt hook would hand over the stuffed skill's body (`suggest.named_only`, for an agent
+that does not list the skill itself) and how often it would only name it in its shortlist.
 
 Usage: python3 bench/bench_stuffing.py
 """
@@ -112,7 +112,7 @@ def count(how: str, real: int = len(REAL)) -> tuple[int, int, list[str]]:
     from edgar_min.config import load_config
     from edgar_min.layout import Layout
     from edgar_min.skills.catalog import load_catalog
-    from edgar_min.skills.suggest import suggest
+    from edgar_min.skills.suggest import named_only, suggest
 
     skills, _ = load_data()
     chosen = [s for s in skills if s["name"] in REAL[:real]]
@@ -132,7 +132,7 @@ def count(how: str, real: int = len(REAL)) -> tuple[int, int, list[str]]:
             for pick in found.picks:
                 if pick.name != name:
                     continue
-                if pick.probability >= config.suggest.body_probability:
+                if not named_only(pick, config.suggest.body_probability):
                     bodies += 1
                     took.append(f"{prompt} ({pick.probability:.2f})")
                 else:

@@ -97,9 +97,9 @@ def blind_quality() -> None:
     )
 
 
-def write_project(root: Path, skills: list[dict]) -> None:
+def write_project(root: Path, skills: list[dict], place: str = ".claude/skills") -> None:
     for skill in skills:
-        folder = root / ".claude" / "skills" / skill["name"]
+        folder = root / place / skill["name"]
         folder.mkdir(parents=True, exist_ok=True)
         when = f"\n## When to use\n\n{skill['when_to_use']}\n" if skill["when_to_use"] else ""
         opening = f"\n{skill['opening']}\n" if skill["opening"] else ""
@@ -115,7 +115,7 @@ def write_project(root: Path, skills: list[dict]) -> None:
 
 def evaluate(layout, config, rows: list[dict], engine=None) -> list[dict]:
     from edgar_min.skills.catalog import load_catalog
-    from edgar_min.skills.suggest import suggest
+    from edgar_min.skills.suggest import named_only, suggest
 
     catalog = load_catalog(layout, use_cache=False)
     out = []
@@ -137,8 +137,9 @@ def evaluate(layout, config, rows: list[dict], engine=None) -> list[dict]:
                 **row,
                 "ranked": [c.name for c in found.candidates],
                 "chosen": found.names[0] if found.names else None,
-                # Handed over with its body (the prompt hook's suggest.body_probability), or only named.
-                "body": bool(found.picks) and found.picks[0].probability >= config.suggest.body_probability,
+                # Handed over with its body (`suggest.named_only`, for an agent that does not list it), or
+                # only named.
+                "body": bool(found.picks) and not named_only(found.picks[0], config.suggest.body_probability),
                 "seconds": elapsed,
             }
         )
@@ -536,7 +537,8 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
         env = {**os.environ, "EDGAR_HOME": str(tmp_path / "home")}
         examples = Path(examples_file).read_text().count("\n") if history else 0
         check = subprocess.run(hook, input=payload, capture_output=True, check=False, env=env)
-        chosen = json.loads(check.stdout)["hookSpecificOutput"]["additionalContext"].count("## Skill `")
+        context = json.loads(check.stdout)["hookSpecificOutput"]["additionalContext"]
+        chosen = sum(line.startswith("- ") for line in context.splitlines())
         version = [sys.executable, "-I", "-S", str(pyz), "--version"]
         hook_times, bare_times, version_times = [], [], []
         for _ in range(runs):

@@ -14,6 +14,7 @@ import os
 import stat
 
 from edgar_min import jsoncodec, trust
+from edgar_min.configcache import ParsedConfigs
 from edgar_min.errors import ConfigError
 from edgar_min.layout import Layout
 from edgar_min.logfile import READ_FLAGS
@@ -164,12 +165,13 @@ class SuggestConfig:
     writes where edgar writes by default: a project may set them all.
     """
 
-    # At most this many skills per task, each with at least this probability (and more than `none`).
-    max_skills: int = field(default=2, metadata={"min": 1, "max": 15})
+    # At most this many skills that may apply, the ranking's best, handed over when the best beats
+    # `none` with at least `min_probability`; the agent's own model judges them.
+    max_skills: int = field(default=3, metadata={"min": 1, "max": 15})
     min_probability: float = field(default=0.3, metadata={"min": 0.0, "max": 1.0})
-    # A chosen skill this probable or more is handed over with its body; a less probable one is
-    # named only (name, description, path), for the agent to read if it fits.
-    body_probability: float = field(default=0.9, metadata={"min": 0.0, "max": 1.0})
+    # A pick this probable or more is handed over with its body, as one the prompt was taught for
+    # is; 1 (the default) says only those: a router's probability is not calibrated.
+    body_probability: float = field(default=1.0, metadata={"min": 0.0, "max": 1.0})
     # Characters of skill text handed to the agent per prompt; Claude Code cuts more than 10,000.
     budget_chars: int = field(default=8000, metadata={"min": 200, "max": 9500})
     # How many skills the lexical shortlist hands to the decision (with `none`: at most 16 options).
@@ -427,8 +429,11 @@ class _Layers:
         return Config(**sections, agent=self.agent, sources=tuple(sources), untrusted=untrusted)
 
 
-def read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
-    """The bytes of a config file and the TOML document they hold; None when there is no file."""
+def read_toml(path: str, cache: ParsedConfigs | None = None) -> tuple[bytes, dict[str, Any]] | None:
+    """The bytes of a config file and the TOML document they hold; None when there is no file.
+
+    With `cache`, a file whose bytes are those it last parsed is not parsed again (configcache.py).
+    """
     try:
         fd = os.open(path, READ_FLAGS)
     except (FileNotFoundError, NotADirectoryError):
@@ -445,10 +450,19 @@ def read_toml(path: str) -> tuple[bytes, dict[str, Any]] | None:
     if len(data) > MAX_CONFIG_BYTES:
         msg = f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes; a config is a few lines"
         raise ConfigError(msg)
-    import tomllib  # only when there is a file: most runs have none, and tomllib costs
+    document = cache.get(path, data) if cache is not None else None
+    if document is None:
+        document = _parse_toml(path, data)
+        if cache is not None:
+            cache.put(path, data, document)
+    return data, document
+
+
+def _parse_toml(path: str, data: bytes) -> dict[str, Any]:
+    import tomllib  # only for a file not parsed before: it costs as much as the interpreter's start-up
 
     try:
-        return data, tomllib.loads(data.decode("utf-8"))
+        return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         msg = f"{path}: not valid TOML: {exc}"
         raise ConfigError(msg) from None
@@ -522,8 +536,10 @@ def load_config(
     `Config.untrusted`. `trusts` is asked only when the file sets such a key.
     """
     env = os.environ if environ is None else environ
-    user = read_toml(layout.user_config)
-    project = read_toml(layout.project_config)
+    cache = ParsedConfigs(layout)
+    user = read_toml(layout.user_config, cache)
+    project = read_toml(layout.project_config, cache)
+    cache.save()
     env_pairs = []
     for name in sorted(env):
         if not name.startswith("EDGAR_") or name == "EDGAR_HOME":

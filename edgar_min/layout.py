@@ -19,7 +19,15 @@ from os.path import join
 from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 
-__all__ = ["Layout", "agent_user_skills", "person_home", "project_id", "user_home"]
+__all__ = [
+    "AGENT_LISTS",
+    "Layout",
+    "agent_user_skills",
+    "listed_by",
+    "person_home",
+    "project_id",
+    "user_home",
+]
 
 # What a state folder's name keeps of a project's path as it is; everything else becomes "-".
 _KEPT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._")
@@ -39,6 +47,23 @@ def user_home(environ: dict[str, str] | None = None) -> str:
 
 # The folders of a project where agents keep their own skills, in the order discovery reads them.
 AGENT_FOLDERS = (".agents", ".claude", ".codex", ".gemini")
+
+
+# The skill folders (discovery's scopes) each agent lists to its model by itself, and loads from
+# on demand: Claude Code `.claude/skills` and its config folder's (Skill tool); Gemini CLI 0.61
+# `.gemini/skills`, `.agents/skills` and both under the home (`activate_skill`); Codex 0.171
+# `.agents/skills`, `~/.agents/skills` and `$CODEX_HOME/skills`, and `.codex/skills` (it reads
+# the file its listing names).
+AGENT_LISTS: dict[str, tuple[str, ...]] = {
+    "claude-code": (".claude", "~/.claude"),
+    "codex": (".agents", ".codex", "~/.agents", "~/.codex"),
+    "gemini": (".agents", ".gemini", "~/.agents", "~/.gemini"),
+}
+
+
+def listed_by(agent: str | None, scope: str) -> bool:
+    """Whether `agent` lists a skill of discovery's `scope` to its model by itself (no agent: none)."""
+    return scope in AGENT_LISTS.get(agent or "", ())
 
 
 def person_home() -> str:
@@ -202,6 +227,11 @@ class Layout:
     def routing_cache(self) -> str:
         """What routing derives from each skill (skills/catalog.py), keyed by every skill's stat."""
         return join(self.cache, "routing.json")
+
+    @property
+    def parsed_configs(self) -> str:
+        """The config files as last parsed, keyed by their text (configcache.py)."""
+        return join(self.cache, "configs.json")
 
     @property
     def routing_examples(self) -> str:

@@ -552,3 +552,16 @@ def test_a_skill_linked_out_of_the_project_after_the_cache_was_written_is_still_
     catalog = load_catalog(layout)
     assert "notes" not in catalog.entries
     assert any("a symbolic link out of the project" in w for w in catalog.warnings)
+
+
+def test_what_use_taught_is_kept_in_the_cache(layout, monkeypatch):
+    from edgar_min.skills.examples import add_example
+
+    add_example(layout, "slack-gif-creator", CLIP, "person")
+    settle(layout.routing_examples)
+    text = "team chat: a looping reaction, turn the cat clip into it"
+    built = [(h.name, h.taught) for h in load_catalog(layout).index.rank(text).hits]
+    refuse_skill_reads(monkeypatch)
+    cached = [(h.name, h.taught) for h in load_catalog(layout).index.rank(text).hits]
+    assert cached == built
+    assert cached[0] == ("slack-gif-creator", True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,8 @@ from transcripts import config_toml, toml_list
 from edgar_min.config import CheckConfig
 from edgar_min.errors import ConfigError
 from edgar_min.learning.check import check_program, describe_check, run_check, runs_check, verdict_of_runs
+
+REPO = Path(__file__).resolve().parents[1]
 
 PY = sys.executable
 
@@ -166,3 +169,18 @@ def test_the_verdict_is_the_last_run_of_the_check_whose_exit_code_the_log_states
     assert verdict_of_runs((("pytest -q", None),), DECLARED, root) is None
     assert verdict_of_runs((("pytest -k one", 0),), DECLARED, root) is None
     assert verdict_of_runs((), DECLARED, root) is None
+
+
+def test_a_command_that_does_not_name_the_checks_program_is_not_split():
+    # A turn's every shell command is asked whether it ran the check: one that does not even name
+    # the check's program costs no import of shlex (and of the modules it pulls in) on the hook path.
+    code = (
+        "import sys; from edgar_min.learning.check import runs_check; "
+        "assert not runs_check('ls -la src', ('python3', '-m', 'pytest', '-q'), '.'); "
+        "print('shlex' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(REPO)!r}); {code}"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == "False"

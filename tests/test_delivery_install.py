@@ -143,6 +143,7 @@ def pyz(tmp_path_factory):
 
 def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_path, pyz):
     write_skills(tmp_path / ".claude" / "skills")
+    write_skills(tmp_path / ".edgar" / "skills", ["gh-fix-ci"])
     done = subprocess.run(
         [sys.executable, str(pyz), "--root", str(tmp_path), "install", "claude-code"],
         capture_output=True,
@@ -170,7 +171,7 @@ def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_pa
         check=False,
     )
     assert ran.returncode == 0, ran.stderr
-    assert "## Skill `pdf`" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pdf` (project)" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
     (start,) = commands(doc, "SessionStart")
     started = subprocess.run(  # noqa: S602 - as Claude Code runs it
         start,
@@ -182,7 +183,9 @@ def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_pa
         timeout=60,
         check=False,
     )
-    assert "- pdf: " in json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+    listed = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- gh-fix-ci: " in listed
+    assert "- pdf: " not in listed  # Claude Code lists .claude/skills itself
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
@@ -583,7 +586,7 @@ def test_a_project_pinned_to_an_older_python_still_gets_its_skills(tmp_path, pyz
     (command,) = commands(settings(root), "UserPromptSubmit")
     ran = run_as_claude_code(command, root, "UserPromptSubmit", path=path)
     assert ran.returncode == 0, ran.stderr
-    assert "## Skill `pdf`" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pdf` (project)" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
     assert hook_problems(root) == []
 
 
@@ -639,6 +642,7 @@ def hooks_that_ran(debug_log: str) -> dict[str, str]:
 def test_real_claude_code_runs_every_hook_with_exit_0_before_and_after_the_archive_moves(tmp_path, pyz):
     root, home = tmp_path / "project", tmp_path / "home"
     write_skills(root / ".claude" / "skills")
+    write_skills(root / ".edgar" / "skills", ["gh-fix-ci"])  # one only edgar lists: SessionStart says it
     home.mkdir()
     archive = Path(shutil.copy(pyz, tmp_path / "edgar.pyz"))
     install_with(sys.executable, archive, root)
@@ -647,7 +651,7 @@ def test_real_claude_code_runs_every_hook_with_exit_0_before_and_after_the_archi
         first = run_claude(prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "first.log")
         assert first.returncode == 0, first.stderr
         # Claude Code read .claude/settings.local.json: the prompt hook's skill reached the model.
-        assert "## Skill `pdf`" in json.dumps(server.requests[-1])
+        assert "- `pdf` (project)" in json.dumps(server.requests[-1])
         assert hooks_that_ran((tmp_path / "first.log").read_text()) == dict.fromkeys(EVENTS, "success")
         archive.rename(tmp_path / "moved.pyz")
         asked = len(server.requests)
@@ -690,7 +694,8 @@ def test_real_claude_code_uninstall_leaves_the_settings_as_they_were(tmp_path, p
 @needs_claude
 def test_real_claude_code_a_skill_offered_is_used_only_when_read_and_a_resume_adds_no_index(tmp_path, pyz):
     root, home = tmp_path / "project", tmp_path / "home"
-    write_skills(root / ".claude" / "skills")
+    # Where Claude Code does not list them itself: edgar's index and shortlist name them.
+    write_skills(root / ".edgar" / "skills")
     home.mkdir()
     install_with(sys.executable, pyz, root)
     prompt = "merge these two pdfs into one"
@@ -707,11 +712,11 @@ def test_real_claude_code_a_skill_offered_is_used_only_when_read_and_a_resume_ad
     with MessagesServer() as server:
         first = run_claude(prompt, cwd=root, home=home, server=server, debug_file=tmp_path / "first.log")
         assert first.returncode == 0, first.stderr
-        assert "## Skill `pdf`" in json.dumps(server.requests[-1])  # handed over with its body
+        assert "- `pdf` (project): read" in json.dumps(server.requests[-1])  # offered in the shortlist
         # The agent answered in text: the skill was offered, not used.
         assert pdf_stats() == (1, 0)
         # Resumed, the agent reads the skill's file through its shell.
-        read = {"command": "cat .claude/skills/pdf/SKILL.md", "description": "Read the skill"}
+        read = {"command": "cat .edgar/skills/pdf/SKILL.md", "description": "Read the skill"}
         server.script.append([{"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": read}])
         session = json.loads(first.stdout)["session_id"]
         again = run_claude(
@@ -744,4 +749,4 @@ def test_a_venvs_python_is_named_by_the_real_one_so_deleting_the_venv_breaks_not
     shutil.rmtree(venv)
     ran = run_as_claude_code(command, root, "UserPromptSubmit")
     assert ran.returncode == 0, ran.stderr
-    assert "## Skill `pdf`" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pdf` (project)" in json.loads(ran.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -43,7 +43,8 @@ def skill(root, folder, name, description="Does a thing."):
     return path
 
 
-def test_an_empty_project_is_healthy_and_doctor_writes_nothing(edgar, tmp_path):
+def test_an_empty_project_is_healthy_and_doctor_writes_nothing(edgar, tmp_path, monkeypatch):
+    monkeypatch.delenv("EDGAR_EVIDENCE_HOLDOUT")  # no layer but the defaults (conftest.py pins it)
     before = tree_snapshot(tmp_path)
     result = edgar("--root", str(tmp_path), "doctor")
     assert result.code == 0, result
@@ -100,6 +101,7 @@ def test_controller_off_says_learning_is_inert(edgar, tmp_path):
 
 
 def test_layers_are_listed_lowest_first(edgar, tmp_path, monkeypatch):
+    monkeypatch.delenv("EDGAR_EVIDENCE_HOLDOUT")  # the layers this test writes, and no other
     home = Path(os.environ["EDGAR_HOME"])
     (home / "config.toml").write_text("[skills]\nmin_repeats = 2\n")
     config(tmp_path, "[skills]\nmin_repeats = 4\n")

@@ -30,6 +30,12 @@ PROMPT = "the ci checks on my pull request are failing, figure out why and fix i
 SKILL = "gh-fix-ci"
 
 
+@pytest.fixture(autouse=True)
+def _holdout_as_configured(monkeypatch):
+    """The holdout as the person's config sets it, not as the other tests pin it (conftest.py)."""
+    monkeypatch.delenv("EDGAR_EVIDENCE_HOLDOUT")
+
+
 def sessions(n: int) -> list[str]:
     return [str(uuid.UUID(int=k + 1, version=4)) for k in range(n)]
 
@@ -77,14 +83,15 @@ def test_a_held_out_session_never_hears_of_the_skill_and_records_it_like_an_offe
         (held if SKILL not in out else offered).append(session)
         row = rows(learned, session)[-1]
         if session in held:
-            assert row["withheld"] == [SKILL]
+            assert SKILL in row["withheld"]
             assert SKILL not in row["skills"]
             assert SKILL not in row.get("named", [])
             assert "withheld" not in out
             assert "holdout" not in out.lower()
         else:
-            assert "withheld" not in row
-            assert row["skills"] == [SKILL]
+            assert SKILL not in row.get("withheld", [])
+            # Offered in the shortlist by name (a body goes only to a prompt this project taught).
+            assert SKILL in row["named"]
     # About half of 40 sessions each way (a binomial draw: 40 at 0.5 lands in 10..30 but for 1e-3).
     assert 10 <= len(held) <= 30
 
@@ -97,7 +104,9 @@ def test_the_draw_is_fixed_for_the_whole_session(learned):
         seen.add(SKILL in prompt(learned, session))
         assert len(seen) == 1
         withheld = [
-            row.get("withheld", []) for row in rows(learned, session) if row["skills"] or row.get("withheld")
+            row.get("withheld", [])
+            for row in rows(learned, session)
+            if row.get("named") or row.get("withheld")
         ]
         assert len({tuple(w) for w in withheld}) == 1
 

@@ -532,7 +532,7 @@ def test_the_per_turn_commands_of_the_pyz_import_no_json_module(pyz, tmp_path):
     # A turn as an agent runs it: the prompt hook hands over a skill and records it, the Stop hook reads that.
     told, modules = _json_modules(pyz, tmp_path, "hook", "user-prompt-submit", stdin=prompt)
     assert (told.returncode, modules) == (0, [])
-    assert "Skill `pin-bump`" in json.loads(told.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pin-bump` (" in json.loads(told.stdout)["hookSpecificOutput"]["additionalContext"]
     hooked, modules = _json_modules(pyz, tmp_path, "learn", "--from", "claude-code", "--hook", stdin=stop)
     assert (hooked.returncode, modules) == (0, []), hooked.stderr[-2000:]
     assert hooked.stdout.startswith("edgar: ")

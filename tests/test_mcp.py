@@ -387,24 +387,37 @@ def test_no_message_makes_the_server_raise_or_answer_what_utf8_cannot_carry(tmp_
     check()
 
 
-def test_skills_suggest_answers_like_the_cli_and_refuses_an_empty_text(server, tmp_path):
+def test_skills_suggest_answers_like_the_cli_and_refuses_an_empty_text(server, tmp_path, edgar):
     from suggestfiles import write_skills
 
     write_skills(tmp_path / ".claude" / "skills")
-    found = call(server, "skills_suggest", {"text": "merge these two pdfs into one"})["result"]
-    assert found["isError"] is False
-    assert [s["name"] for s in found["structuredContent"]["skills"]] == ["pdf"]
-    assert found["content"][0]["text"].startswith("pdf (")
-    # As `skills suggest` says it: whether the prompt hook would hand the body over or only name it.
-    assert found["structuredContent"]["body_probability"] == 0.9
-    named = found["structuredContent"]["skills"][0]["named_only"]
-    assert named == (found["structuredContent"]["skills"][0]["probability"] < 0.9)
-    assert found["content"][0]["text"].endswith("(named only: under suggest.body_probability 0.9)") == named
-    (tmp_path / ".edgar").mkdir(exist_ok=True)
-    (tmp_path / ".edgar" / "config.toml").write_text("[suggest]\nbody_probability = 1.0\n")
-    sure = call(server, "skills_suggest", {"text": "merge these two pdfs into one"})["result"]
-    assert sure["structuredContent"]["skills"][0]["named_only"] is True
-    assert sure["content"][0]["text"].endswith("(named only: under suggest.body_probability 1)")
+    text = "the ci checks on my pull request are failing, fix it"
+    for agent in (None, "claude-code"):
+        asked = {"text": text} if agent is None else {"text": text, "agent": agent}
+        found = call(server, "skills_suggest", asked)["result"]
+        assert found["isError"] is False
+        cli = edgar(
+            "--root",
+            str(tmp_path),
+            "--json",
+            "skills",
+            "suggest",
+            *(["--agent", agent] if agent else []),
+            text,
+        )
+        # The same list in the same order as `skills suggest` (and the prompt hook): at most three.
+        picks = [(s["name"], s["named_only"]) for s in found["structuredContent"]["skills"]]
+        assert picks == [(s["name"], s["named_only"]) for s in cli.json()["skills"]]
+        assert picks[0][0] == "gh-fix-ci"
+        assert 1 <= len(picks) <= 3
+        assert found["content"][0]["text"].startswith("gh-fix-ci (")
+    # Claude Code lists .claude/skills itself: for it every pick is only named.
+    assert found["structuredContent"]["agent"] == "claude-code"
+    assert all(named for _, named in picks)
+    assert found["content"][0]["text"].splitlines()[0].endswith("(named only: claude-code lists it itself)")
+    odd = call(server, "skills_suggest", {"text": text, "agent": "vim"})["result"]
+    assert odd["isError"] is True
+    assert "agent must be one of claude-code, codex, gemini" in odd["content"][0]["text"]
     empty = call(server, "skills_suggest", {"text": "  "})["result"]
     assert empty["isError"] is True
     assert "text is empty" in empty["content"][0]["text"]

@@ -79,6 +79,7 @@ def calls(pyz, tmp_path_factory):
             "skills_suggest", {"text": "lint findings in my changed files"}
         )
         out["no_suggest"] = await session.call_tool("skills_suggest", {"text": "thanks, that worked"})
+        out["stats"] = await session.call_tool("skill_stats", {"name": "pin-bump"})
         await session.send_ping()
         return out
 
@@ -96,7 +97,11 @@ def test_the_sdk_lists_and_calls_every_tool(calls):
         "decide",
         "decide_many",
         "skills_suggest",
+        "skill_stats",
     ]
+    # A skill no turn has had yet: nothing to compare, and it says so.
+    assert out["stats"].is_error is False
+    assert "holdout: can't tell yet: 0 decided turn(s) with it, 0 held out" in _text(out["stats"])
 
     assert out["index"].is_error is False
     assert read_delivery(_text(out["index"]))[1][0].text.splitlines() == [
@@ -121,7 +126,7 @@ def test_the_sdk_lists_and_calls_every_tool(calls):
     assert "unknown key 'output'" in _text(out["refused"])
 
     assert out["suggest"].is_error is False, _text(out["suggest"])
-    assert [s["name"] for s in out["suggest"].structured_content["skills"]] == ["lint-fix"]
+    assert out["suggest"].structured_content["skills"][0]["name"] == "lint-fix"
     assert _text(out["no_suggest"]).startswith("none")
 
 

@@ -325,7 +325,10 @@ def test_unknown_provider_in_config_file_exits_2_and_writes_nothing(edgar, tmp_p
     before = tree_snapshot(tmp_path)
     result = edgar("--root", str(tmp_path), "learn", str(turn))
     assert result.code == 2
-    assert "model.provider must be one of offline, openai, anthropic, command, not 'nope'" in result.err
+    assert (
+        "model.provider must be one of offline, openai, anthropic, command, claude-code, not 'nope'"
+        in result.err
+    )
     assert "Traceback" not in result.err
     assert tree_snapshot(tmp_path) == before
 

@@ -410,7 +410,7 @@ def test_listing_doctor_and_the_prompt_hook_import_no_dataclass_machinery(pyz, t
     payload = json.dumps({"session_id": "s-1", "prompt": "bump the httpx pin", "cwd": str(tmp_path)})
     hook, names = _imports(pyz, tmp_path, "hook", "user-prompt-submit", stdin=payload)
     assert hook.returncode == 0
-    assert "Skill `pin-bump`" in json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "- `pin-bump` (" in json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
     assert sorted(names & set(HEAVY)) == []
 
 

@@ -486,15 +486,17 @@ BUMP = Card("bump-httpx-pin", "Move the httpx pin in pyproject.toml to a new rel
 TAUGHT = "update the dependency version in the lock"
 
 
-def test_a_taught_message_teaches_its_words_in_any_order_and_the_hit_says_use_taught_it():
+def test_a_taught_message_teaches_its_words_and_the_hit_says_use_taught_it_for_those_words():
     cards = [BUMP, Card("pdf", "Merge, split and rotate PDF files"), CHANGELOG]
     assert RoutingIndex(cards).rank(TAUGHT).best is None
     taught = RoutingIndex(cards, {"bump-httpx-pin": [TAUGHT]})
     for text in (TAUGHT, "lock file: old dependency version, update it"):
         best = taught.rank(text).best
         assert best is not None
-        assert best.name == "bump-httpx-pin"
-        assert best.taught  # none of these words is the skill's own
+        assert best.name == "bump-httpx-pin"  # none of these words is the skill's own
+    # The hit says use taught it only for the taught message's own words, in any order.
+    assert taught.rank(TAUGHT).hits[0].taught
+    assert not taught.rank("lock file: old dependency version, update it").hits[0].taught
     own = taught.rank("bump the httpx pin in pyproject").best
     assert own is not None
     assert own.name == "bump-httpx-pin"
@@ -531,3 +533,13 @@ def test_a_skill_past_the_fence_of_the_projects_own_breadth_has_each_match_count
     assert set(index.reach) == {"everything"}
     assert 0 < index.reach["everything"] < 0.2
     assert index.search("deploy")[0].name == "deploy"
+
+
+def test_words_taught_for_two_skills_say_neither_was_taught():
+    cards = [BUMP, Card("pdf", "Merge, split and rotate PDF files"), CHANGELOG]
+    both = RoutingIndex(
+        cards, {"bump-httpx-pin": [TAUGHT], "pdf": ["in the lock, update the dependency version"]}
+    )
+    assert not any(hit.taught for hit in both.rank(TAUGHT).hits)
+    one = RoutingIndex(cards, {"bump-httpx-pin": [TAUGHT]})
+    assert [hit.name for hit in one.rank(TAUGHT).hits if hit.taught] == ["bump-httpx-pin"]

@@ -245,7 +245,7 @@ def test_a_persons_label_of_a_suggest_decision_teaches_routing(edgar, tmp_path):
     write_skills(tmp_path / ".claude" / "skills")
     said = "thanks, the merged pdf works perfectly"
     doc = edgar("--root", str(tmp_path), "--json", "skills", "suggest", said).json()
-    assert [s["name"] for s in doc["skills"]] == ["pdf"]  # a thank-you handed a skill
+    assert doc["skills"][0]["name"] == "pdf"  # a thank-you handed a shortlist, pdf first
     # A label the engine gave itself teaches nothing.
     r = edgar(
         "--root",

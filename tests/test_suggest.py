@@ -1,4 +1,4 @@
-"""`skills suggest` and `suggest()`: the skills that apply to a task, with probabilities, or none."""
+"""`skills suggest` and `suggest()`: the skills that may apply to a task (at most three), or none."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from edgar_min.config import load_config
 from edgar_min.layout import Layout
 from edgar_min.semif.lexical import LexicalEngine
 from edgar_min.semif.log import DecisionLog
-from edgar_min.skills.suggest import suggest
+from edgar_min.skills.suggest import named_only, suggest
 
 
 @pytest.fixture
@@ -25,23 +25,40 @@ def project(tmp_path):
 def test_the_skill_for_the_task_is_suggested_with_its_path(project, edgar):
     result = edgar("--root", str(project), "skills", "suggest", "make", "a", "gif", "for", "slack")
     assert result.code == 0, result
-    name, probability, path = result.out.split()
+    name, probability, path, note = result.out.splitlines()[0].split("  ")
     assert name == "slack-gif-creator"
+    assert note == "(named only)"
     assert float(probability) > 0.5
     assert path == str(project / ".claude" / "skills" / "slack-gif-creator" / "SKILL.md")
 
 
-def test_a_skill_the_prompt_hook_would_only_name_says_so(project, edgar):
-    (project / ".edgar").mkdir(exist_ok=True)
-    (project / ".edgar" / "config.toml").write_text("[suggest]\nbody_probability = 1.0\n")
-    result = edgar("--root", str(project), "skills", "suggest", "make", "a", "gif", "for", "slack")
-    assert result.code == 0, result
-    assert result.out.startswith("slack-gif-creator  ")
-    assert result.out.rstrip().endswith("(named only: under suggest.body_probability 1)")
-    answered = edgar("--root", str(project), "--json", "skills", "suggest", "make a gif for slack")
-    answer = json.loads(answered.out)
-    assert answer["body_probability"] == 1.0
-    assert [(s["name"], s["named_only"]) for s in answer["skills"]] == [("slack-gif-creator", True)]
+def test_a_body_is_handed_over_only_for_a_taught_prompt_and_never_for_a_skill_the_agent_lists(project, edgar):
+    learned = project / ".edgar" / "skills" / "learned" / "bump-httpx-pin"
+    learned.mkdir(parents=True)
+    (learned / "SKILL.md").write_text(
+        "---\nname: bump-httpx-pin\ndescription: Bump the httpx pin and refresh the lock file.\n---\n\n"
+        "1. Bump.\n"
+    )
+    root = ("--root", str(project))
+
+    def named(text, *agent):
+        answer = json.loads(edgar(*root, "--json", "skills", "suggest", *agent, text).out)
+        return [(s["name"], s["named_only"]) for s in answer["skills"]]
+
+    # A router's probability alone hands no body over (suggest.body_probability is 1).
+    assert named("make a gif for slack")[0] == ("slack-gif-creator", True)
+    assert named("bump the httpx pin")[0] == ("bump-httpx-pin", True)
+    text = "update the dependency version in the lock"
+    assert edgar(*root, "skills", "teach", "bump-httpx-pin", text).code == 0
+    assert edgar(*root, "skills", "teach", "slack-gif-creator", "a party parrot for the channel").code == 0
+    # The words this project taught: the body goes over, whatever their order or form.
+    assert named("Updated dependency versions in the LOCK")[0] == ("bump-httpx-pin", False)
+    assert named("the channel, a party parrot")[0] == ("slack-gif-creator", False)
+    # Unless the agent lists that skill itself: Claude Code loads .claude/skills/ with its Skill tool.
+    assert named("the channel, a party parrot", "--agent", "claude-code")[0] == ("slack-gif-creator", True)
+    assert named("Updated dependency versions in the LOCK", "--agent", "claude-code")[0][1] is False
+    said = edgar(*root, "skills", "suggest", "--agent", "claude-code", "a party parrot for the channel")
+    assert said.out.splitlines()[0].endswith("(named only: claude-code lists it itself)")
 
 
 def test_a_chat_line_gets_none(project, edgar):
@@ -87,8 +104,11 @@ def test_json_lists_the_choice_the_candidates_and_the_decision(project, edgar):
     result = edgar("--root", str(project), "--json", "skills", "suggest", "ci is red on my pr, fix it")
     assert result.code == 0, result
     doc = result.json()
-    assert [s["name"] for s in doc["skills"]] == ["gh-fix-ci"]
+    # The best of the ranking first, and at most three: the agent's model judges them.
+    assert [s["name"] for s in doc["skills"]] == [c["name"] for c in doc["candidates"][:3]]
+    assert doc["skills"][0]["name"] == "gh-fix-ci"
     assert doc["skills"][0]["origin"] == "hand"
+    assert doc["skills"][0]["scope"] == ".claude"
     assert doc["engine"] == "lexical"
     assert len(doc["candidates"]) <= 15
     probabilities = [c["probability"] for c in doc["candidates"]] + [doc["none_probability"]]
@@ -217,7 +237,8 @@ def suggest_rows(project) -> list[dict]:
 def test_on_a_model_engine_every_candidate_is_asked_on_its_own_at_once(project):
     layout = Layout(project, project / "home")
     found = suggest(layout, load_config(layout), "fuzz the python and rust parsers", engine=LexicalEngine())
-    assert found.names == ("cargo-fuzz", "atheris")  # both apply: neither takes from the other
+    assert found.names[:2] == ("cargo-fuzz", "atheris")  # both apply: neither takes from the other
+    assert len(found.names) == 3
     assert found.engine == "lexical"
     assert len(found.candidates) >= 3
     rows = suggest_rows(project)
@@ -252,10 +273,12 @@ def test_the_model_path_on_the_real_server_is_well_formed_and_logged_per_candida
     candidates = {c["name"]: c["probability"] for c in doc["candidates"]}
     assert {"cargo-fuzz", "atheris"} <= set(candidates)
     assert all(0.0 <= p <= 1.0 for p in candidates.values())
-    assert len(doc["skills"]) <= 2  # suggest.max_skills
-    for skill in doc["skills"]:
-        assert candidates[skill["name"]] >= 0.3  # suggest.min_probability
-        assert candidates[skill["name"]] > 0.5  # beat its own none
+    assert len(doc["skills"]) <= 3  # suggest.max_skills
+    # The best of the ranking, once the best of them beats its own none at suggest.min_probability.
+    assert [s["name"] for s in doc["skills"]] == [c["name"] for c in doc["candidates"][: len(doc["skills"])]]
+    if doc["skills"]:
+        assert max(candidates.values()) >= 0.3
+        assert max(candidates.values()) > 0.5
     assert doc["none_probability"] == pytest.approx(1 - max(candidates.values()))
     rows = suggest_rows(project)
     assert sorted(r["options"][0]["id"] for r in rows) == sorted(candidates)
@@ -333,22 +356,37 @@ def test_a_prompt_is_read_and_cut_once_redacted_before_the_cut():
     assert query_of(" " * READ_CHARS + "deploy the app") == ""
 
 
-def test_the_body_or_name_threshold_is_one_comparison_everywhere():
+def test_the_body_or_name_decision_is_one_function_everywhere():
     import re
 
-    from edgar_min.skills.suggest import named_note, named_only
+    from edgar_min.skills.suggest import Candidate, named_note, named_only
 
-    assert (named_only(0.5, 0.5), named_only(0.49, 0.5)) == (False, True)
-    assert (named_note(0.5, 0.5), named_note(0.49, 0.5)) == (
-        "",
-        "  (named only: under suggest.body_probability 0.5)",
+    project = Candidate("pdf", 0.5, "", "/p/.edgar/skills/pdf/SKILL.md", "hand", "project")
+    taught = Candidate("pdf", 0.1, "", "/p/.edgar/skills/pdf/SKILL.md", "hand", "project", taught=True)
+    listed = Candidate("pdf", 0.9, "", "/p/.claude/skills/pdf/SKILL.md", "hand", ".claude", taught=True)
+    assert (named_only(project, 0.5), named_only(project, 0.51), named_only(project, 1.0)) == (
+        False,
+        True,
+        True,
     )
+    assert named_only(taught, 1.0) is False
+    assert (
+        named_only(listed, 1.0),
+        named_only(listed, 1.0, "claude-code"),
+        named_only(listed, 1.0, "codex"),
+    ) == (
+        False,
+        True,
+        False,
+    )
+    assert named_note(listed, 1.0, "claude-code") == "  (named only: claude-code lists it itself)"
+    assert named_note(project, 1.0) == "  (named only)"
     package = Path(__file__).resolve().parents[1] / "edgar_min"
     compared = {
         str(path.relative_to(package))
         for path in package.rglob("*.py")
         if re.search(
-            r"probability\s*<\s*(?:least|body_probability|config\.suggest\.body_probability)",
+            r"probability\s*[<>]=?\s*(?:least|body_probability|config\.suggest\.body_probability)",
             path.read_text(),
         )
     }
@@ -374,8 +412,9 @@ def test_a_skill_that_lists_every_word_is_not_handed_over_for_prompts_it_has_not
         text
         for text in unrelated
         for pick in suggest(layout, config, text).picks
-        if pick.name == "team-notes" and pick.probability >= config.suggest.body_probability
+        if pick.name == "team-notes" and not named_only(pick, config.suggest.body_probability)
     ]
-    # Its body was handed over for all seven; past the fence of the project's own skills' breadth
-    # each of its matches counts less, and none is (bench/bench_stuffing.py measures more).
+    # Its body was handed over for all seven; now a body goes only to a prompt this project taught,
+    # and past the fence of the project's own skills' breadth each of its matches counts less
+    # (bench/bench_stuffing.py measures how often it is named).
     assert handed == []

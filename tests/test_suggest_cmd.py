@@ -52,9 +52,23 @@ def test_what_a_person_teaches_takes_effect_for_that_text_and_for_its_words_in_o
     )
     assert edgar("--root", str(project), "--json", "skills", "suggest", BUMP).json()["skills"] == []
     assert edgar("--root", str(project), "skills", "teach", "bump-httpx-pin", BUMP).code == 0
-    for text in (BUMP, "the lock file has an old version of that dependency, update it"):
-        after = edgar("--root", str(project), "--json", "skills", "suggest", text)
-        assert [s["name"] for s in after.json()["skills"]] == ["bump-httpx-pin"], text
+    for text in (BUMP, "in the lock, update the dependency version"):
+        skills = edgar("--root", str(project), "--json", "skills", "suggest", text).json()["skills"]
+        # The taught words, in any order: first in the shortlist, as taught, its body handed over.
+        assert (skills[0]["name"], skills[0]["taught"], skills[0]["named_only"]) == (
+            "bump-httpx-pin",
+            True,
+            False,
+        ), text
+    # Other words for the same request still find it, named for the agent to judge: only the
+    # words a message taught make edgar sure enough to hand over a body.
+    other = "the lock file has an old version of that dependency, update it"
+    skills = edgar("--root", str(project), "--json", "skills", "suggest", other).json()["skills"]
+    assert (skills[0]["name"], skills[0]["taught"], skills[0]["named_only"]) == (
+        "bump-httpx-pin",
+        False,
+        True,
+    )
 
 
 def test_teach_none_in_json_and_a_thank_you_gets_none_while_the_task_gets_its_skill(project, edgar):

@@ -28,6 +28,12 @@ PROMPT = "the ci checks on my pull request are failing, figure out why and fix i
 T0 = 1_790_000_000  # 2026-09-21, a whole second
 
 
+@pytest.fixture(autouse=True)
+def _holdout_as_configured(monkeypatch):
+    """The holdout as the person's config sets it, not as the other tests pin it (conftest.py)."""
+    monkeypatch.delenv("EDGAR_EVIDENCE_HOLDOUT")
+
+
 def stamp(t: float) -> str:
     import time
 

@@ -109,7 +109,7 @@ SKILLS_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "suggest",
-        "which skills apply to a task (a shortlist, then a SemIf decision with 'none'), or none",
+        "the skills that may apply to a task, as the prompt hook hands them over, or none",
         "edgar_min.cli.suggest_cmd",
     ),
     (

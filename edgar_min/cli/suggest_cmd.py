@@ -1,4 +1,4 @@
-"""`edgar skills suggest TEXT [--limit N]`: which skills apply to a task, each with a probability, or none.
+"""`edgar skills suggest TEXT [--limit N] [--agent AGENT]`: the skills that may apply to a task, or none.
 
 `edgar skills teach NAME TEXT [--forget]` and `edgar skills examples [NAME]`: what routing learns from
 (`skills/examples.py`); `edgar skills examples --import claude-code|codex|gemini PATH ... [--dry-run]`: the
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from edgar_min.errors import BadInput, NotFound
 from edgar_min.invocation import program
+from edgar_min.layout import AGENT_LISTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ __all__ = ["register_skills"]
 def register_skills(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "suggest",
-        help="which skills apply to a task (a shortlist, then a SemIf decision with 'none'), or none",
+        help="the skills that may apply to a task, as the prompt hook hands them over, or none",
     )
     p.add_argument("text", nargs="+", metavar="TEXT", help="the task, as a person typed it")
     p.add_argument(
@@ -30,6 +31,11 @@ def register_skills(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="at most N skills (default: suggest.max_skills)",
+    )
+    p.add_argument(
+        "--agent",
+        choices=tuple(AGENT_LISTS),
+        help="named_only as this agent's prompt hook says it (a skill it lists itself is only named)",
     )
     p.set_defaults(handler=cmd_suggest)
     p = sub.add_parser(
@@ -78,15 +84,15 @@ def cmd_suggest(ctx: Context) -> int:
     found = suggest(ctx.layout, ctx.config, text, limit=limit, catalog=catalog)
     for warning in found.warnings:
         ctx.warn(f"edgar: warning: {warning}")
-    least = ctx.config.suggest.body_probability
+    least, agent = ctx.config.suggest.body_probability, ctx.ns.agent
     if ctx.json:
-        ctx.emit(found.as_json(least))
+        ctx.emit(found.as_json(least, agent))
         return 0
     if not found.picks:
         ctx.out(f"none (probability {found.none_probability:.2f}): no skill applies to this text")
         return 0
     for pick in found.picks:
-        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named_note(pick.probability, least)}")
+        ctx.out(f"{pick.name}  {pick.probability:.2f}  {pick.path}{named_note(pick, least, agent)}")
     return 0
 
 

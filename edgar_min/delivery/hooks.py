@@ -290,11 +290,18 @@ def _context_document(event: str, text: str, payload: dict[str, Any]) -> dict[st
 
 
 def payload_agent(payload: dict[str, Any]) -> Agent:
-    """The agent that sent a Stop payload, where its log cannot say: Gemini CLI's event is
-    `AfterAgent`, and Codex's payload names the turn (`turn_id`), Claude Code's does not."""
-    if payload.get("hook_event_name") == "AfterAgent":
+    """The agent that sent a payload, told without reading its log: Gemini CLI's prompt and Stop
+    events are `BeforeAgent` and `AfterAgent` and its log is under `.gemini/`; Codex's payload
+    names the turn (`turn_id`) and its log is a `rollout-*.jsonl`; anything else is Claude Code's."""
+    if payload.get("hook_event_name") in ("BeforeAgent", "AfterAgent"):
         return "gemini"
-    return "codex" if "turn_id" in payload else "claude-code"
+    if "turn_id" in payload:
+        return "codex"
+    path = payload.get("transcript_path")
+    path = path.replace(os.sep, "/") if isinstance(path, str) else ""
+    if path.rpartition("/")[2].startswith("rollout-"):
+        return "codex"
+    return "gemini" if "/.gemini/" in path else "claude-code"
 
 
 def _stop_json(result: HookResult) -> str:
@@ -311,21 +318,25 @@ def _stop_json(result: HookResult) -> str:
 
 def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
     from edgar_min.delivery.framing import fenced_listing, listing_chars
+    from edgar_min.layout import listed_by
     from edgar_min.learning.evidence import usefulness_order
-    from edgar_min.skills.discovery import discover
+    from edgar_min.skills.discovery import SkillSet, discover
     from edgar_min.skills.listing import build_index
 
     result = HookResult()
     _check_cwd(layout, payload, result.problems)
     document = {}
-    # A resumed session's history is sent again with the index its start put there: a second
-    # copy would cost the model its length on every request and say nothing new.
+    # A resumed session's log holds the listing its start gave: a second would be a copy.
     if payload.get("source") != "resume":
         found = discover(layout)  # once: the order and the listing are of the same skills
-        room = config.suggest.index_budget_chars - listing_chars()
-        index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=found)
-        if index.entries:
-            document = _context_document("session-start", fenced_listing(index.text), payload)
+        agent = payload_agent(payload)
+        # What the agent lists to its model itself is not listed again.
+        unseen = SkillSet({n: s for n, s in found.skills.items() if not listed_by(agent, s.scope)})
+        if unseen.skills:
+            room = config.suggest.index_budget_chars - listing_chars()
+            index = build_index(layout, max(1, room), usefulness_order(layout, index=found), found=unseen)
+            if index.entries:
+                document = _context_document("session-start", fenced_listing(index.text), payload)
     # What the person must know of the config: Claude Code shows a hook's `systemMessage` to the
     # person (the context above goes to the model), and the session's start is when it matters.
     said = []
@@ -346,12 +357,8 @@ def _session_start(layout: Layout, config: Config, payload: dict[str, Any]) -> H
 
 
 def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any]) -> HookResult:
-    from edgar_min.delivery.context import render_context
-    from edgar_min.delivery.holdout import withheld
+    from edgar_min.delivery.context import hand_over
     from edgar_min.delivery.record import record_offer
-    from edgar_min.skills.catalog import load_catalog
-    from edgar_min.skills.names import slash_skill
-    from edgar_min.skills.suggest import named_only, suggest
 
     result = HookResult()
     prompt = payload.get("prompt")
@@ -359,41 +366,70 @@ def _user_prompt_submit(layout: Layout, config: Config, payload: dict[str, Any])
         msg = "the hook payload has no prompt (expected the text the person submitted)"
         raise BadInput(msg)
     _check_cwd(layout, payload, result.problems)
-    catalog = load_catalog(layout)
-    found = suggest(layout, config, prompt, catalog=catalog)
-    result.problems.extend(found.warnings)
-    # A prompt that runs a skill as a slash command (`/pdf rotate page 3`) has its body already:
-    # it is not handed over again, and the turn's load is the person's choice, not edgar's.
-    ran = slash_skill(prompt)
     session = _session(payload)
-    # The randomised holdout: recorded below like an offer, never said to the agent.
-    held = withheld(config.evidence, session, [p.name for p in found.picks if p.name != ran], catalog)
-    picks, named = [], []
-    for pick in found.picks:
-        if pick.name == ran or pick.name in held:
-            continue
-        if named_only(pick.probability, config.suggest.body_probability):
-            named.append(pick)  # less sure: named for the agent to read, its body not handed over
-            continue
-        try:
-            picks.append((pick, catalog.entries[pick.name].body()))
-        except EdgarError as exc:
-            result.problems.append(f"skipped: {exc.message}")
+    handed = hand_over(layout, config, prompt, payload_agent(payload), session=session)
+    result.problems.extend(handed.problems)
     if session is not None:
-        record_offer(layout, session, [p.name for p, _ in picks], [p.name for p in named], held)
+        # The holdout's draw is recorded like an offer, though never said to the agent.
+        bodies = [pick.name for pick, _ in handed.bodies]
+        named = [pick.name for pick in handed.shortlist if pick.name not in bodies]
+        record_offer(layout, session, bodies, named, handed.withheld)
     elif "session_id" in payload:
         result.problems.append(
             "the hook payload's session_id is not usable; what was suggested is not recorded"
         )
-    text = render_context(picks, config.suggest.budget_chars, named, layout=layout)
-    if text:
-        document = _context_document("user-prompt-submit", text, payload)
+    if handed.text:
+        document = _context_document("user-prompt-submit", handed.text, payload)
         result.document = document
         result.stdout = jsoncodec.dumps(document, ensure_ascii=False)
     return result
 
 
 def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock) -> HookResult:
+    from edgar_min.delivery.waiting import turn_written
+
+    if payload.get("stop_hook_active") is True:
+        # Claude Code runs the Stop hooks again when another one kept the agent going: this
+        # prompt's turn was recorded at its first Stop, and a second record would count it twice.
+        message = "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
+        return _stop_said(message, "none", _session(payload))
+    path = _path(payload, "transcript_path", required=True) or ""
+    # Claude Code starts its Stop hooks before it writes the turn's last lines: rather than wait
+    # while the agent waits, the turn is learned by a process of its own once they land.
+    if not turn_written(path, payload) and _learn_later(layout, config, payload, path, clock.remaining()):
+        return _stop_said(LATER, "later", _session(payload))
+    return _learn_turn(layout, config, payload, path, clock)
+
+
+# What the Stop hook says of a turn the agent has not yet written to its log.
+LATER = "this turn is learned once the agent has written it to its log"
+
+
+def _stop_said(message: str, outcome: str, session: str | None) -> HookResult:
+    """A Stop hook's answer that learned nothing now: `message`, and the document saying so."""
+    document = {"triggers": [], "outcome": outcome, "path": None, "message": message, "session": session}
+    return HookResult(
+        stdout=f"edgar: {message}", document={**document, "skills": [], "offered": [], "examples": []}
+    )
+
+
+def _learn_later(layout: Layout, config: Config, payload: dict[str, Any], path: str, seconds: float) -> bool:
+    """`_learn_turn` in a process of its own, bounded by `seconds`, its problems written to
+    `.edgar/hook-problems.jsonl`: True when it started, False where it cannot (then nothing ran)."""
+    from edgar_min.detach import detach
+
+    def work() -> None:
+        result = _answered(lambda clock: _learn_turn(layout, config, payload, path, clock), seconds)
+        for sentence in result.problems:
+            log_problem(layout, "stop", sentence)
+
+    return detach(work)
+
+
+def _learn_turn(
+    layout: Layout, config: Config, payload: dict[str, Any], path: str, clock: _Clock
+) -> HookResult:
+    """Learn the Stop's turn from the agent's log, once the log holds it (waited for, bounded)."""
     from edgar_min.adapters.claude_code import read_transcript
     from edgar_min.adapters.common import tool_table
     from edgar_min.adapters.logs import last_turn, log_agent
@@ -404,16 +440,6 @@ def _stop(layout: Layout, config: Config, payload: dict[str, Any], clock: _Clock
     from edgar_min.learning.turn import parse_turn
     from edgar_min.skills.discovery import SkillNames
 
-    if payload.get("stop_hook_active") is True:
-        # Claude Code runs the Stop hooks again when another one kept the agent going: this
-        # prompt's turn was recorded at its first Stop, and a second record would count it twice.
-        message = "this turn was recorded at its first Stop (another Stop hook kept the agent going)"
-        document = {"triggers": [], "outcome": "none", "path": None, "message": message}
-        return HookResult(
-            stdout=f"edgar: {message}",
-            document={**document, "session": _session(payload), "skills": [], "offered": [], "examples": []},
-        )
-    path = _path(payload, "transcript_path", required=True) or ""
     wait_for_turn(path, min(TRANSCRIPT_WAIT_S, clock.remaining()), payload)
     subagent: dict[str, Any] = {}
     agent_path = _path(payload, "agent_transcript_path", required=False)
@@ -543,6 +569,20 @@ def log_problem(layout: Layout, event: str, sentence: str) -> None:
         pass
 
 
+def _answered(work: Callable[[_Clock], HookResult], seconds: float) -> HookResult:
+    """`work` bounded by `seconds`, whatever goes wrong as a one-line problem; never raises."""
+    try:
+        result = bounded(work, seconds)
+    except EdgarError as exc:
+        result = HookResult(problems=[exc.message])
+    except _Expired:
+        result = HookResult(problems=["the hook ran out of time and stopped where it was"])
+    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
+        result = HookResult(problems=[f"internal error ({type(exc).__name__}); this is a bug in edgar"])
+    result.problems = [" ".join(p.split()) for p in result.problems]
+    return result
+
+
 def run_hook(
     event: str,
     layout: Layout,
@@ -577,15 +617,7 @@ def run_hook(
         result = HookResult(problems=[f"unknown hook {event!r} (hooks: {', '.join(EVENTS)})"])
         log_problem(layout, event, result.problems[0])
         return result
-    try:
-        result = bounded(work, _seconds(DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s))
-    except EdgarError as exc:
-        result = HookResult(problems=[exc.message])
-    except _Expired:
-        result = HookResult(problems=["the hook ran out of time and stopped where it was"])
-    except Exception as exc:  # noqa: BLE001 - a hook must never fail the agent
-        result = HookResult(problems=[f"internal error ({type(exc).__name__}); this is a bug in edgar"])
-    result.problems = [" ".join(p.split()) for p in result.problems]
+    result = _answered(work, _seconds(DEFAULT_TIMEOUT_S if timeout_s is None else timeout_s))
     for sentence in result.problems:
         log_problem(layout, event, sentence)
     if event == "stop" and "payload" in read and _answers_in_json(read["payload"]):

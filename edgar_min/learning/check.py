@@ -83,9 +83,9 @@ def runs_check(command: str, declared: tuple[str, ...], root: str) -> bool:
     pipe, a second command, a redirection or another argument (`-k one_test`) is another
     command, whose exit code is not the check's.
     """
-    if not declared:
-        return False
-    import shlex  # its import compiles a pattern: only for a turn that ran a shell command
+    if not declared or check_program(declared) not in command:
+        return False  # the check's program is not even named: no need to split the command
+    import shlex  # its import compiles a pattern: only for a command that may be the check
 
     try:
         lexer = shlex.shlex(command[:1000], posix=True, punctuation_chars=";&|()<>")

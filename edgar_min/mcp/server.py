@@ -21,6 +21,7 @@ import sys
 
 from edgar_min import __version__, jsoncodec, semif
 from edgar_min.errors import EdgarError
+from edgar_min.layout import AGENT_LISTS
 from edgar_min.semif.questions import MAX_QUESTIONS
 from edgar_min.semif.types import MAX_OPTIONS
 
@@ -195,13 +196,20 @@ TOOLS: list[dict[str, Any]] = [
     {
         "name": "skills_suggest",
         "description": (
-            "Which of this project's skills apply to a task, each with a probability, or none: a lexical "
-            "shortlist, then a SemIf decision with 'none' among the options. Read a chosen skill with "
-            "skill_show."
+            "The skills of this project that may apply to a task (at most three, likeliest first), or none: "
+            "the same list the prompt hook hands the agent. named_only false means edgar is sure enough to "
+            "hand the body over. Read a skill with skill_show."
         ),
         "inputSchema": {
             "type": "object",
-            "properties": {"text": {"type": "string", "description": "the task, as the person typed it"}},
+            "properties": {
+                "text": {"type": "string", "description": "the task, as the person typed it"},
+                "agent": {
+                    "type": "string",
+                    "enum": sorted(AGENT_LISTS),
+                    "description": "the agent asking: a skill it lists itself is never handed over",
+                },
+            },
             "required": ["text"],
             "additionalProperties": False,
         },
@@ -535,12 +543,16 @@ class Server:
             msg = "text is empty: give the task as the person typed it"
             raise ToolRefused(msg)
         config = self.load_config()
+        agent = arguments.get("agent")
+        if agent is not None and agent not in AGENT_LISTS:
+            msg = f"agent must be one of {', '.join(sorted(AGENT_LISTS))}"
+            raise ToolRefused(msg)
         found = suggest(self.layout, config, text)
         least = config.suggest.body_probability
         lines = [
-            f"{p.name} ({p.probability:.2f}): {p.path}{named_note(p.probability, least)}" for p in found.picks
+            f"{p.name} ({p.probability:.2f}): {p.path}{named_note(p, least, agent)}" for p in found.picks
         ]
-        return "\n".join(lines) or "none: no skill applies to this text", found.as_json(least)
+        return "\n".join(lines) or "none: no skill applies to this text", found.as_json(least, agent)
 
 
 def _options(options: list[Any], where: str) -> list[Any]:

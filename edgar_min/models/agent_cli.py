@@ -24,6 +24,7 @@ from edgar_min import jsoncodec
 from edgar_min.agent.child import ENVIRONMENT
 from edgar_min.errors import ModelError
 from edgar_min.models import SchemaRefused
+from edgar_min.models.command import run_bounded
 from edgar_min.records import dataclass
 
 TYPE_CHECKING = False
@@ -185,55 +186,12 @@ class AgentProvider:
         # An empty folder: nothing of the project (its CLAUDE.md, its settings, its files) is in reach.
         folder = tempfile.mkdtemp(prefix="edgar-writer-")
         try:
-            code, out = _bounded(
+            code, out = run_bounded(
                 argv, prompt.encode(), cwd=folder, env=self._env, timeout=self.timeout, who=self.name
             )
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         return _reply(self.name, code, out, structured=schema is not None)
-
-
-def _bounded(
-    argv: list[str], data: bytes, *, cwd: str, env: dict[str, str], timeout: float, who: str
-) -> tuple[int, bytes]:
-    """Run `argv` with `data` on stdin, for at most `timeout` seconds; (its exit status, its stdout)."""
-    import signal
-    import subprocess
-
-    program = argv[0]
-    try:
-        process = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    except FileNotFoundError:
-        msg = f"{who} provider: the program {program!r} was not found"
-        raise ModelError(msg) from None
-    except PermissionError:
-        msg = f"{who} provider: the program {program!r} cannot be run (permission denied)"
-        raise ModelError(msg) from None
-    except OSError as exc:
-        msg = f"{who} provider: {program!r} could not be started ({exc.strerror})"
-        raise ModelError(msg) from None
-    try:
-        out, _ = process.communicate(data, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        msg = f"{who} provider: {program!r} did not answer within {timeout:g} s"
-        raise ModelError(msg) from None
-    finally:
-        if process.returncode is None:
-            # The agent and anything it started go together.
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except OSError:
-                process.kill()
-            process.wait()
-    return process.returncode, out[:MAX_OUTPUT]
 
 
 def _reply(who: str, code: int, out: bytes, *, structured: bool) -> str:

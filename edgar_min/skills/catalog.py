@@ -17,7 +17,7 @@ file) rebuilds it. A file changed less than `SETTLE_NS` ago is not trusted to
 the cache (a second change in the same tick would not move its stat). The
 cache holds nothing a SKILL.md does not: it is safe to delete.
 
-Whatever the cache says, a skill's path, origin and body come from discovery: the cache
+Whatever the cache says, a skill's path, origin, scope and body come from discovery: the cache
 names skills, and one discovery did not find is not in the catalog (the cache is rebuilt).
 A body is read from the SKILL.md discovery found, as discovery reaches it (inside the
 project, for a project's skill), a plain file under the size cap, or it is a sentence.
@@ -52,8 +52,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "LONG_BUILD", "Catalog", "Entry", "load_catalog"]
 
-# 13: what use taught in postings, no background counts; 12: no path or origin (discovery's are used)
-FORMAT = "edgar-min routing 13"
+# 15: the taught messages' keys in the header; 14: after a 13 that also held them; 13: what use
+# taught in postings, no background counts; 12: no path or origin (discovery's are used)
+FORMAT = "edgar-min routing 15"
 SETTLE_NS = 2_000_000_000
 WHEN_CHARS = 1000
 OPENING_CHARS = 600
@@ -71,6 +72,7 @@ class Entry:
     origin: str
     body_line: int = 0  # 1-based line where the Markdown body starts, as the frontmatter reader found it
     inside: str | None = None  # the real folder the file must be in (`Skill.inside`)
+    scope: str = "project"  # discovery's scope (`Skill.scope`): which agents list it themselves
 
     def body(self) -> str:
         """The skill's body, read now (from where the reader found it to start); `BadInput` if unreadable."""
@@ -121,7 +123,7 @@ class CachedEntries:
             description, when, opening, body_line = jsoncodec.loads(line)
             if skill is not None and all(isinstance(t, str) for t in (description, when, opening)):
                 card = Card(name, description, when, opening)
-                return Entry(card, skill.path, skill.origin, int(body_line), skill.inside)
+                return Entry(card, skill.path, skill.origin, int(body_line), skill.inside, skill.scope)
         except (ValueError, TypeError, RecursionError):
             pass
         # Only a hand could have damaged it (it is written whole or not at all): rebuilt next time.
@@ -395,7 +397,7 @@ def load_catalog(
             cards.append(card)
             # The entry holds what the cache holds: the body's prose is in the index, as words.
             kept = Card(card.name, card.description, card.when, card.opening)
-            entries[name] = Entry(kept, str(skill.path), skill.origin, body_line, skill.inside)
+            entries[name] = Entry(kept, str(skill.path), skill.origin, body_line, skill.inside, skill.scope)
     index = RoutingIndex(cards, asked)
     catalog = Catalog(index, entries, warnings)
     if use_cache and settled:  # the person's own folder: a project need not have `.edgar` yet

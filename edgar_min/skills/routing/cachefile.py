@@ -134,7 +134,7 @@ def document_problem(document: dict[str, Any]) -> bool:
     """Whether the cached index's header is not what `Index.cached` writes (a torn or foreign file)."""
     names, lengths = document["names"], document["lengths"]
     parts, by_name, reach = document["name_parts"], document["by_name"], document["reach"]
-    unit = document["unit"]
+    unit, keys = document["unit"], document["taught_keys"]
     return not (
         type(unit) is float
         and unit > 0
@@ -150,4 +150,6 @@ def document_problem(document: dict[str, Any]) -> bool:
         and all(isinstance(n, str) for v in (*parts.values(), *by_name.values()) for n in v)
         and isinstance(reach, dict)
         and all(type(x) is float and 0 < x < 1 for x in reach.values())
+        and isinstance(keys, dict)
+        and all(isinstance(v, str) for v in keys.values())
     )

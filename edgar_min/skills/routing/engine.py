@@ -22,8 +22,8 @@ from bisect import bisect_left
 from edgar_min import deferred
 from edgar_min.charsets import LOWER
 from edgar_min.records import dataclass
-from edgar_min.skills.routing.index import BODY, BODY_WEIGHT, DESCRIPTION_WEIGHT, TAUGHT, Index
-from edgar_min.skills.routing.taught import NONE_ID, is_taught
+from edgar_min.skills.routing.index import BODY, BODY_WEIGHT, DESCRIPTION_WEIGHT, Index
+from edgar_min.skills.routing.taught import NONE_ID, taught_key
 from edgar_min.skills.routing.words import MAX_QUERY_CHARS, REDACTED, is_stop, split_words, stem
 
 TYPE_CHECKING = False
@@ -68,7 +68,7 @@ class Hit:
     matched: int = 0  # how many distinct query words this skill matched
     # The share of the text's word weight that this skill accounts for: how sure it applies (0 to 1).
     confidence: float = 0.0
-    # Most of what matched was taught by this project's use (the messages that led to the skill).
+    # The text is in the words of a message that led to this skill, and to no other (`taught_key`).
     taught: bool = False
 
 
@@ -166,7 +166,6 @@ class RoutingIndex(Index):
             return Ranking((), 0)
         scores: dict[str, float] = {}
         covered: dict[str, float] = {}
-        taught: dict[str, float] = {}
         matched: dict[str, int] = {}
         parts_found: dict[str, dict[str, tuple[float, float]]] = {}
         total = 0.0
@@ -174,9 +173,8 @@ class RoutingIndex(Index):
             weight = max((self.idf[m] * f for m, f in matches), default=0.0) or self.unknown_idf
             total += weight
             best: dict[str, float] = {}  # the most any match of this word covers of a skill
-            learned: set[str] = set()  # the skills whose best match of it only use taught them
             for match, factor in matches:
-                self._add(match, factor, scores, best, learned)
+                self._add(match, factor, scores, best)
                 for name in self.by_part.get(match, ()):
                     found = parts_found.setdefault(name, {})
                     if factor > found.get(match, (0.0, 0.0))[0]:
@@ -184,12 +182,9 @@ class RoutingIndex(Index):
             for name, factor in self._whole_names(term, matches).items():
                 scores[name] = scores.get(name, 0.0) + NAME_MATCH * weight * factor
                 best[name] = max(best.get(name, 0.0), weight * factor)
-                learned.discard(name)
             for name, part in best.items():
                 covered[name] = covered.get(name, 0.0) + part
                 matched[name] = matched.get(name, 0) + 1
-            for name in learned:
-                taught[name] = taught.get(name, 0.0) + best[name]
         for name, bonus in self._named_by_parts(parts_found).items():
             scores[name] += bonus
         for name, share in self.reach.items():  # past the fence: each match counts less
@@ -199,13 +194,12 @@ class RoutingIndex(Index):
         none_score = scores.pop(NONE_ID, 0.0)
         # Only the best `limit` are made hits: with 10,000 skills most match some word.
         best_first = heapq.nsmallest(limit, scores.items(), key=_by_score)
+        taught = self.taught_keys.get(taught_key(text[:MAX_QUERY_CHARS])) if self.taught_keys else None
         hits = []
         for name, score in best_first:
             coverage = self._coverage(name, covered, total)
-            learned = is_taught(taught.get(name, 0.0) / total, coverage)
-            hits.append(
-                Hit(name, score, coverage, score * coverage, matched[name], self.confidence(score), learned)
-            )
+            sure = self.confidence(score)
+            hits.append(Hit(name, score, coverage, score * coverage, matched[name], sure, name == taught))
         none_evidence = none_score * self._coverage(NONE_ID, covered, total)
         return Ranking(tuple(hits), len(expanded), none_evidence)
 
@@ -219,11 +213,9 @@ class RoutingIndex(Index):
         words' worth is THRESHOLD."""
         return max(0.0, 1.0 - 0.5 ** (score / self.unit - 1.0))
 
-    def _add(
-        self, match: str, factor: float, scores: dict[str, float], best: dict[str, float], learned: set[str]
-    ) -> None:
+    def _add(self, match: str, factor: float, scores: dict[str, float], best: dict[str, float]) -> None:
         """Add what the index word `match`, matched at `factor`, gives each skill: to its score, and
-        to `best`, the most any match of the query word covers of it (`learned`: only use taught it)."""
+        to `best`, the most any match of the query word covers of it."""
         share = self.idf[match] * factor
         body_share = share * BODY_SHARE if factor == 1.0 else 0.0  # a guess is too weak for a body's word
         get, held = scores.get, best.get
@@ -234,10 +226,6 @@ class RoutingIndex(Index):
             scores[name] = get(name, 0.0) + value * factor
             if part > held(name, 0.0):
                 best[name] = part
-                if kind == TAUGHT:
-                    learned.add(name)
-                else:
-                    learned.discard(name)
 
     def _whole_names(self, term: str, matches: list[tuple[str, float]]) -> dict[str, float]:
         """The skills a query word is the whole name of, typed or mistyped ("semgrap"), by match factor."""

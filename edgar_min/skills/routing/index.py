@@ -11,7 +11,7 @@ from edgar_min.digests import cache_key
 from edgar_min.records import dataclass
 from edgar_min.skills.routing import words as lexicon
 from edgar_min.skills.routing.cachefile import Counts, Postings, Weights, document_problem, idf, split_line
-from edgar_min.skills.routing.taught import NONE_ID, TAUGHT_WEIGHT, taught_terms
+from edgar_min.skills.routing.taught import NONE_ID, TAUGHT_WEIGHT, taught_keys, taught_terms
 from edgar_min.skills.routing.words import is_stop, own_words, split_words, stem, words
 
 TYPE_CHECKING = False
@@ -180,6 +180,7 @@ class Index:
         fence = _fence([len(bag) for name, bag, _, _ in built if name != NONE_ID])
         reach = {name: fence / len(bag) for name, bag, _, _ in built if fence and len(bag) > fence}
         self._build(built, reach)
+        self.taught_keys = taught_keys(asked)  # the messages that led to one skill, by their words
 
     def _build(
         self,
@@ -315,6 +316,7 @@ class Index:
             "name_parts": self.name_parts,
             "by_name": self.by_name,
             "reach": self.reach,
+            "taught_keys": self.taught_keys,
         }
 
     def postings_text(self) -> str:
@@ -336,6 +338,7 @@ class Index:
         parts = {k: tuple(v) for k, v in document["name_parts"].items()}
         index._setup(names, document["lengths"], encoded, parts, document["by_name"], reach=document["reach"])
         index.unit = document["unit"]
+        index.taught_keys = document["taught_keys"]
         return index
 
 
