@@ -50,7 +50,7 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(HERE))
 
 from bench_suggest import load_data, write_project  # noqa: E402 - after the path is set
-from messages_server import MessagesServer, claude_binary, run_claude  # noqa: E402
+from messages_server import claude_binary, timed_turn  # noqa: E402
 
 EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
 SETUPS = ("edgar", "trivial", "none")
@@ -137,18 +137,7 @@ def hook_ms(debug: Path) -> dict[str, float]:
 
 def one_session(project: tuple[Path, Path, dict], debug: Path, turn: tuple[str, list]) -> tuple[dict, float]:
     (root, home, env), (prompt, script) = project, turn
-    saved = dict(os.environ)
-    os.environ.update(env)  # run_claude takes the environment from this process
-    try:
-        with MessagesServer(list(script)) as server:
-            started = time.monotonic()
-            ran = run_claude(prompt, cwd=root, home=home, server=server, debug_file=debug)
-            wall = (time.monotonic() - started) * 1000
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    if ran.returncode != 0:
-        raise SystemExit(f"claude -p exited {ran.returncode}: {ran.stderr[-2000:]}")
+    wall = timed_turn(prompt, script, cwd=root, home=home, env=env, debug_file=debug)
     return hook_ms(debug), wall
 
 

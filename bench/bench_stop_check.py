@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
 
-from messages_server import MessagesServer, claude_binary, run_claude  # noqa: E402 - after the path is set
+from messages_server import claude_binary, timed_turn  # noqa: E402 - after the path is set
 
 SUITE = "import time\n\n\ndef test_slow_enough():\n    time.sleep(1.0)\n"
 
@@ -112,18 +112,7 @@ TURNS = {
 
 def turn(root: Path, home: Path, env: dict[str, str], debug: Path, kind: str) -> tuple[float, float]:
     prompt, script = TURNS[kind]
-    saved = dict(os.environ)
-    os.environ.update(env)  # run_claude takes the environment from this process
-    try:
-        with MessagesServer(list(script)) as server:
-            started = time.monotonic()
-            ran = run_claude(prompt, cwd=root, home=home, server=server, debug_file=debug)
-            wall = (time.monotonic() - started) * 1000
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
-    if ran.returncode != 0:
-        raise SystemExit(ran.stderr)
+    wall = timed_turn(prompt, script, cwd=root, home=home, env=env, debug_file=debug)
     return stop_ms(debug), wall
 
 

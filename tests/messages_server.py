@@ -59,19 +59,36 @@ def run_claude(
     server: MessagesServer,
     debug_file: Path,
     args: tuple[str, ...] = (),
+    extra_env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """One headless Claude Code turn (`claude -p PROMPT`) in `cwd`, its hooks logged to `debug_file`;
-    `args` are more of the CLI's flags (`--resume SESSION`)."""
+    `args` are more of the CLI's flags (`--resume SESSION`), `extra_env` more of its environment."""
     binary = claude_binary()
     if binary is None:
         msg = "no Claude Code CLI here"
         raise FileNotFoundError(msg)
-    env = {**claude_env(home, server.base_url), "CLAUDE_CODE_DEBUG_LOG_LEVEL": "verbose"}
+    env = {**claude_env(home, server.base_url), "CLAUDE_CODE_DEBUG_LOG_LEVEL": "verbose", **(extra_env or {})}
     command = [binary, "-p", prompt, "--output-format", "json", "--debug-file", str(debug_file)]
     return subprocess.run(
         [*command, "--permission-mode", "bypassPermissions", *args],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180, check=False, stdin=subprocess.DEVNULL,
     )  # fmt: skip
+
+
+def timed_turn(
+    prompt: str, script: list, *, cwd: Path, home: Path, env: dict[str, str], debug_file: Path
+) -> float:
+    """The wall time in ms of one headless turn against a server answering from `script`, with
+    `env` added to its environment; a turn that fails ends the caller (the benches) with its error."""
+    import time
+
+    with MessagesServer(list(script)) as server:
+        started = time.monotonic()
+        ran = run_claude(prompt, cwd=cwd, home=home, server=server, debug_file=debug_file, extra_env=env)
+        wall = (time.monotonic() - started) * 1000
+    if ran.returncode != 0:
+        raise SystemExit(f"claude -p exited {ran.returncode}: {ran.stderr[-2000:]}")
+    return wall
 
 
 class MessagesServer:
