@@ -17,7 +17,7 @@ from messages_server import MessagesServer, claude_binary, run_claude
 from suggestfiles import write_skills
 from transcripts import SESSION, Claude, config_toml, recorded_turns, stdin_bytes, wait_until
 
-from edgar_min.delivery import hooks
+from edgar_min.delivery import bound, hooks
 from edgar_min.delivery.hooks import EVENTS
 from edgar_min.errors import BadInput
 from edgar_min.invocation import program
@@ -457,7 +457,7 @@ def test_a_payload_in_a_pipe_is_read_whole_written_at_once_or_in_parts(monkeypat
 
 
 def test_a_payload_that_never_arrives_or_never_ends_is_a_sentence(monkeypatch):
-    monkeypatch.setattr(hooks, "PAYLOAD_WAIT_S", 0.5)
+    monkeypatch.setattr(bound, "PAYLOAD_WAIT_S", 0.5)
     for stream in (_pipe_stream(None, close=False), _pipe_stream(b'{"session_id": ', close=False)):
         started = time.monotonic()
         with stream, pytest.raises(BadInput, match=r"no hook payload arrived on stdin within 0\.5 s"):
@@ -466,7 +466,7 @@ def test_a_payload_that_never_arrives_or_never_ends_is_a_sentence(monkeypatch):
 
 
 def test_a_payload_over_the_cap_is_refused_without_reading_it_all(monkeypatch):
-    monkeypatch.setattr(hooks, "MAX_PAYLOAD_BYTES", 1000)
+    monkeypatch.setattr(bound, "MAX_PAYLOAD_BYTES", 1000)
     with _pipe_stream(b"x" * 5000, close=False) as stream, pytest.raises(BadInput, match="larger than 1000"):
         hooks.read_payload(stream)
 
