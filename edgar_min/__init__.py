@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 # Name -> the module that defines it; imported only when the name is first asked for.
 _VENDORED = {
     "Gate": "edgar_min.controller.gate",
-    "Outcome": "edgar_min.controller.gate",
+    "Outcome": "edgar_min.controller.outcome",
     "Layout": "edgar_min.layout",
     "user_home": "edgar_min.layout",
     "load_config": "edgar_min.config",

@@ -68,7 +68,7 @@ def test_the_vendoring_surface_resolves_lazily_and_import_edgar_min_stays_free()
         assert sorted(m for m in set(sys.modules) - before if m.startswith("edgar_min")) == ["edgar_min"]
         from edgar_min import Gate, Layout, Outcome, load_config, parse_turn, user_home
         from edgar_min.controller.gate import Gate as G
-        assert Gate is G and Outcome.__module__ == "edgar_min.controller.gate"
+        assert Gate is G and Outcome.__module__ == "edgar_min.controller.outcome"
         assert set(edgar_min.__all__) <= set(dir(edgar_min))
         try:
             edgar_min.nothing_here
