@@ -23,8 +23,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "tests"))
 
 from bench_suggest import load_data, write_project  # noqa: E402 - after the path is set
+from suggestfiles import KEYWORDS  # noqa: E402 - the stuffed words the tests use too
 
 REAL = """
 frontend-design mcp-builder webapp-testing slack-gif-creator theme-factory canvas-design internal-comms
@@ -33,21 +35,6 @@ systematic-debugging test-driven-development using-git-worktrees requesting-code
 receiving-code-review writing-plans verification-before-completion finishing-a-development-branch
 git-cleanup modern-python property-based-testing semgrep-rule-creator devcontainer-setup
 mutation-testing pdf pptx matplotlib
-""".split()  # noqa: SIM905 - a word list reads best as words
-
-# Written without the prompts below in view: the words an attacker would guess a coding agent's
-# prompts use.
-KEYWORDS = """
-code bug fix error test tests failing build docker deploy api endpoint database sql migration schema
-react vue angular css html page form login auth security review pull request commit branch merge
-release ci github actions pipeline pytest jest docs readme documentation performance slow profile
-refactor rename file module function class http client server request response retry cron job
-script regex config settings environment variable python javascript typescript node package
-dependency version upgrade install lint format style component ui button modal dark mode theme
-chart csv data json yaml log logs logging monitor alert cache queue worker email notification
-upload download image resize translate language locale i18n date time timezone user users admin
-permission role token session cookie password payment invoice report export import backup restore
-cleanup delete remove add create update edit change move split merge explain document
 """.split()  # noqa: SIM905 - a word list reads best as words
 
 

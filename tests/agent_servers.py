@@ -23,10 +23,11 @@ import os
 import re
 import shutil
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
+
+from messages_server import ScriptedServer
 
 BIN = Path("/opt/agents/node_modules/.bin")
 CODEX = Path(os.environ.get("EDGAR_TEST_CODEX", BIN / "codex"))
@@ -70,29 +71,11 @@ def gemini_call(tool: str, **args: Any) -> dict[str, Any]:
     return {"functionCall": {"name": tool, "args": args}}
 
 
-class _Server:
-    """`with XServer([reply, ...]) as server:` serves `server.base_url` until the block ends."""
+class _Server(ScriptedServer):
+    """A scripted server of one agent's model API (the replies' shapes are the subclass's)."""
 
-    def __init__(self, script: list[list[dict[str, Any]]] | None = None) -> None:
-        self.script = list(script or [])
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> Self:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def next_reply(self, body: dict[str, Any], done: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        with self._lock:
-            self.requests.append(body)
-            return self.script.pop(0) if self.script else done
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler(self)
 
     def post(self, path: str, body: dict[str, Any]) -> tuple[int, str, bytes]:
         raise NotImplementedError

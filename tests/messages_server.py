@@ -91,16 +91,20 @@ def timed_turn(
     return wall
 
 
-class MessagesServer:
-    """`with MessagesServer([reply, ...]) as server:` serves `server.base_url` until the block ends."""
+class ScriptedServer:
+    """`with Server([reply, ...]) as server:` serves `server.base_url` on loopback until the block
+    ends, answering each request with the script's next reply (`next_reply`), then `done`."""
 
     def __init__(self, script: list[list[dict[str, Any]]] | None = None) -> None:
         self.script = list(script or [])
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
         self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
 
     def __enter__(self) -> Self:
         self._thread.start()
@@ -110,10 +114,20 @@ class MessagesServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def answer(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+    def next_reply(self, body: dict[str, Any], done: list[dict[str, Any]]) -> list[dict[str, Any]]:
         with self._lock:
             self.requests.append(body)
-            return self.script.pop(0) if self.script else DONE
+            return self.script.pop(0) if self.script else done
+
+
+class MessagesServer(ScriptedServer):
+    """A scripted Anthropic Messages API server."""
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler(self)
+
+    def answer(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.next_reply(body, DONE)
 
 
 def _message(blocks: list[dict[str, Any]], model: str) -> dict[str, Any]:

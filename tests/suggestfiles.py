@@ -89,6 +89,8 @@ def write_skills(folder: Path, names: list[str] | None = None) -> dict[str, Path
 
 # Every word a coding task might use, as a checkout could list them to have its skill chosen for
 # any prompt (the stuffed skill of bench/bench_stuffing.py, its purpose a team's weekly notes).
+# Written without the bench's prompts in view: the words an attacker would guess a coding
+# agent's prompts use.
 KEYWORDS = """
 code bug fix error test tests failing build docker deploy api endpoint database sql migration schema
 react vue angular css html page form login auth security review pull request commit branch merge
