@@ -38,6 +38,7 @@ from edgar_min.delivery.install import (
     InstallPlan,
     hook_command,
     merge_entries,
+    planned,
     read_settings,
 )
 from edgar_min.errors import BadInput
@@ -177,25 +178,12 @@ def plan_install(
         new, switched_on, switched_off = _switch(path, new, uninstall=uninstall, before=before)
     if not changes and not switched_on:
         return AgentPlan(InstallPlan(path, None, (), text, had_hooks), switched_off=switched_off)
-    if uninstall and before is not None and _same(new, before.text):
-        # Only edgar's own entries changed since install: the file as it was, byte for byte.
-        gone = before.text is None
-        restored = InstallPlan(
-            path,
-            before.text,
-            changes,
-            text,
-            had_hooks,
-            remove=gone,
-            remove_folder=gone and before.made_folder,
-            restored=True,
-        )
-        return AgentPlan(restored)
-    if uninstall and not new:  # nothing left: as good as no file, and no `{}` left behind
-        return AgentPlan(InstallPlan(path, None, changes, text, had_hooks, remove=True))
-    rendered = jsoncodec.dumps(new, indent=2, ensure_ascii=False) + "\n"
-    written = InstallPlan(path, rendered, changes, text, had_hooks)
-    return AgentPlan(written, switched_on=switched_on, switched_off=switched_off)
+    # Only edgar's own entries changed since install: the file as it was, byte for byte.
+    restores = uninstall and before is not None and _same(new, before.text)
+    plan = planned(path, new, changes, text, had_hooks, uninstall=uninstall, before=before, restores=restores)
+    if plan.restored or plan.remove:
+        return AgentPlan(plan)
+    return AgentPlan(plan, switched_on=switched_on, switched_off=switched_off)
 
 
 def _merged(

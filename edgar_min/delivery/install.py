@@ -350,10 +350,13 @@ def plan_install(
         new["hooks"] = hooks
     else:
         new.pop("hooks", None)
-    return _planned(path, new, tuple(changes), text, had_hooks, uninstall=uninstall, before=before)
+    restores = uninstall and before is not None and _bare(new) == _bare_before(path, before)
+    return planned(
+        path, new, tuple(changes), text, had_hooks, uninstall=uninstall, before=before, restores=restores
+    )
 
 
-def _planned(
+def planned(
     path: str,
     new: dict[str, Any],
     changes: tuple[Change, ...],
@@ -362,9 +365,11 @@ def _planned(
     *,
     uninstall: bool,
     before: Before | None,
+    restores: bool,
 ) -> InstallPlan:
-    """The plan that writes the settings `new`, or on uninstall what was there before install."""
-    if uninstall and before is not None and _bare(new) == _bare_before(path, before):
+    """The plan that writes the settings `new`, or on uninstall what was there before install:
+    its bytes when `restores` (only edgar's own entries changed since), or no file for nothing."""
+    if uninstall and before is not None and restores:
         gone = before.text is None
         return InstallPlan(
             path,
