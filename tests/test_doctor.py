@@ -635,7 +635,8 @@ def test_a_semif_server_that_answers_says_its_readout_and_how_prompts_go(
     (line,) = [x for x in result.out.splitlines() if x.startswith("semif:")]
     assert line.startswith(f"semif: openai at {server.url}: answered a one-token decision in ")
     assert line.endswith("readout: letter-slot logprobs; the prompts of a call go as prompt lists")
-    assert [path for path, _ in server.seen] == ["/apply-template", "/v1/completions"]
+    # The server here has no `/tokenize`, so its options go by letter.
+    assert [path for path, _ in server.seen] == ["/apply-template", "/tokenize", "/v1/completions"]
     server.letters = Letters(logprobs=False)
     doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
     assert doc["semif"]["readout"] == "constrained answer"
@@ -663,4 +664,4 @@ def test_doctor_asks_the_real_semif_server(edgar, tmp_path, monkeypatch, llama_s
     monkeypatch.setenv("EDGAR_SEMIF_TIMEOUT_S", "120")
     doc = edgar("--root", str(tmp_path), "--json", "doctor").json()
     assert doc["semif"]["ok"] is True, doc["semif"]
-    assert (doc["semif"]["readout"], doc["semif"]["transport"]) == ("letter-slot logprobs", "prompt lists")
+    assert (doc["semif"]["readout"], doc["semif"]["transport"]) == ("option-id logprobs", "prompt lists")

@@ -1,9 +1,10 @@
 """The openai engine's wire format against a small local server that speaks as llama.cpp does.
 
-The server's letter slot is a rule written here (a prior over letters, a liking for
-some options), so what is under test is what the engine does with it: every option asked
-at every letter, the answers combined, the state first, and every prompt of a call in one
-request where the server takes prompt lists. The real llama.cpp server is in
+The server's answers are rules written here (a prior over letters or over listing places, a
+liking for some options, a habit of writing some ids whatever the evidence), so what is under
+test is what the engine does with them: every option asked at every letter or place, the answers
+combined, the state first, every prompt of a call in one request where the server takes prompt
+lists, and ids read where its `/tokenize` tells them apart. The real llama.cpp server is in
 test_semif_openai_model.py.
 """
 
@@ -18,7 +19,7 @@ import pytest
 
 from edgar_min.config import SemifConfig
 from edgar_min.errors import ModelError
-from edgar_min.semif import DecisionRequest, Option, get_engine
+from edgar_min.semif import DecisionRequest, Option, get_engine, readout
 
 REQ = DecisionRequest(
     "the boiler is broken", "Who to call?", [Option("alice", "lead"), Option("bob", "landlord")]
@@ -48,9 +49,43 @@ class Letters:
         return choice
 
 
+class Ids:
+    """A plain prompt ending in `Answer:`: log-probability of an id's first token by rule.
+
+    `place[j]` for the j-th option listed, plus `habit[id]` always, plus `liked[id]` only when the
+    evidence is not the content-free `N/A`.
+    """
+
+    def __init__(self, place=None, liked=None, habit=None) -> None:
+        self.place = place or {}
+        self.liked = liked or {}
+        self.habit = habit or {}
+
+    def choice(self, text: str, index: int) -> dict:
+        evidence = text.splitlines()[0].removeprefix("Text: ")
+        ids = [x[2:].split(":")[0] for x in text.splitlines() if x.startswith("- ")]
+        top = [
+            {
+                "token": first_piece(i),
+                "logprob": self.place.get(j, -1.0)
+                + self.habit.get(i, 0.0)
+                + (0.0 if evidence == "N/A" else self.liked.get(i, 0.0)),
+            }
+            for j, i in enumerate(ids)
+        ]
+        top.append({"token": " The", "logprob": -12.0})
+        return {"index": index, "text": top[0]["token"], "logprobs": {"content": [{"top_logprobs": top}]}}
+
+
+def first_piece(option_id: str) -> str:
+    """The test server's tokenizer: an id's first token is a space and its first three characters."""
+    return f" {option_id}"[:4]
+
+
 class LlamaLike:
     """A llama.cpp-like server: `.letters` answers letter slots; `.lists = False` refuses prompt lists.
 
+    `.tokenizes` gives it a `/tokenize` (and `.ids` answers plain prompts by option id),
     `.one_choice` makes it read only the first prompt of a list, `.garbled` answer its template with a
     page that is not JSON; `.seen` holds (path, body) of each request.
     """
@@ -74,6 +109,7 @@ class LlamaLike:
                 pass
 
         self.seen, self.lists, self.letters, self.one_choice, self.garbled = [], True, Letters(), False, False
+        self.tokenizes, self.ids = False, Ids()
         self.httpd = HTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -84,9 +120,15 @@ class LlamaLike:
         if path == "/apply-template" and self.lists:
             system, user = (m["content"] for m in body["messages"])
             return 200, {"prompt": f"{BEFORE}{system}<|user|>{user}{AFTER}"}
+        if path == "/tokenize" and self.tokenizes:
+            return 200, {"tokens": [{"id": 1, "piece": first_piece(body["content"].strip())}]}
         if path == "/v1/completions" and self.lists:
-            users = [p.removesuffix(AFTER).partition("<|user|>")[2] for p in body["prompt"]]
-            choices = [self.letters.choice(u, i) for i, u in enumerate(users)][::-1]
+            choices = [
+                self.ids.choice(p, i)
+                if p.startswith("Text: ")
+                else self.letters.choice(p.removesuffix(AFTER).partition("<|user|>")[2], i)
+                for i, p in enumerate(body["prompt"])
+            ][::-1]
             return 200, {"choices": choices[-1:] if self.one_choice else choices}
         if path == "/v1/chat/completions":
             if "response_format" in body:
@@ -108,6 +150,11 @@ def server():
 
 def engine_at(server):
     return get_engine(SemifConfig(engine="openai", base_url=server.url), {})
+
+
+def paths_asked(server):
+    """The paths the server was asked, but `/tokenize`: by default it has none, so options go by letter."""
+    return [path for path, _ in server.seen if path != "/tokenize"]
 
 
 def users_asked(server):
@@ -165,10 +212,10 @@ def test_prompt_lists_carry_every_prompt_of_a_call_in_one_request(server):
     server.letters = Letters(prior={"A": 0.0, "B": -2.0, "C": -4.0}, liked={"bob": 0.7})
     engine = engine_at(server)
     listed = engine.call_many([REQ, SECOND])
-    paths = [path for path, _ in server.seen]
-    assert paths == ["/apply-template", "/v1/completions"]
+    assert paths_asked(server) == ["/apply-template", "/v1/completions"]
+    assert [path for path, _ in server.seen].count("/tokenize") == 1  # none there: not asked again
     assert engine.transport == "prompt lists"
-    body = server.seen[1][1]
+    body = server.seen[-1][1]
     assert len(body["prompt"]) == 5
     assert (body["max_tokens"], body["logprobs"], body["temperature"]) == (1, 20, 0)
     assert all(p.startswith(BEFORE + "You choose one option") and p.endswith(AFTER) for p in body["prompt"])
@@ -184,7 +231,7 @@ def test_a_server_without_prompt_lists_is_asked_one_prompt_a_request(server):
     engine = engine_at(server)
     engine.call_many([REQ, SECOND])
     assert engine.transport == "one request per prompt"
-    assert [path for path, _ in server.seen] == ["/apply-template"] + ["/v1/chat/completions"] * 5
+    assert paths_asked(server) == ["/apply-template"] + ["/v1/chat/completions"] * 5
     server.seen.clear()
     engine.call(REQ)
     assert [path for path, _ in server.seen] == ["/v1/chat/completions"] * 2  # not asked again
@@ -195,12 +242,12 @@ def test_a_template_answered_with_no_json_is_asked_again_on_the_next_call(server
     engine = engine_at(server)
     assert engine.call(REQ).extra["orders"] == 2
     assert engine.transport is None
-    assert [path for path, _ in server.seen] == ["/apply-template"] + ["/v1/chat/completions"] * 2
+    assert paths_asked(server) == ["/apply-template"] + ["/v1/chat/completions"] * 2
     server.garbled = False
     server.seen.clear()
     engine.call(REQ)
     assert engine.transport == "prompt lists"
-    assert [path for path, _ in server.seen] == ["/apply-template", "/v1/completions"]
+    assert [path for path, _ in server.seen] == ["/apply-template", "/tokenize", "/v1/completions"]
 
 
 def test_a_template_that_does_not_keep_the_text_whole_is_not_used(server):
@@ -253,9 +300,7 @@ def test_a_list_reply_without_a_choice_per_prompt_falls_back_to_chat_requests(se
     engine = engine_at(server)
     results = engine.call_many([REQ, SECOND])
     assert engine.transport == "one request per prompt"
-    assert [path for path, _ in server.seen] == ["/apply-template", "/v1/completions"] + [
-        "/v1/chat/completions"
-    ] * 5
+    assert paths_asked(server) == ["/apply-template", "/v1/completions"] + ["/v1/chat/completions"] * 5
     assert [len(r.probabilities) for r in results] == [2, 3]
 
 
@@ -263,3 +308,52 @@ def test_an_unreachable_server_is_a_sentence_naming_the_url():
     engine = get_engine(SemifConfig(engine="openai", base_url="http://127.0.0.1:9/v1", timeout_s=2), {})
     with pytest.raises(ModelError, match=r"semif engine openai: http://127.0.0.1:9/v1/chat/completions"):
         engine.call(REQ)
+
+
+def test_ids_are_read_where_the_server_tokenizes_and_a_habit_or_a_place_cancels(server):
+    # A strong pull to the first place listed and a habit of writing "yes": only the liking that
+    # the evidence brings decides, exactly.
+    server.tokenizes = True
+    server.ids = Ids(place={0: 0.0, 1: -2.0, 2: -4.0}, liked={"later": 1.0, "no": 0.5}, habit={"yes": 3.0})
+    engine = engine_at(server)
+    first, alone = engine.call_many([SECOND, REQ])
+    weights = [math.exp(x) for x in (0.0, 0.5, 1.0)]
+    assert first.selected == "later"
+    assert first.probabilities == pytest.approx(tuple(w / sum(weights) for w in weights))
+    assert alone.probabilities == pytest.approx((0.5, 0.5))
+    assert readout(first) == "option-id logprobs"
+    assert (first.extra["orders"], first.extra["content_free"]) == (3, "N/A")
+    assert [path for path, _ in server.seen] == ["/apply-template"] + ["/tokenize"] * 5 + ["/v1/completions"]
+    body = server.seen[-1][1]
+    # Every order of each decision with its evidence, then each order without it: one request.
+    assert (len(body["prompt"]), body["logprobs"], body["max_tokens"]) == (10, 50, 1)
+    assert all(p.startswith("Text: the boiler is broken\nQuestion: ") for p in body["prompt"][:5])
+    assert all(p.startswith("Text: N/A\n") and p.endswith("\nAnswer:") for p in body["prompt"][5:])
+    turned = engine.call(
+        DecisionRequest(SECOND.state, SECOND.question, SECOND.options[1:] + SECOND.options[:1])
+    )
+    assert turned.probs == pytest.approx(first.probs, abs=1e-12)
+
+
+def test_a_question_asked_again_reuses_its_content_free_answers_and_tokens(server):
+    server.tokenizes = True
+    engine = engine_at(server)
+    engine.call(SECOND)
+    server.seen.clear()
+    again = DecisionRequest("the lift is stuck again", SECOND.question, SECOND.options)
+    assert engine.call(again).extra["readout"] == "option ids"
+    assert [path for path, _ in server.seen] == ["/v1/completions"]
+    assert [p.splitlines()[0] for p in server.seen[0][1]["prompt"]] == ["Text: the lift is stuck again"] * 3
+
+
+def test_ids_that_share_a_first_token_are_asked_by_letter_in_the_same_call(server):
+    server.tokenizes = True
+    server.letters = Letters(liked={"alpine": 1.0})
+    server.ids = Ids(liked={"bob": 1.0})
+    close = DecisionRequest("a trip", "Where?", [Option("alps"), Option("alpine")])  # both " alp"
+    by_id, by_letter = engine_at(server).call_many([REQ, close])
+    assert (by_id.selected, readout(by_id)) == ("bob", "option-id logprobs")
+    assert (by_letter.selected, readout(by_letter)) == ("alpine", "letter-slot logprobs")
+    lists = [body["prompt"] for path, body in server.seen if path == "/v1/completions"]
+    assert [len(prompts) for prompts in lists] == [4, 2]
+    assert all(p.startswith(BEFORE) for p in lists[1])

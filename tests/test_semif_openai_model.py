@@ -14,7 +14,7 @@ import pytest
 
 from edgar_min.config import SemifConfig
 from edgar_min.models.http import post_json
-from edgar_min.semif import LETTERS, DecisionRequest, Option, get_engine
+from edgar_min.semif import LETTERS, DecisionRequest, Option, get_engine, readout
 from edgar_min.semif.systemone import SystemOneEngine
 
 pytestmark = pytest.mark.model
@@ -111,6 +111,7 @@ ROTATION_TOLERANCE = 0.05
 def test_the_installed_server_takes_prompt_lists_which_answer_as_chat_requests_do(llama_server):
     config = SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=120)
     listed = whole_prompts(get_engine(config, {}))
+    listed._tokenizes = False  # read by letter, as a chat request is
     chatted = whole_prompts(get_engine(config, {}))
     chatted.transport = "one request per prompt"
     asked = [
@@ -135,3 +136,19 @@ def test_a_decision_with_its_options_rotated_gets_the_same_top_choice_and_probab
         assert result.selected == results[0].selected
         for option_id, p in result.probs.items():
             assert p == pytest.approx(first[option_id], abs=ROTATION_TOLERANCE), option_id
+
+
+def test_the_installed_server_is_read_by_option_id_with_every_option_a_probability(llama_server):
+    engine = get_engine(SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=120), {})
+    asked = [
+        DecisionRequest(STATE, "Who should come?", TRADES),
+        DecisionRequest(STATE, "Is it urgent?", [Option("yes"), Option("no")]),
+    ]
+    for result, decision in zip(engine.call_many(asked), asked, strict=True):
+        assert readout(result) == "option-id logprobs"
+        assert result.option_ids == decision.option_ids
+        assert math.isclose(sum(result.probabilities), 1.0, rel_tol=1e-9)
+        assert all(p > 0 for p in result.probabilities)
+        assert result.extra["orders"] == len(decision.options)
+    # Each id's first token came from the server's own tokenizer, and they differ.
+    assert len({engine._pieces[o.id] for o in TRADES}) == len(TRADES)

@@ -36,7 +36,13 @@ if TYPE_CHECKING:
     from edgar_min.layout import Layout
 
     # How an answer's probabilities were read (`readout`).
-    Readout = Literal["letter-slot logprobs", "constrained answer", "server probabilities", "lexical offline"]
+    Readout = Literal[
+        "option-id logprobs",
+        "letter-slot logprobs",
+        "constrained answer",
+        "server probabilities",
+        "lexical offline",
+    ]
 
 # Several questions over one state are their own module: the prompt hook asks one question and
 # skips it (its record class alone is about 0.1 ms).
@@ -100,7 +106,7 @@ def readout(result: DecisionResult) -> Readout:
     if result.engine == "systemone":
         return "server probabilities"
     if result.engine == "openai" and result.extra.get("probability_status") == "logprobs":
-        return "letter-slot logprobs"
+        return "option-id logprobs" if result.extra.get("readout") == "option ids" else "letter-slot logprobs"
     return "constrained answer"
 
 

@@ -1,20 +1,22 @@
-"""The letter-slot readout on any OpenAI-compatible server (llama.cpp, Ollama, vLLM, hosted).
+"""SemIf decisions on any OpenAI-compatible server (llama.cpp, Ollama, vLLM, hosted).
 
-The options are shown as letters and the model is asked for one token with
-`top_logprobs: 20`. A letter's log-probability is that of its first
-exact-match token; a letter missing from the top 20 gets the lowest one listed
-(the most it can have) and is named in `extra.missing_letters`. Every decision
-is asked in each cyclic order of its options and the answers are combined
-(semif/cyclic.py), so an option's probability does not depend on its letter.
+Two readouts, each asked in every cyclic order of the options and combined (semif/cyclic.py),
+so an option's probability does not depend on where it was listed:
 
-The state comes first in every prompt (semif/prompt.py), so the orders of one
-decision, and the questions of `call_many`, share it in the server's prompt
-cache. Where the server takes a list of prompts in one request (llama.cpp's
-`/apply-template` and `/v1/completions`), every prompt of a call goes in one
-request; elsewhere each is a chat request of its own. A server that returns no
-logprobs (or no letter among them) is asked once more for a constrained answer
-(a JSON-schema enum of the letters); that result gives the chosen option
-probability 1 and says so in `extra.probability_status`.
+- **By option id** (semif/cloze.py), where the server takes a list of plain prompts in one
+  request (llama.cpp's `/apply-template` and `/v1/completions`) and its `/tokenize` tells the
+  ids' first tokens apart: the log-probability of each id after `Answer:`, less that in the same
+  prompt with no evidence. A small model reads this far better than a letter.
+- **By letter** everywhere else: the options are shown as letters and the model is asked for one
+  token with `top_logprobs: 20`. A letter's log-probability is that of its first exact-match
+  token; a letter missing from the top 20 gets the lowest one listed (the most it can have) and
+  is named in `extra.missing_letters`. A server that returns no logprobs (or no letter among them)
+  is asked once more for a constrained answer (a JSON-schema enum of the letters); that result
+  gives the chosen option probability 1 and says so in `extra.probability_status`.
+
+The state comes first in every prompt, so the orders of one decision, and the questions of
+`call_many`, share it in the server's prompt cache; every prompt of a call goes in one request
+where the server takes lists, and is a chat request of its own elsewhere.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from edgar_min import jsoncodec
 from edgar_min.errors import ModelError
 from edgar_min.models.endpoint import resolve
 from edgar_min.models.http import HTTPStatusError, post_json, shown_url
+from edgar_min.semif.cloze import CONTENT_FREE, id_logprobs, pmi, render_cloze
 from edgar_min.semif.cyclic import combined, rotations
 from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
@@ -41,9 +44,14 @@ if TYPE_CHECKING:
     # How the prompts of one call reach the server (`OpenAIEngine.transport`).
     Transport = Literal["prompt lists", "one request per prompt"]
 
-__all__ = ["MAX_PROMPTS_PER_REQUEST", "TOP_LOGPROBS", "OpenAIEngine"]
+__all__ = ["ID_TOP_LOGPROBS", "MAX_PROMPTS_PER_REQUEST", "TOP_LOGPROBS", "OpenAIEngine"]
 
 TOP_LOGPROBS = 20
+# Top tokens read by option id: an id's first token is one of the whole vocabulary, where a letter
+# is one of a handful, so more are read (llama.cpp sends 50 at no cost one can see).
+ID_TOP_LOGPROBS = 50
+# Content-free answers kept per engine (one per option order of each question asked).
+CONTENT_FREE_KEPT = 256
 # Prompts sent in one list: enough for 16 questions of four options in their four orders, and a
 # reply (about 2.5 KB a prompt) far under the size the HTTP reader takes.
 MAX_PROMPTS_PER_REQUEST = 64
@@ -69,6 +77,12 @@ class OpenAIEngine:
         # takes prompt lists, or None when it does not.
         self._template: tuple[str, str] | None = None
         self.transport: Transport | None = None
+        # The first token the server writes for each option id (" billing"), learned from its
+        # `/tokenize`; `_tokenizes` turns False when it has none.
+        self._pieces: dict[str, str] = {}
+        self._tokenizes = True
+        # Content-free replies by prompt text (semif/cloze.py), oldest first.
+        self._content_free: dict[str, Any] = {}
 
     def _post(self, body: dict[str, Any], path: str = "/chat/completions", timeout: float = 0.0) -> Any:
         return post_json(WHO, f"{self.base_url}{path}", body, self.headers, timeout or self.timeout)
@@ -91,14 +105,115 @@ class OpenAIEngine:
         return self.call_many([decision])[0]
 
     def call_many(self, decisions: Sequence[DecisionRequest]) -> list[DecisionResult]:
-        """Each decision in every cyclic order of its options, in as few requests as the server takes."""
-        asked = [rotations(d) for d in decisions]
-        replies = iter(self.letter_replies([r for orders in asked for r in orders]))
-        return [self._fair(orders, [next(replies) for _ in orders]) for orders in asked]
+        """Each decision in every cyclic order of its options, in as few requests as the server takes.
 
-    def letter_replies(self, prompts: Sequence[DecisionRequest]) -> list[Any]:
+        By option id where the server can read them, by letter for the rest.
+        """
+        results: list[DecisionResult | None] = [None] * len(decisions)
+        try:
+            pieces = [self._id_pieces(d) for d in decisions]
+        except _Unanswered:
+            # Not answered at all: the chat requests below say what is wrong, without a second wait.
+            pieces, lists = [None] * len(decisions), False
+        else:
+            lists = True
+        readable = [i for i, p in enumerate(pieces) if p is not None]
+        if readable:
+            read = self._by_id([decisions[i] for i in readable], [pieces[i] or {} for i in readable])
+            for i, result in zip(readable, read, strict=True):
+                results[i] = result
+        rest = [i for i, result in enumerate(results) if result is None]
+        if rest:
+            asked = [rotations(decisions[i]) for i in rest]
+            replies = iter(self.letter_replies([r for orders in asked for r in orders], lists=lists))
+            for i, orders in zip(rest, asked, strict=True):
+                results[i] = self._fair(orders, [next(replies) for _ in orders])
+        return [r for r in results if r is not None]
+
+    def _id_pieces(self, decision: DecisionRequest) -> dict[str, str] | None:
+        """Each option id's first token where the decision can be read by id, else None."""
+        if self.transport == "one request per prompt" or not self._tokenizes:
+            return None
+        if self._template is None and self._learn_template(decision) is None:
+            self.transport = "one request per prompt"
+            return None
+        pieces: dict[str, str] = {}
+        for option_id in decision.option_ids:
+            piece = self._pieces.get(option_id) or self._first_piece(option_id)
+            if piece is None:
+                return None
+            pieces[option_id] = piece
+        distinct = len(set(pieces.values())) == len(pieces)
+        return pieces if distinct else None
+
+    def _first_piece(self, option_id: str) -> str | None:
+        """The first token the server writes for ` option_id`, from llama.cpp's `/tokenize`."""
+        url = f"{self.base_url.removesuffix('/v1')}/tokenize"
+        body = {"content": f" {option_id}", "with_pieces": True}
+        try:
+            reply = post_json(WHO, url, body, self.headers, self.timeout)
+            piece = reply["tokens"][0]["piece"]
+        except (ModelError, KeyError, IndexError, TypeError):
+            self._tokenizes = False
+            return None
+        if not isinstance(piece, str) or not piece.strip():
+            return None
+        self._pieces[option_id] = piece
+        return piece
+
+    def _by_id(
+        self, decisions: Sequence[DecisionRequest], pieces: Sequence[Mapping[str, str]]
+    ) -> list[DecisionResult | None]:
+        """Each decision read by option id in every order, in one list request; None where it cannot be."""
+        asked = [rotations(d) for d in decisions]
+        texts = [render_cloze(order) for orders in asked for order in orders]
+        free = list(dict.fromkeys(render_cloze(o, CONTENT_FREE) for orders in asked for o in orders))
+        wanted = [text for text in free if text not in self._content_free]
+        choices = self._completions(texts + wanted, ID_TOP_LOGPROBS)
+        if choices is None:
+            self.transport = "one request per prompt"
+            return [None] * len(decisions)
+        self.transport = "prompt lists"
+        for text, choice in zip(wanted, choices[len(texts) :], strict=True):
+            self._content_free[text] = choice
+            if len(self._content_free) > CONTENT_FREE_KEPT:
+                del self._content_free[next(iter(self._content_free))]
+        with_evidence = iter(choices[: len(texts)])
+        results: list[DecisionResult | None] = []
+        for decision, orders, ids in zip(decisions, asked, pieces, strict=True):
+            per_order: list[list[float]] = []
+            missing: set[str] = set()
+            for order in orders:
+                seen = id_logprobs(_top(next(with_evidence)), ids, decision.option_ids)
+                blank = id_logprobs(
+                    _top(self._content_free.get(render_cloze(order, CONTENT_FREE))), ids, decision.option_ids
+                )
+                if isinstance(seen, str) or isinstance(blank, str):
+                    per_order = []
+                    break
+                per_order.append(pmi(seen[0], blank[0]))
+                missing.update(seen[1])
+            if not per_order:
+                results.append(None)  # asked by letter instead
+                continue
+            extra: dict[str, Any] = {
+                "readout": "option ids",
+                "probability_status": "logprobs",
+                "orders": len(orders),
+                "content_free": CONTENT_FREE,
+            }
+            if missing:
+                extra["missing_ids"] = sorted(missing)
+            results.append(
+                DecisionResult(
+                    decision, decision.option_ids, combined(per_order), "openai", extra, "state_first"
+                )
+            )
+        return results
+
+    def letter_replies(self, prompts: Sequence[DecisionRequest], lists: bool = True) -> list[Any]:
         """One chat-shaped letter-slot reply per prompt, in order: in lists where the server takes them."""
-        if self.transport != "one request per prompt":
+        if lists and self.transport != "one request per prompt":
             try:
                 replies = self._listed(prompts)
             except _Unanswered:
@@ -110,37 +225,44 @@ class OpenAIEngine:
         return [self._post(self.letter_body(p)) for p in prompts]
 
     def _listed(self, prompts: Sequence[DecisionRequest]) -> list[Any] | None:
-        """The replies to `prompts` from `/v1/completions` given lists of them; None if it takes none."""
+        """The letter-slot replies to `prompts` from `/v1/completions` given lists; None if it takes none."""
         template = self._template or self._learn_template(prompts[0])
         if template is None:
             return None
         before, after = template
-        replies: list[Any] = []
-        for start in range(0, len(prompts), MAX_PROMPTS_PER_REQUEST):
-            chunk = prompts[start : start + MAX_PROMPTS_PER_REQUEST]
+        choices = self._completions(
+            [before + render(p, "state_first") + after for p in prompts], TOP_LOGPROBS
+        )
+        return None if choices is None else [{"choices": [choice]} for choice in choices]
+
+    def _completions(self, texts: Sequence[str], top: int) -> list[Any] | None:
+        """One choice per text from `/v1/completions` given lists of them; None if it takes none."""
+        found: list[Any] = []
+        for start in range(0, len(texts), MAX_PROMPTS_PER_REQUEST):
+            chunk = texts[start : start + MAX_PROMPTS_PER_REQUEST]
             body = {
                 "model": self.model,
-                "prompt": [before + render(p, "state_first") + after for p in chunk],
+                "prompt": list(chunk),
                 "max_tokens": 1,
                 "temperature": 0,
-                "logprobs": TOP_LOGPROBS,
+                "logprobs": top,
             }
             try:
                 # The whole list is one request: it may take what its prompts one by one would.
                 reply = self._post(body, "/completions", self.timeout * len(chunk))
             except HTTPStatusError:
-                if replies:
+                if found:
                     raise
                 return None
             choices = _choices(reply, len(chunk))
             if choices is None:
-                if replies:
+                if found:
                     where = shown_url(f"{self.base_url}/completions")
                     msg = f"{WHO}: {where} answered {len(chunk)} prompts without a choice for each"
                     raise ModelError(msg)
                 return None
-            replies += [{"choices": [choice]} for choice in choices]
-        return replies
+            found += choices
+        return found
 
     def _learn_template(self, prompt: DecisionRequest) -> tuple[str, str] | None:
         """The text the server's chat template puts before and after the user's, or None.
@@ -233,7 +355,7 @@ class _Unanswered(Exception):
 def _letter_logprobs(reply: Any, letters: str) -> tuple[dict[str, float], float] | str:
     """The letters' log-probabilities found in a reply and the lowest one listed, or why there are none."""
     try:
-        top = reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+        top = _top(reply["choices"][0])
     except (KeyError, IndexError, TypeError):
         top = None
     if not isinstance(top, list) or not top:
@@ -250,6 +372,14 @@ def _letter_logprobs(reply: Any, letters: str) -> tuple[dict[str, float], float]
     if not found:
         return "no option letter was among the top logprobs"
     return found, min(listed)
+
+
+def _top(choice: Any) -> Any:
+    """The top tokens of a list reply's choice (None when it has none)."""
+    try:
+        return choice["logprobs"]["content"][0]["top_logprobs"]
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 def _choices(reply: Any, count: int) -> list[Any] | None:
