@@ -20,7 +20,7 @@ each that needs none taught as `none`, as `bench_suggest.py` does): the only way
 over by default is a prompt whose words this project's history taught.
 
 The splits `dev` to `holdout6` and `hard` were read while the router was tuned: they flatter.
-`holdout7` to `holdout10` were not: the figures to trust.
+`holdout7` to `holdout11` were not: the figures to trust.
 
 Usage: python3 bench/bench_shortlist.py [--split NAME ...]
 """
