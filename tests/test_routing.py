@@ -137,6 +137,20 @@ def test_a_run_together_name_is_found_by_its_parts():
     assert best.name == "googlecalendar-automation"
 
 
+def test_a_compound_typed_apart_finds_the_skill_that_writes_it_whole():
+    # "dev container" is the skill's "devcontainer": English writes a compound open or closed.
+    cards = [
+        Card("devcontainer-setup", "Creates devcontainers with language tooling and persistent volumes."),
+        Card("docker-images", "Build, tag and publish container images for a service."),
+        CHANGELOG,
+    ]
+    index = RoutingIndex(cards)
+    assert index.search("set up a dev container for this repo")[0].name == "devcontainer-setup"
+    # Two words that make no word of the project's skills stay two words.
+    typed = {term for term, _ in index.expand("publish the container images")}
+    assert typed == {"publish", "contain", "imag"}
+
+
 # Real descriptions (trailofbits/skills, CC-BY-SA-4.0; see bench/data/README.md).
 CONSTANT_TIME = Card(
     "constant-time-analysis",

@@ -2,7 +2,8 @@
 
 Each distinct content word of the text matches index words: itself, a word one typo away when it
 is no index word ("scna" for "scan"), and the longer name words it starts ("discord" for
-`discordbot-automation`). Every skill gets a BM25F score, which orders them, and a coverage: the
+`discordbot-automation`); two adjacent words that the project's skills write as one ("dev
+container") are that word as well. Every skill gets a BM25F score, which orders them, and a coverage: the
 share of the text's word weight (idf, counted over this project's skills) that the skill accounts
 for, a body's word at BODY_SHARE of a description's. Coverage says whether a match is mostly what
 use taught (`Hit.taught`) and weighs the `none` card's evidence against the best skill's.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
+from itertools import pairwise
 
 from edgar_min import deferred
 from edgar_min.charsets import LOWER
@@ -131,14 +133,30 @@ class RoutingIndex(Index):
         # The likeliest word meant is the commonest: "nets" is "nest" or "net", not ten others.
         return max(found, key=lambda s: (self.df[s], s)) if found else None
 
+    def _joined(self, raws: list[str]) -> list[str]:
+        """The compounds typed apart: two adjacent content words that make one word of this
+        project's skills when written together ("dev container", "plain text"). English writes
+        a compound open or closed as the writer likes; the skill's text and the prompt may differ."""
+        found = []
+        for first, second in pairwise(raws):
+            if len(first) < 2 or len(second) < 2 or is_stop(first) or is_stop(second):
+                continue
+            joined = first + second
+            if joined.isalnum() and stem(joined) in self.idf:
+                found.append(joined)
+        return found
+
     def expand(self, text: str) -> list[tuple[str, list[tuple[str, float]]]]:
         """Each distinct query word with the index words it matches and how much each match counts."""
         typed: dict[str, list[str]] = {}
-        for raw in split_words(text.replace(REDACTED, " ")):
+        raws = split_words(text.replace(REDACTED, " "))
+        for raw in raws:
             if not is_stop(raw):
                 forms = typed.setdefault(stem(raw), [])
                 if raw not in forms:
                     forms.append(raw)
+        for raw in self._joined(raws):
+            typed.setdefault(stem(raw), [raw])
         expanded = []
         for term, forms in typed.items():
             matches: dict[str, float] = {}
