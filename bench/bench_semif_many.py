@@ -21,7 +21,12 @@ rounds of the total time, the ratios (median of the per-round ratios too), the l
 and how the answers were read. `--ways each,many,json` runs only those ways (call_many always
 among them), for a loaded machine where a round of all five takes a quarter of an hour.
 
-Usage: python3 bench/bench_semif_many.py [--rounds N] [--load N] [--ways W,W] [--base-url URL]
+The engine reads options by id where the server tokenizes (semif/cloze.py) and keeps each
+question's content-free answers, so one engine kept over the rounds pays for them once. With
+`--fresh` every way of every round gets a new engine, as one `edgar semif` command does: the
+template, the ids' tokens and the content-free answers are learned again each time.
+
+Usage: python3 bench/bench_semif_many.py [--rounds N] [--load N] [--ways W,W] [--fresh] [--base-url URL]
            [--no-model]
 """
 
@@ -133,6 +138,7 @@ def main() -> int:
     )
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
     parser.add_argument("--no-model", action="store_true", help="skip (every figure here needs the model)")
+    parser.add_argument("--fresh", action="store_true", help="a new engine for every way of every round")
     args = parser.parse_args()
     ways = tuple(w for w in WAYS if w in args.ways.split(","))
     if "many" not in ways or set(args.ways.split(",")) - set(WAYS):
@@ -165,6 +171,9 @@ def main() -> int:
             decisions = decisions_for(round_no)
             shift = round_no % len(ways)
             for way in ways[shift:] + ways[:shift]:
+                if args.fresh:
+                    engine = get_engine(SemifConfig(engine="openai", base_url=base_url, timeout_s=3600), {})
+                    counter = Counter(engine)
                 elapsed, count, chosen, by_logprobs = run_way(way, engine, counter, base_url, decisions)
                 totals[way].append(elapsed)
                 requests[way] = count
@@ -185,7 +194,10 @@ def main() -> int:
     print(f"{n} decisions over one ticket state (~270 tokens), SmolLM2-135M on llama.cpp, {rounds} rounds,")
     loads = f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after"
     print(f"  {args.load} busy loop(s) beside it; {loads}")
-    print(f"  the engine sent its prompts as {engine.transport}")
+    print(f"  the engine sent its prompts as {engine.transport}", end="")
+    print(
+        ", a new engine for every way of every round" if args.fresh else ", one engine kept over the rounds"
+    )
     for way in ways:
         median = statistics.median(totals[way])
         print(f"  {LABELS[way]:<26} total {median:7.2f} s ({requests[way]} request(s) a round)")
