@@ -123,6 +123,9 @@ def settle(layout) -> None:
 def main() -> int:
     from edgar_min.config import load_config
 
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return 0
     skills, rows = load_data()
     if "--split" in sys.argv:
         wanted = set(sys.argv[sys.argv.index("--split") + 1 :])

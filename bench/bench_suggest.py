@@ -23,9 +23,10 @@ Prints:
   llama.cpp server with SmolLM2-135M, over the `fresh` prompts unless `--model-all`; slow);
 - `suggest()` in process over 1,000 and 10,000 skills (index built once, as a long-lived caller
   holds it), and what building the index costs;
-- the UserPromptSubmit hook end to end with 200 skills (`python3 -I -S edgar.pyz hook
+- the UserPromptSubmit hook end to end with every skill of the set (`python3 -I -S edgar.pyz hook
   user-prompt-submit`, routing cache warm) against `python3 -I -S -c pass`, interleaved run for
-  run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was.
+  run, medians, with `edgar.pyz --version` in the same run to show how loaded the machine was;
+  `--hook-only` runs only this, in a new project and after learning.
 
 `--blind` scores only the blind split (bench/data/blind-*, its own project), never listing its failures.
 
@@ -33,7 +34,7 @@ Prints:
 end to end, the share handed a wrong skill, and `none` precision at each.
 
 Usage: python3 bench/bench_suggest.py [--quick] [--quality-only] [--show-holdout] [--model | --model-only]
-       [--model-all] [--sweep] [--blind]
+       [--model-all] [--sweep] [--blind] [--hook-only]
 """
 
 from __future__ import annotations
@@ -516,11 +517,11 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
         from edgar_min.layout import Layout
 
         root = tmp_path / "project"
-        write_project(root, skills[:200])
+        write_project(root, skills)
         # Where the hook's person (EDGAR_HOME below) keeps this project's examples.
         examples_file = Layout(root, tmp_path / "home").routing_examples
         if history is not None:
-            names = {s["name"] for s in skills[:200]}
+            names = {s["name"] for s in skills}
             kept = [r for r in history if not r["gold"] or r["gold"][0] in names]
             write_examples(examples_file, kept, taught_none=True)
         past = time.time() - 3600  # skills written an hour ago, as in a real project: the cache trusts them
@@ -550,7 +551,8 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
         h, b, v = (statistics.median(t) for t in (hook_times, bare_times, version_times))
         learned = "" if history is None else f", {examples} routing examples"
         print(
-            f"UserPromptSubmit hook end to end, 200 skills{learned} ({chosen} skill(s) handed over): "
+            f"UserPromptSubmit hook end to end, {len(skills)} skills{learned} "
+            f"({chosen} skill(s) handed over): "
             f"{1000 * h:.1f} ms; bare `python3 -I -S -c pass`: {1000 * b:.1f} ms; ratio {h / b:.2f}x "
             f"({runs} runs each, interleaved; `edgar.pyz --version` in the same run: {v / b:.2f}x)"
         )
@@ -558,6 +560,9 @@ def hook_end_to_end(skills: list[dict], quick: bool, history: list[dict] | None 
 
 def main() -> int:
     quick = "--quick" in sys.argv
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return 0
     skills, rows = load_data()
     if "--sweep" in sys.argv:
         sweep(skills, rows)
@@ -567,6 +572,10 @@ def main() -> int:
         return 0
     if "--blind" in sys.argv:
         blind_quality()
+        return 0
+    if "--hook-only" in sys.argv:
+        hook_end_to_end(skills, quick)
+        hook_end_to_end(skills, quick, rows)
         return 0
     cold = lexical_quality(skills, rows)
     baseline_quality(skills, rows)
