@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from edgar_min.semif.types import DecisionRequest
 
-__all__ = ["CONTENT_FREE", "id_logprobs", "pmi", "render_cloze"]
+__all__ = ["CONTENT_FREE", "id_logprobs", "pmi", "read_top", "render_cloze"]
 
 # The evidence of the content-free prompt, as in Zhao et al.'s contextual calibration.
 CONTENT_FREE = "N/A"
@@ -55,17 +55,14 @@ def render_cloze(decision: DecisionRequest, state: str | None = None) -> str:
     return "\n".join([*lines, "Answer:"])
 
 
-def id_logprobs(
-    top: Any, pieces: Mapping[str, str], option_ids: Sequence[str]
-) -> tuple[list[float], list[str]] | str:
-    """Each option's log-probability read from one reply's top tokens, and the ids missing from them.
+def read_top(top: Any) -> tuple[dict[str, float], float] | None:
+    """Each token's first finite log-probability in a reply's top tokens, and the lowest listed.
 
-    `pieces` maps an option id to the first token the server writes for it (` billing`). An id
-    missing from the top tokens gets the lowest one listed, the most it can have. Returns why
-    there is nothing to read instead, when the reply holds no usable list.
+    None when `top` holds no usable entry. Shared by both readouts: the letter slot looks up its
+    letters in it, this one its ids' first tokens.
     """
-    if not isinstance(top, list) or not top:
-        return "the server returned no logprobs"
+    if not isinstance(top, list):
+        return None
     found: dict[str, float] = {}
     listed: list[float] = []
     for entry in top:
@@ -75,9 +72,22 @@ def id_logprobs(
             listed.append(float(logprob))
             if isinstance(token, str) and token not in found:
                 found[token] = float(logprob)
-    if not listed:
+    return (found, min(listed)) if listed else None
+
+
+def id_logprobs(
+    top: Any, pieces: Mapping[str, str], option_ids: Sequence[str]
+) -> tuple[list[float], list[str]] | str:
+    """Each option's log-probability read from one reply's top tokens, and the ids missing from them.
+
+    `pieces` maps an option id to the first token the server writes for it (` billing`). An id
+    missing from the top tokens gets the lowest one listed, the most it can have. Returns why
+    there is nothing to read instead, when the reply holds no usable list.
+    """
+    read = read_top(top)
+    if read is None:
         return "the server returned no logprobs"
-    lowest = min(listed)
+    found, lowest = read
     wanted = [pieces[i] for i in option_ids]
     missing = [i for i, piece in zip(option_ids, wanted, strict=True) if piece not in found]
     return [found.get(piece, lowest) for piece in wanted], missing

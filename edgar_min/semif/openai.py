@@ -21,14 +21,13 @@ where the server takes lists, and is a chat request of its own elsewhere.
 
 from __future__ import annotations
 
-import math
 import os
 
 from edgar_min import jsoncodec
 from edgar_min.errors import ModelError
 from edgar_min.models.endpoint import resolve
 from edgar_min.models.http import HTTPStatusError, post_json, shown_url
-from edgar_min.semif.cloze import CONTENT_FREE, id_logprobs, pmi, render_cloze
+from edgar_min.semif.cloze import CONTENT_FREE, id_logprobs, pmi, read_top, render_cloze
 from edgar_min.semif.cyclic import combined, rotations
 from edgar_min.semif.prompt import SYSTEM, letters_for, render
 from edgar_min.semif.types import DecisionResult
@@ -355,23 +354,17 @@ class _Unanswered(Exception):
 def _letter_logprobs(reply: Any, letters: str) -> tuple[dict[str, float], float] | str:
     """The letters' log-probabilities found in a reply and the lowest one listed, or why there are none."""
     try:
-        top = _top(reply["choices"][0])
+        read = read_top(_top(reply["choices"][0]))
     except (KeyError, IndexError, TypeError):
-        top = None
-    if not isinstance(top, list) or not top:
+        read = None
+    if read is None:
         return "the server returned no logprobs"
-    found: dict[str, float] = {}
-    listed: list[float] = []
-    for entry in top:
-        token = entry.get("token") if isinstance(entry, dict) else None
-        logprob = entry.get("logprob") if isinstance(entry, dict) else None
-        if isinstance(logprob, (int, float)) and not isinstance(logprob, bool) and math.isfinite(logprob):
-            listed.append(float(logprob))
-            if token in letters and token not in found:
-                found[token] = float(logprob)
+    tokens, lowest = read
+    wanted = set(letters)
+    found = {token: logprob for token, logprob in tokens.items() if token in wanted}
     if not found:
         return "no option letter was among the top logprobs"
-    return found, min(listed)
+    return found, lowest
 
 
 def _top(choice: Any) -> Any:
