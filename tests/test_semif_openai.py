@@ -20,6 +20,7 @@ import pytest
 from edgar_min.config import SemifConfig
 from edgar_min.errors import ModelError
 from edgar_min.semif import DecisionRequest, Option, get_engine, readout
+from edgar_min.semif import openai as openai_engine
 
 REQ = DecisionRequest(
     "the boiler is broken", "Who to call?", [Option("alice", "lead"), Option("bob", "landlord")]
@@ -63,6 +64,8 @@ class Ids:
 
     def choice(self, text: str, index: int) -> dict:
         evidence = text.splitlines()[0].removeprefix("Text: ")
+        if evidence == "no logprobs here":
+            return {"index": index, "text": " The"}
         ids = [x[2:].split(":")[0] for x in text.splitlines() if x.startswith("- ")]
         top = [
             {
@@ -357,3 +360,27 @@ def test_ids_that_share_a_first_token_are_asked_by_letter_in_the_same_call(serve
     lists = [body["prompt"] for path, body in server.seen if path == "/v1/completions"]
     assert [len(prompts) for prompts in lists] == [4, 2]
     assert all(p.startswith(BEFORE) for p in lists[1])
+
+
+def test_a_decision_whose_reply_has_no_logprobs_goes_by_letter_and_the_next_is_read_from_its_own(server):
+    server.tokenizes = True
+    server.ids = Ids(place={0: 0.0, 1: -2.0, 2: -4.0}, liked={"later": 1.0, "no": 0.5})
+    broken = DecisionRequest("no logprobs here", REQ.question, REQ.options)
+    first, second = engine_at(server).call_many([broken, SECOND])
+    assert readout(first) == "letter-slot logprobs"
+    assert readout(second) == "option-id logprobs"
+    weights = [math.exp(x) for x in (0.0, 0.5, 1.0)]
+    assert second.probabilities == pytest.approx(tuple(w / sum(weights) for w in weights))
+
+
+def test_a_call_with_more_content_free_prompts_than_are_kept_still_reads_every_decision_by_id(
+    server, monkeypatch
+):
+    monkeypatch.setattr(openai_engine, "CONTENT_FREE_KEPT", 2)
+    server.tokenizes = True
+    server.ids = Ids(liked={"later": 1.0})
+    engine = engine_at(server)
+    result = engine.call(SECOND)  # three orders: three content-free prompts
+    assert readout(result) == "option-id logprobs"
+    assert result.selected == "later"
+    assert len(engine._content_free) == 2

@@ -173,19 +173,22 @@ class OpenAIEngine:
             self.transport = "one request per prompt"
             return [None] * len(decisions)
         self.transport = "prompt lists"
+        # This call's content-free answers, the new ones kept for later calls (the oldest dropped).
+        blank_of = {text: self._content_free[text] for text in free if text in self._content_free}
         for text, choice in zip(wanted, choices[len(texts) :], strict=True):
-            self._content_free[text] = choice
+            blank_of[text] = self._content_free[text] = choice
             if len(self._content_free) > CONTENT_FREE_KEPT:
                 del self._content_free[next(iter(self._content_free))]
         with_evidence = iter(choices[: len(texts)])
         results: list[DecisionResult | None] = []
         for decision, orders, ids in zip(decisions, asked, pieces, strict=True):
+            replies = [next(with_evidence) for _ in orders]
             per_order: list[list[float]] = []
             missing: set[str] = set()
-            for order in orders:
-                seen = id_logprobs(_top(next(with_evidence)), ids, decision.option_ids)
+            for order, reply in zip(orders, replies, strict=True):
+                seen = id_logprobs(_top(reply), ids, decision.option_ids)
                 blank = id_logprobs(
-                    _top(self._content_free.get(render_cloze(order, CONTENT_FREE))), ids, decision.option_ids
+                    _top(blank_of[render_cloze(order, CONTENT_FREE)]), ids, decision.option_ids
                 )
                 if isinstance(seen, str) or isinstance(blank, str):
                     per_order = []
