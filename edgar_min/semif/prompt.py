@@ -1,7 +1,9 @@
 """The letter-slot prompt: criterion, lettered options and evidence, answered with one letter.
 
-One renderer serves the model engines, the decision log's prompt hash and the
-chat export, so a training row shows the prompt exactly as a model saw it.
+One renderer serves the letter-reading engines, the decision log's prompt hash and
+the chat export, so a training row shows a decision in one canonical prompt. (The
+openai engine reads a decision by option id where its server allows, in the plain
+prompt of semif/cloze.py; the log and the export still render the letter prompt.)
 The order of the parts follows what the calls around it share, so the part
 that repeats comes first and a server's prompt cache keeps it:
 
