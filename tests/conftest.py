@@ -92,6 +92,16 @@ def stop_llama(server: LlamaServer) -> None:
 
 
 @pytest.fixture(scope="session")
+def pyz(tmp_path_factory) -> Path:
+    """The archive as `build_zipapp.py` builds it, built once a session: a test that changes or
+    moves it works on a copy."""
+    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
+    build = [sys.executable, str(Path(__file__).resolve().parents[1] / "build_zipapp.py"), "-o", str(out)]
+    subprocess.run(build, check=True, capture_output=True, timeout=300)
+    return out
+
+
+@pytest.fixture(scope="session")
 def llama_server():
     """One real llama.cpp server (xllamacpp + SmolLM2-135M) for the whole session."""
     server = start_llama()

@@ -224,15 +224,6 @@ def _alive(pid: int) -> bool:
     return state not in {"Z", "X"}
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    target = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(target)], check=True, capture_output=True
-    )
-    return target
-
-
 def test_the_built_pyz_stops_a_hostile_body_and_runs_a_good_one(pyz, tmp_path):
     good = make_tree(
         tmp_path / "good",

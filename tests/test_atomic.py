@@ -393,22 +393,6 @@ def test_a_code_proposal_folder_that_is_a_link_is_refused(root, outside):
 # End to end: a hostile repository, cloned with git, and the built zipapp run inside it.
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    import subprocess
-    import sys
-
-    repo = Path(__file__).resolve().parents[1]
-    out = tmp_path_factory.mktemp("build") / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(repo / "build_zipapp.py"), "-o", str(out)],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return out
-
-
 def test_a_cloned_repository_that_links_proposals_to_a_persons_skills_cannot_delete_them(tmp_path, pyz):
     import shutil
     import subprocess

@@ -48,15 +48,6 @@ needs_other = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, capture_output=True
-    )
-    return out
-
-
 @pytest.fixture
 def project(tmp_path):
     root = tmp_path / "project"

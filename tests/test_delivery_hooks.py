@@ -667,15 +667,6 @@ def test_learn_from_claude_code_keeps_an_example_of_what_the_agent_loaded_after_
     assert [row["skill"] for row in kept_examples(project)] == ["gh-fix-ci"]
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    repo = Path(__file__).resolve().parents[1]
-    build = [sys.executable, str(repo / "build_zipapp.py"), "-o", str(out)]
-    subprocess.run(build, check=True, capture_output=True)
-    return out
-
-
 def test_the_built_pyz_runs_the_whole_loop_through_the_hooks(pyz, elixir_project):
     root = elixir_project
 

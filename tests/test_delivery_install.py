@@ -134,13 +134,6 @@ def test_a_settings_file_out_of_shape_is_a_sentence_exit_2_and_left_untouched(
     assert tree_snapshot(tmp_path) == before
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("build") / "edgar.pyz"
-    subprocess.run([sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, timeout=120)
-    return out
-
-
 def test_the_installed_commands_run_the_built_pyz_from_claude_codes_shell(tmp_path, pyz):
     write_skills(tmp_path / ".claude" / "skills")
     write_skills(tmp_path / ".edgar" / "skills", ["gh-fix-ci"])

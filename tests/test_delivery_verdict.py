@@ -19,14 +19,6 @@ from edgar_min.delivery.verdict import describe
 from edgar_min.layout import Layout, user_home
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    build = [sys.executable, str(Path(__file__).resolve().parents[1] / "build_zipapp.py"), "-o", str(out)]
-    subprocess.run(build, check=True, capture_output=True)
-    return out
-
-
 def marker_check(marker: Path, code: int = 0, sleep: float = 0.0) -> list[str]:
     """A declared check that leaves `marker` behind (after `sleep` seconds) and exits `code`."""
     script = (

@@ -8,19 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from edgar_min.invocation import invocation, program
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "turn.json"
-
-
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    subprocess.run([sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)], check=True, timeout=120)
-    return out
 
 
 def script_in(folder: Path) -> Path:

@@ -489,14 +489,6 @@ def test_without_the_accelerator_the_standard_module_answers():
 # The per-turn commands of the built pyz, run as a harness runs them, import no json module.
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    target = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    build = [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(target)]
-    subprocess.run(build, check=True, capture_output=True, timeout=120)
-    return target
-
-
 def _json_modules(
     pyz: Path, root: Path, *args: str, stdin: str = ""
 ) -> tuple[subprocess.CompletedProcess, list]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,18 +14,6 @@ mcp = pytest.importorskip("mcp", reason="the mcp SDK (dev extra) is not installe
 anyio = pytest.importorskip("anyio")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("build") / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(REPO_ROOT / "build_zipapp.py"), "-o", str(out)],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return out
 
 
 async def _session_run(pyz: Path, root: Path, body):

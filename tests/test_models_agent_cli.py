@@ -94,15 +94,6 @@ def wait_for(predicate, seconds=150.0):
     return None
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    target = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(target)], check=True, capture_output=True
-    )
-    return target
-
-
 def person_config(text: str) -> None:
     path = Path(os.environ["EDGAR_HOME"]) / "config.toml"
     path.write_text(text)

@@ -25,18 +25,6 @@ LEARNED = (
 )
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    subprocess.run(
-        [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(out)],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    return out
-
-
 def test_claude_code_lists_its_own_skill_once_gets_no_body_and_edgars_skill_by_its_path(tmp_path, pyz):
     root, home = tmp_path / "project", tmp_path / "home"
     write_skills(root / ".claude" / "skills", ["pdf"])

@@ -361,14 +361,6 @@ def test_replace_and_asdict_on_the_package_types():
 HEAVY = ("dataclasses", "inspect", "ast")
 
 
-@pytest.fixture(scope="module")
-def pyz(tmp_path_factory):
-    target = tmp_path_factory.mktemp("dist") / "edgar.pyz"
-    build = [sys.executable, str(REPO / "build_zipapp.py"), "-o", str(target)]
-    subprocess.run(build, check=True, capture_output=True, timeout=120)
-    return target
-
-
 def _imports(pyz: Path, root: Path, *args: str, stdin: str = "") -> tuple[subprocess.CompletedProcess, set]:
     done = subprocess.run(
         [sys.executable, "-I", "-S", "-X", "importtime", str(pyz), *args],
