@@ -17,8 +17,8 @@ chat request per decision, the options in their given order only, the letter slo
 engine's own `read` (bench_semif.single_order). Without it, the engine's `call`: every cyclic
 order of the options, combined.
 
-Usage: python3 bench/bench_semif_fair.py [--split test|test2|test3|dev|all] [--base-url URL] [--no-model]
-           [--rotated N] [--one-order]
+Usage: python3 bench/bench_semif_fair.py [--split test|test2|test3|test4|dev|all] [--base-url URL]
+           [--no-model] [--rotated N] [--one-order]
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def rotated(ask, asked: list[tuple[DecisionRequest, str, str]], count: int) -> N
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--split", choices=("test", "test2", "test3", "dev", "all"), default="test")
+    parser.add_argument("--split", choices=("test", "test2", "test3", "test4", "dev", "all"), default="test")
     parser.add_argument("--base-url", help="an already running server (.../v1); else one is started")
     parser.add_argument("--no-model", action="store_true", help="only the offline lexical engine")
     parser.add_argument("--rotated", type=int, default=0, metavar="N", help="only ask N decisions turned")
