@@ -57,27 +57,29 @@ class Ids:
     evidence is not the content-free `N/A`.
     """
 
-    def __init__(self, place=None, liked=None, habit=None) -> None:
+    def __init__(self, place=None, liked=None, habit=None, crowd=0) -> None:
         self.place = place or {}
         self.liked = liked or {}
         self.habit = habit or {}
+        self.crowd = crowd  # other words the model would write first, each at log-probability 2
 
-    def choice(self, text: str, index: int) -> dict:
+    def choice(self, text: str, index: int, body: dict | None = None) -> dict:
+        """As llama.cpp: the `body["logprobs"]` likeliest tokens."""
         evidence = text.splitlines()[0].removeprefix("Text: ")
         if evidence == "no logprobs here":
             return {"index": index, "text": " The"}
         ids = [x[2:].split(":")[0] for x in text.splitlines() if x.startswith("- ")]
-        top = [
-            {
-                "token": first_piece(i),
-                "logprob": self.place.get(j, -1.0)
-                + self.habit.get(i, 0.0)
-                + (0.0 if evidence == "N/A" else self.liked.get(i, 0.0)),
-            }
+        logits = {
+            first_piece(i): self.place.get(j, -1.0)
+            + self.habit.get(i, 0.0)
+            + (0.0 if evidence == "N/A" else self.liked.get(i, 0.0))
             for j, i in enumerate(ids)
-        ]
-        top.append({"token": " The", "logprob": -12.0})
-        return {"index": index, "text": top[0]["token"], "logprobs": {"content": [{"top_logprobs": top}]}}
+        }
+        logits |= {f" w{n}": 2.0 for n in range(self.crowd)} | {" The": -12.0}
+        body = body or {}
+        listed = sorted(logits, key=logits.get, reverse=True)[: body.get("logprobs", len(logits))]
+        top = [{"token": t, "logprob": logits[t]} for t in listed]
+        return {"index": index, "text": listed[0], "logprobs": {"content": [{"top_logprobs": top}]}}
 
 
 def first_piece(option_id: str) -> str:
@@ -127,7 +129,7 @@ class LlamaLike:
             return 200, {"tokens": [{"id": 1, "piece": first_piece(body["content"].strip())}]}
         if path == "/v1/completions" and self.lists:
             choices = [
-                self.ids.choice(p, i)
+                self.ids.choice(p, i, body)
                 if p.startswith("Text: ")
                 else self.letters.choice(p.removesuffix(AFTER).partition("<|user|>")[2], i)
                 for i, p in enumerate(body["prompt"])
@@ -384,3 +386,13 @@ def test_a_call_with_more_content_free_prompts_than_are_kept_still_reads_every_d
     assert readout(result) == "option-id logprobs"
     assert result.selected == "later"
     assert len(engine._content_free) == 2
+
+
+def test_ids_outside_the_top_tokens_get_the_lowest_listed_and_are_named(server):
+    # Sixty words the model would write before any id, and only the top 50 listed: no id is read,
+    # and each gets the lowest listed, so none wins by being left out.
+    server.tokenizes = True
+    server.ids = Ids(liked={"later": 1.0}, crowd=60)
+    result = engine_at(server).call(SECOND)
+    assert result.extra["missing_ids"] == ["later", "no", "yes"]
+    assert result.probabilities == pytest.approx((1 / 3, 1 / 3, 1 / 3))

@@ -47,7 +47,9 @@ __all__ = ["ID_TOP_LOGPROBS", "MAX_PROMPTS_PER_REQUEST", "TOP_LOGPROBS", "OpenAI
 
 TOP_LOGPROBS = 20
 # Top tokens read by option id: an id's first token is one of the whole vocabulary, where a letter
-# is one of a handful, so more are read (the figures in docs/semif.md were read with 50).
+# is one of a handful, so more are read (the figures in docs/semif.md were read with 50). An id
+# outside them gets the lowest listed. Reading every id exactly (llama.cpp's `logit_bias` and
+# `post_sampling_probs`) was measured and lost: docs/evaluation.md, "Every id at its own probability".
 ID_TOP_LOGPROBS = 50
 # Content-free answers kept per engine (one per option order of each question asked).
 CONTENT_FREE_KEPT = 256
