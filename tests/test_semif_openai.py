@@ -87,10 +87,27 @@ def first_piece(option_id: str) -> str:
     return f" {option_id}"[:4]
 
 
+def tokenized(text: str, joins_lines: bool = False) -> list[str]:
+    """The test server's tokens of ` id` lines: `first_piece`, the rest of the id, each line's end.
+
+    `joins_lines`: a line's end and the next line's space are one token.
+    """
+    pieces = []
+    for line in text.splitlines(keepends=True):
+        word = line.strip()
+        pieces += [first_piece(word), word[3:], line[len(word) + 1 :]]
+    pieces = [p for p in pieces if p]
+    if joins_lines:
+        pieces = [p[1:] if i and pieces[i - 1] == "\n" else p for i, p in enumerate(pieces)]
+        pieces = [p + " " if p == "\n" and i < len(pieces) - 1 else p for i, p in enumerate(pieces)]
+    return pieces
+
+
 class LlamaLike:
     """A llama.cpp-like server: `.letters` answers letter slots; `.lists = False` refuses prompt lists.
 
-    `.tokenizes` gives it a `/tokenize` (and `.ids` answers plain prompts by option id),
+    `.tokenizes` gives it a `/tokenize` (and `.ids` answers plain prompts by option id; see
+    `tokenized` for `.joins_lines`),
     `.one_choice` makes it read only the first prompt of a list, `.garbled` answer its template with a
     page that is not JSON; `.seen` holds (path, body) of each request.
     """
@@ -114,7 +131,7 @@ class LlamaLike:
                 pass
 
         self.seen, self.lists, self.letters, self.one_choice, self.garbled = [], True, Letters(), False, False
-        self.tokenizes, self.ids = False, Ids()
+        self.tokenizes, self.ids, self.joins_lines = False, Ids(), False
         self.httpd = HTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -126,7 +143,8 @@ class LlamaLike:
             system, user = (m["content"] for m in body["messages"])
             return 200, {"prompt": f"{BEFORE}{system}<|user|>{user}{AFTER}"}
         if path == "/tokenize" and self.tokenizes:
-            return 200, {"tokens": [{"id": 1, "piece": first_piece(body["content"].strip())}]}
+            pieces = tokenized(body["content"], self.joins_lines)
+            return 200, {"tokens": [{"id": 1, "piece": piece} for piece in pieces]}
         if path == "/v1/completions" and self.lists:
             choices = [
                 self.ids.choice(p, i, body)
@@ -328,7 +346,8 @@ def test_ids_are_read_where_the_server_tokenizes_and_a_habit_or_a_place_cancels(
     assert alone.probabilities == pytest.approx((0.5, 0.5))
     assert readout(first) == "option-id logprobs"
     assert (first.extra["orders"], first.extra["content_free"]) == (3, "N/A")
-    assert [path for path, _ in server.seen] == ["/apply-template"] + ["/tokenize"] * 5 + ["/v1/completions"]
+    # The five ids' first tokens in one request.
+    assert [path for path, _ in server.seen] == ["/apply-template", "/tokenize", "/v1/completions"]
     body = server.seen[-1][1]
     # Every order of each decision with its evidence, then each order without it: one request.
     assert (len(body["prompt"]), body["logprobs"], body["max_tokens"]) == (10, 50, 1)
@@ -396,3 +415,12 @@ def test_ids_outside_the_top_tokens_get_the_lowest_listed_and_are_named(server):
     result = engine_at(server).call(SECOND)
     assert result.extra["missing_ids"] == ["later", "no", "yes"]
     assert result.probabilities == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+
+
+def test_ids_whose_lines_the_tokenizer_does_not_split_where_they_begin_are_asked_one_by_one(server):
+    server.tokenizes, server.joins_lines = True, True
+    server.ids = Ids(liked={"later": 1.0})
+    result = engine_at(server).call(SECOND)
+    assert (readout(result), result.selected) == ("option-id logprobs", "later")
+    # All three in one request, whose tokens did not begin where the second line does, then each alone.
+    assert [path for path, _ in server.seen].count("/tokenize") == 4

@@ -138,7 +138,14 @@ def test_a_decision_with_its_options_rotated_gets_the_same_top_choice_and_probab
             assert p == pytest.approx(first[option_id], abs=ROTATION_TOLERANCE), option_id
 
 
-def test_the_installed_server_is_read_by_option_id_with_every_option_a_probability(llama_server):
+def test_the_installed_server_is_read_by_option_id_with_every_option_a_probability(llama_server, monkeypatch):
+    from edgar_min.semif import openai as openai_engine
+
+    asked_paths = []
+    post = openai_engine.post_json
+    monkeypatch.setattr(
+        openai_engine, "post_json", lambda who, url, *rest: asked_paths.append(url) or post(who, url, *rest)
+    )
     engine = get_engine(SemifConfig(engine="openai", base_url=llama_server.base_url, timeout_s=120), {})
     asked = [
         DecisionRequest(STATE, "Who should come?", TRADES),
@@ -152,3 +159,9 @@ def test_the_installed_server_is_read_by_option_id_with_every_option_a_probabili
         assert result.extra["orders"] == len(decision.options)
     # Each id's first token came from the server's own tokenizer, and they differ.
     assert len({engine._pieces[o.id] for o in TRADES}) == len(TRADES)
+    # All six ids in one request, each piece what the id alone gives.
+    assert sum(url.endswith("/tokenize") for url in asked_paths) == 1
+    for option_id, piece in engine._pieces.items():
+        body = {"content": f" {option_id}", "with_pieces": True}
+        alone = post_json("test", f"{llama_server.root_url}/tokenize", body, {}, 60)
+        assert alone["tokens"][0]["piece"] == piece, option_id

@@ -112,7 +112,10 @@ class OpenAIEngine:
         """
         results: list[DecisionResult | None] = [None] * len(decisions)
         try:
-            pieces = [self._id_pieces(d) for d in decisions]
+            by_id = bool(decisions) and self._reads_ids(decisions[0])
+            if by_id:
+                self._learn_pieces([i for d in decisions for i in d.option_ids])
+            pieces = [self._id_pieces(d) if by_id else None for d in decisions]
         except _Unanswered:
             # Not answered at all: the chat requests below say what is wrong, without a second wait.
             pieces, lists = [None] * len(decisions), False
@@ -131,21 +134,61 @@ class OpenAIEngine:
                 results[i] = self._fair(orders, [next(replies) for _ in orders])
         return [r for r in results if r is not None]
 
-    def _id_pieces(self, decision: DecisionRequest) -> dict[str, str] | None:
-        """Each option id's first token where the decision can be read by id, else None."""
+    def _reads_ids(self, decision: DecisionRequest) -> bool:
+        """Whether the server may be read by option id: it takes prompt lists and may tokenize."""
         if self.transport == "one request per prompt" or not self._tokenizes:
-            return None
+            return False
         if self._template is None and self._learn_template(decision) is None:
             self.transport = "one request per prompt"
-            return None
+            return False
+        return True
+
+    def _id_pieces(self, decision: DecisionRequest) -> dict[str, str] | None:
+        """Each option id's first token where the decision can be read by id, else None."""
         pieces: dict[str, str] = {}
         for option_id in decision.option_ids:
-            piece = self._pieces.get(option_id) or self._first_piece(option_id)
-            if piece is None:
+            piece = self._pieces.get(option_id) or (self._tokenizes and self._first_piece(option_id))
+            if not piece:
                 return None
             pieces[option_id] = piece
         distinct = len(set(pieces.values())) == len(pieces)
         return pieces if distinct else None
+
+    def _learn_pieces(self, option_ids: Sequence[str]) -> None:
+        """The first tokens of the ids not known yet, from one `/tokenize` of them all.
+
+        The ids go one a line, each after a space as it follows `Answer:`. Kept only where the
+        pieces spell the text exactly and each id's line begins at a token of its own that does
+        not run past the id; otherwise (a tokenizer that marks spaces its own way, say) each id
+        is asked alone by `_first_piece`.
+        """
+        new = [i for i in dict.fromkeys(option_ids) if i not in self._pieces]
+        if len(new) < 2:
+            return
+        lines = [f" {option_id}\n" for option_id in new]
+        url = f"{self.base_url.removesuffix('/v1')}/tokenize"
+        try:
+            reply = post_json(
+                WHO, url, {"content": "".join(lines), "with_pieces": True}, self.headers, self.timeout
+            )
+            pieces = [token["piece"] for token in reply["tokens"]]
+        except (ModelError, KeyError, TypeError):
+            self._tokenizes = False  # as `_first_piece` does: the ids go by letter
+            return
+        if not all(isinstance(p, str) for p in pieces) or "".join(pieces) != "".join(lines):
+            return
+        starts, at = {}, 0
+        for piece in pieces:
+            starts[at] = piece
+            at += len(piece)
+        learned, at = {}, 0
+        for option_id, line in zip(new, lines, strict=True):
+            first = starts.get(at, "")
+            if not first.strip() or not f" {option_id}".startswith(first):
+                return
+            learned[option_id] = first
+            at += len(line)
+        self._pieces.update(learned)
 
     def _first_piece(self, option_id: str) -> str | None:
         """The first token the server writes for ` option_id`, from llama.cpp's `/tokenize`."""
