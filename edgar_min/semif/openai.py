@@ -166,16 +166,8 @@ class OpenAIEngine:
         if len(new) < 2:
             return
         lines = [f" {option_id}\n" for option_id in new]
-        url = f"{self.base_url.removesuffix('/v1')}/tokenize"
-        try:
-            reply = post_json(
-                WHO, url, {"content": "".join(lines), "with_pieces": True}, self.headers, self.timeout
-            )
-            pieces = [token["piece"] for token in reply["tokens"]]
-        except (ModelError, KeyError, TypeError):
-            self._tokenizes = False  # as `_first_piece` does: the ids go by letter
-            return
-        if not all(isinstance(p, str) for p in pieces) or "".join(pieces) != "".join(lines):
+        pieces = self._tokens("".join(lines))
+        if pieces is None or "".join(pieces) != "".join(lines):
             return
         starts, at = {}, 0
         for piece in pieces:
@@ -191,19 +183,24 @@ class OpenAIEngine:
         self._pieces.update(learned)
 
     def _first_piece(self, option_id: str) -> str | None:
-        """The first token the server writes for ` option_id`, from llama.cpp's `/tokenize`."""
+        """The first token the server writes for ` option_id`."""
+        pieces = self._tokens(f" {option_id}")
+        if not pieces or not pieces[0].strip():
+            return None
+        self._pieces[option_id] = pieces[0]
+        return pieces[0]
+
+    def _tokens(self, content: str) -> list[str] | None:
+        """The pieces llama.cpp's `/tokenize` gives `content`; None when it gives none, and a
+        server that cannot answer is not asked again (its ids go by letter)."""
         url = f"{self.base_url.removesuffix('/v1')}/tokenize"
-        body = {"content": f" {option_id}", "with_pieces": True}
         try:
-            reply = post_json(WHO, url, body, self.headers, self.timeout)
-            piece = reply["tokens"][0]["piece"]
-        except (ModelError, KeyError, IndexError, TypeError):
+            reply = post_json(WHO, url, {"content": content, "with_pieces": True}, self.headers, self.timeout)
+            pieces = [token["piece"] for token in reply["tokens"]]
+        except (ModelError, KeyError, TypeError):
             self._tokenizes = False
             return None
-        if not isinstance(piece, str) or not piece.strip():
-            return None
-        self._pieces[option_id] = piece
-        return piece
+        return pieces if all(isinstance(piece, str) for piece in pieces) else None
 
     def _by_id(
         self, decisions: Sequence[DecisionRequest], pieces: Sequence[Mapping[str, str]]
